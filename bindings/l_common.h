@@ -1,0 +1,202 @@
+// Tumble Lua bindings: helpers shared by the binding files (not part of the host API).
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "tumble_lua.h"
+
+#include <lauxlib.h>
+
+// Type registration ------------------------------------------------------------------------------
+
+/// A readable (get) and/or settable (set) field of a userdata type. Getters are called with the
+/// stack (self, key), setters with (self, key, value); both run in the metamethod's own frame, so
+/// luaL_error reports the script line that touched the field.
+typedef struct tbLuaProperty
+{
+	const char* name;
+	lua_CFunction get;
+	lua_CFunction set;
+} tbLuaProperty;
+
+/// Everything the shared helper needs to build a type's metatable.
+typedef struct tbLuaType
+{
+	const char* name;        ///< shown to users ("Body"): the metatable's __name; registry key "tumble.<name>"
+	const luaL_Reg* methods; ///< NULL-terminated
+	const tbLuaProperty* properties; ///< NULL-terminated, may be NULL
+	lua_CFunction gc;        ///< may be NULL
+	lua_CFunction tostring;  ///< may be NULL
+} tbLuaType;
+
+/// Create the metatable in the registry under type->name (once per lua_State): __index serves
+/// methods first, then property getters; __newindex calls property setters; unknown names are
+/// errors (a typo such as body.frition is reported, not silently ignored).
+void tbLua_RegisterType( lua_State* L, const tbLuaType* type );
+
+/// Metatable registry keys.
+#define TB_LUA_WORLD "tumble.World"
+#define TB_LUA_BODY "tumble.Body"
+
+// Messages ---------------------------------------------------------------------------------------
+
+/// A short description of the value at index for "got ..." in messages: 3, 'abc', {1, 0, 1}, nil,
+/// a function. Writes into buffer (truncated to size) and returns it.
+const char* tbLua_Describe( lua_State* L, int index, char* buffer, size_t size );
+
+// Reading definition tables ----------------------------------------------------------------------
+// Every field of every constructor table goes through these, so all messages share one form:
+//   file:line: add_box: size must be 3 positive numbers, got {1, 0, 1}
+// Each reader returns false when the field is absent (nil) and leaves *value untouched.
+
+/// Range checks for numbers. Every number must be finite (NaN and inf are always refused).
+typedef enum tbLuaCheck
+{
+	tbCheck_finite = 0,  ///< any finite number
+	tbCheck_positive,    ///< > 0
+	tbCheck_nonNegative, ///< >= 0
+	tbCheck_unit,        ///< in [0, 1]
+	tbCheck_nonZero,     ///< vectors only: finite and not (nearly) zero length
+} tbLuaCheck;
+
+#define TB_LUA_MAX_DEF_KEYS 48
+
+typedef struct tbLuaDef
+{
+	lua_State* L;
+	int table;      ///< absolute stack index of the table
+	const char* fn; ///< function name used in messages
+	const char* prefix; ///< field path prefix for nested tables ("shapes[2].") or ""
+	const char* keys[TB_LUA_MAX_DEF_KEYS]; ///< every key looked at, for the unknown-field check
+	int keyCount;
+} tbLuaDef;
+
+/// Start reading the table at index (raises "fn: expected a table of fields, got ..." otherwise).
+void tbDef_Begin( tbLuaDef* def, lua_State* L, int index, const char* fn, const char* prefix );
+/// Declare a key as known without reading it.
+void tbDef_Known( tbLuaDef* def, const char* key );
+bool tbDef_Number( tbLuaDef* def, const char* key, float* value, tbLuaCheck check );
+bool tbDef_Integer( tbLuaDef* def, const char* key, lua_Integer* value, lua_Integer min, lua_Integer max );
+bool tbDef_Bool( tbLuaDef* def, const char* key, bool* value );
+/// Strings are valid while the table is on the stack.
+bool tbDef_String( tbLuaDef* def, const char* key, const char** value, size_t maxLength );
+/// names is NULL-terminated; *value is the index of the name. Unknown: "invalid <what> 'x'".
+bool tbDef_Enum( tbLuaDef* def, const char* key, const char* const* names, int* value, const char* what );
+bool tbDef_Vec3( tbLuaDef* def, const char* key, tbVec3* value, tbLuaCheck check );
+/// A quaternion {w, x, y, z}; normalised; a (nearly) zero quaternion is refused.
+bool tbDef_Quat( tbLuaDef* def, const char* key, tbQuat* value );
+/// Two numbers {lo, hi} with lo <= hi.
+bool tbDef_Range( tbLuaDef* def, const char* key, float* lo, float* hi );
+/// Pushes the table when present (caller pops).
+bool tbDef_Table( tbLuaDef* def, const char* key );
+/// Pushes the function when present (caller pops).
+bool tbDef_Function( tbLuaDef* def, const char* key );
+/// Any value the caller checks itself: pushes it when not nil (caller pops).
+bool tbDef_Value( tbLuaDef* def, const char* key );
+/// Raise "fn: unknown field 'x'" for a string key that no reader looked at.
+void tbDef_Finish( tbLuaDef* def );
+
+// Reading arguments ------------------------------------------------------------------------------
+
+/// A number argument: "fn: <what> must be a positive number, got ...".
+float tbLua_CheckNumber( lua_State* L, int index, const char* fn, const char* what, tbLuaCheck check );
+/// A vector argument given as a table {x, y, z}.
+tbVec3 tbLua_CheckVec3( lua_State* L, int index, const char* fn, const char* what, tbLuaCheck check );
+/// A vector given either as a table at index or as three numbers index, index+1, index+2.
+tbVec3 tbLua_CheckVec3Args( lua_State* L, int index, const char* fn, const char* what );
+/// A quaternion given either as a table {w, x, y, z} at index or as four numbers; normalised.
+tbQuat tbLua_CheckQuatArgs( lua_State* L, int index, const char* fn, const char* what );
+/// A string argument from a NULL-terminated list: "invalid <what> 'x'".
+int tbLua_CheckEnum( lua_State* L, int index, const char* const* names, const char* fn, const char* what );
+bool tbLua_CheckBool( lua_State* L, int index, const char* fn, const char* what );
+
+// Pushing results --------------------------------------------------------------------------------
+
+/// Push x, y, z (three values).
+void tbLua_PushVec3( lua_State* L, tbVec3 v );
+/// Push w, x, y, z (four values).
+void tbLua_PushQuat( lua_State* L, tbQuat q );
+/// Push a new table {x, y, z}.
+void tbLua_PushVec3Table( lua_State* L, tbVec3 v );
+/// Push a new table {w, x, y, z}.
+void tbLua_PushQuatTable( lua_State* L, tbQuat q );
+
+// Enum names (indexed by the C enum values) ------------------------------------------------------
+
+extern const char* const tb_solverNames[];   ///< "baumgarte", "split", "soft"
+extern const char* const tb_bodyTypeNames[]; ///< "static", "kinematic", "dynamic"
+extern const char* const tb_mixRuleNames[];  ///< "geometric_mean", "average", "minimum", "maximum", "multiply"
+/// "contact_begin", "contact_end", "sensor_begin", "sensor_end", "joint_break"
+extern const char* const tb_eventNames[];
+
+// World and Body userdata ------------------------------------------------------------------------
+
+/// The World userdata. User values: 1 = body cache (index1 -> Body), 2 = event handlers.
+typedef struct tbLuaWorld
+{
+	tbWorldId id;
+	bool owned;       ///< destroy the world with the userdata
+	bool destroyed;   ///< world:destroy() was called (or ownership moved away)
+	bool dispatching; ///< event handlers are running: world:step is refused
+	double time;      ///< simulated seconds
+	long long stepCount;
+} tbLuaWorld;
+
+/// The Body userdata. User value 1 = its World userdata, so the world outlives every handle.
+typedef struct tbLuaBody
+{
+	tbBodyId id;
+	tbLuaWorld* world;
+} tbLuaBody;
+
+/// The live world at index, or raises "fn: expected a World, got ..." / "attempt to use a destroyed World".
+tbLuaWorld* tbLua_CheckWorld( lua_State* L, int index, const char* fn );
+/// Raises "fn: the world is locked during a step" for a mutating call made during a step.
+void tbLua_CheckUnlocked( lua_State* L, tbLuaWorld* world, const char* fn );
+/// The live body at index, or raises "attempt to use a destroyed Body".
+tbLuaBody* tbLua_CheckBody( lua_State* L, int index, const char* fn );
+/// Forget the cached userdata of a destroyed body (world at worldIndex).
+void tbLua_UncacheBody( lua_State* L, int worldIndex, tbBodyId bodyId );
+/// Push the Body userdata for the body owning shapeId, or nil.
+void tbLua_PushShapeBody( lua_State* L, int worldIndex, tbShapeId shapeId );
+
+// Methods implemented by the per-type files and gathered into the World's method table.
+
+int tbLuaWorld_AddBox( lua_State* L );
+int tbLuaWorld_AddSphere( lua_State* L );
+int tbLuaWorld_AddCapsule( lua_State* L );
+int tbLuaWorld_AddHull( lua_State* L );
+int tbLuaWorld_AddCompound( lua_State* L );
+
+/// Register the World and Body types (called by luaopen_tumble).
+void tbLua_OpenWorld( lua_State* L );
+void tbLua_OpenBody( lua_State* L );
+/// tb.world{...}
+int tbLua_NewWorld( lua_State* L );
+
+// Shapes (l_shape.c) -----------------------------------------------------------------------------
+
+/// Geometry of one shape, read from Lua and ready to attach.
+typedef struct tbLuaShapeDesc
+{
+	int kind; ///< 0 box, 1 sphere, 2 capsule, 3 hull
+	tbVec3 halfExtents;
+	tbTransform local;
+	tbSphere sphere;
+	tbCapsule capsule;
+	const tbHull* hull; ///< owned by a holder userdata left on the Lua stack (freed by the GC)
+	float density, friction, restitution;
+	bool hasDensity, hasFriction, hasRestitution;
+} tbLuaShapeDesc;
+
+extern const char* const tb_shapeKindNames[]; ///< "box", "sphere", "capsule", "hull"
+
+/// Read one shape's geometry fields of the given kind from def. With placement, pos/rot place the
+/// shape in the body frame and per-shape density/friction/restitution are read too. A hull is
+/// built here and pushed on the stack inside a holder userdata whose __gc frees it, so a later
+/// Lua error cannot leak it; the caller pops the holder after attaching (or lets the error unwind).
+/// Returns the number of values pushed (0 or 1).
+int tbLuaShape_Read( tbLuaDef* def, int kind, bool placement, tbLuaShapeDesc* desc );
+/// Attach to a body; returns a null id and sets *result on failure.
+tbShapeId tbLuaShape_Attach( tbBodyId bodyId, const tbShapeDef* shapeDef, const tbLuaShapeDesc* desc, tbResult* result );
+/// Register the hull holder type (called by luaopen_tumble).
+void tbLua_OpenShape( lua_State* L );

@@ -1,0 +1,914 @@
+// Tumble Lua bindings: the module table, type registration, and the one family of readers that
+// turns Lua tables and arguments into checked C values.
+// SPDX-License-Identifier: MIT
+#include "l_common.h"
+
+#include <lualib.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char* const tb_solverNames[] = { "baumgarte", "split", "soft", NULL };
+const char* const tb_bodyTypeNames[] = { "static", "kinematic", "dynamic", NULL };
+const char* const tb_mixRuleNames[] = { "geometric_mean", "average", "minimum", "maximum", "multiply", NULL };
+const char* const tb_eventNames[] = { "contact_begin", "contact_end", "sensor_begin", "sensor_end", "joint_break", NULL };
+
+// Type registration ------------------------------------------------------------------------------
+
+// __index: upvalues (methods, getters, type name). Getters are stored as C functions and called
+// directly from this frame so their errors carry the caller's line.
+static int tbLua_Index( lua_State* L )
+{
+	if ( lua_type( L, 2 ) == LUA_TSTRING )
+	{
+		if ( lua_getfield( L, lua_upvalueindex( 1 ), lua_tostring( L, 2 ) ) != LUA_TNIL )
+		{
+			return 1;
+		}
+		lua_pop( L, 1 );
+		if ( lua_getfield( L, lua_upvalueindex( 2 ), lua_tostring( L, 2 ) ) == LUA_TFUNCTION )
+		{
+			lua_CFunction get = lua_tocfunction( L, -1 );
+			lua_pop( L, 1 );
+			lua_settop( L, 2 );
+			return get( L );
+		}
+		lua_pop( L, 1 );
+	}
+	char got[64];
+	return luaL_error( L, "%s has no field %s", lua_tostring( L, lua_upvalueindex( 3 ) ),
+					   tbLua_Describe( L, 2, got, sizeof( got ) ) );
+}
+
+// __newindex: upvalues (setters, getters, type name).
+static int tbLua_NewIndex( lua_State* L )
+{
+	const char* typeName = lua_tostring( L, lua_upvalueindex( 3 ) );
+	if ( lua_type( L, 2 ) == LUA_TSTRING )
+	{
+		const char* key = lua_tostring( L, 2 );
+		if ( lua_getfield( L, lua_upvalueindex( 1 ), key ) == LUA_TFUNCTION )
+		{
+			lua_CFunction set = lua_tocfunction( L, -1 );
+			lua_pop( L, 1 );
+			lua_settop( L, 3 );
+			set( L );
+			return 0;
+		}
+		lua_pop( L, 1 );
+		if ( lua_getfield( L, lua_upvalueindex( 2 ), key ) == LUA_TFUNCTION )
+		{
+			return luaL_error( L, "%s.%s is read-only", typeName, key );
+		}
+		lua_pop( L, 1 );
+	}
+	char got[64];
+	return luaL_error( L, "%s has no settable field %s", typeName, tbLua_Describe( L, 2, got, sizeof( got ) ) );
+}
+
+void tbLua_RegisterType( lua_State* L, const tbLuaType* type )
+{
+	char key[64];
+	snprintf( key, sizeof( key ), "tumble.%s", type->name );
+	if ( luaL_newmetatable( L, key ) == 0 )
+	{
+		lua_pop( L, 1 );
+		return;
+	}
+	int meta = lua_gettop( L );
+	lua_pushstring( L, type->name );
+	lua_setfield( L, meta, "__name" );
+
+	lua_newtable( L );
+	luaL_setfuncs( L, type->methods, 0 );
+	int methods = lua_gettop( L );
+
+	lua_newtable( L );
+	int getters = lua_gettop( L );
+	lua_newtable( L );
+	int setters = lua_gettop( L );
+	for ( const tbLuaProperty* p = type->properties; p != NULL && p->name != NULL; ++p )
+	{
+		if ( p->get != NULL )
+		{
+			lua_pushcfunction( L, p->get );
+			lua_setfield( L, getters, p->name );
+		}
+		if ( p->set != NULL )
+		{
+			lua_pushcfunction( L, p->set );
+			lua_setfield( L, setters, p->name );
+		}
+	}
+
+	lua_pushvalue( L, methods );
+	lua_pushvalue( L, getters );
+	lua_pushstring( L, type->name );
+	lua_pushcclosure( L, tbLua_Index, 3 );
+	lua_setfield( L, meta, "__index" );
+
+	lua_pushvalue( L, setters );
+	lua_pushvalue( L, getters );
+	lua_pushstring( L, type->name );
+	lua_pushcclosure( L, tbLua_NewIndex, 3 );
+	lua_setfield( L, meta, "__newindex" );
+
+	if ( type->gc != NULL )
+	{
+		lua_pushcfunction( L, type->gc );
+		lua_setfield( L, meta, "__gc" );
+	}
+	if ( type->tostring != NULL )
+	{
+		lua_pushcfunction( L, type->tostring );
+		lua_setfield( L, meta, "__tostring" );
+	}
+	// Scripts cannot read or replace the metatable (a sandboxed mod must not patch World methods).
+	lua_pushstring( L, type->name );
+	lua_setfield( L, meta, "__metatable" );
+
+	lua_settop( L, meta - 1 );
+}
+
+// Messages ---------------------------------------------------------------------------------------
+
+static void tbAppend( char* buffer, size_t size, size_t* length, const char* text )
+{
+	size_t n = strlen( text );
+	if ( *length + 1 >= size )
+	{
+		return;
+	}
+	if ( *length + n >= size )
+	{
+		n = size - 1 - *length;
+	}
+	memcpy( buffer + *length, text, n );
+	*length += n;
+	buffer[*length] = '\0';
+}
+
+static void tbDescribeScalar( lua_State* L, int index, char* out, size_t size, bool nested )
+{
+	switch ( lua_type( L, index ) )
+	{
+		case LUA_TNONE:
+		case LUA_TNIL:
+			snprintf( out, size, "nil" );
+			break;
+		case LUA_TBOOLEAN:
+			snprintf( out, size, "%s", lua_toboolean( L, index ) ? "true" : "false" );
+			break;
+		case LUA_TNUMBER:
+			if ( lua_isinteger( L, index ) )
+			{
+				snprintf( out, size, "%lld", (long long)lua_tointeger( L, index ) );
+			}
+			else
+			{
+				double x = lua_tonumber( L, index );
+				if ( isnan( x ) )
+				{
+					snprintf( out, size, "nan" );
+				}
+				else if ( isinf( x ) )
+				{
+					snprintf( out, size, "%s", x > 0.0 ? "inf" : "-inf" );
+				}
+				else
+				{
+					snprintf( out, size, "%.14g", x );
+				}
+			}
+			break;
+		case LUA_TSTRING:
+		{
+			size_t len = 0;
+			const char* s = lua_tolstring( L, index, &len );
+			if ( len > 40 )
+			{
+				snprintf( out, size, "'%.37s...'", s );
+			}
+			else
+			{
+				snprintf( out, size, "'%s'", s );
+			}
+			break;
+		}
+		case LUA_TTABLE:
+			snprintf( out, size, "%s", nested ? "{...}" : "a table" );
+			break;
+		case LUA_TUSERDATA:
+		{
+			const char* name = NULL;
+			if ( luaL_getmetafield( L, index, "__name" ) == LUA_TSTRING )
+			{
+				name = lua_tostring( L, -1 );
+			}
+			snprintf( out, size, "a %s", name != NULL ? name : "userdata" );
+			if ( name != NULL )
+			{
+				lua_pop( L, 1 );
+			}
+			break;
+		}
+		default:
+			snprintf( out, size, "a %s", luaL_typename( L, index ) );
+			break;
+	}
+}
+
+const char* tbLua_Describe( lua_State* L, int index, char* buffer, size_t size )
+{
+	index = lua_absindex( L, index );
+	buffer[0] = '\0';
+	if ( lua_type( L, index ) != LUA_TTABLE )
+	{
+		tbDescribeScalar( L, index, buffer, size, false );
+		return buffer;
+	}
+
+	// Tables: the array part, then a few named fields, so {1, 0, 1} and {x = 1} read naturally.
+	size_t length = 0;
+	char item[64];
+	tbAppend( buffer, size, &length, "{" );
+	lua_Integer n = (lua_Integer)lua_rawlen( L, index );
+	int shown = 0;
+	for ( lua_Integer i = 1; i <= n && shown < 6; ++i, ++shown )
+	{
+		lua_rawgeti( L, index, i );
+		tbDescribeScalar( L, -1, item, sizeof( item ), true );
+		lua_pop( L, 1 );
+		tbAppend( buffer, size, &length, shown > 0 ? ", " : "" );
+		tbAppend( buffer, size, &length, item );
+	}
+	bool more = n > shown;
+	lua_pushnil( L );
+	while ( lua_next( L, index ) != 0 )
+	{
+		bool arrayKey = lua_isinteger( L, -2 ) && lua_tointeger( L, -2 ) >= 1 && lua_tointeger( L, -2 ) <= n;
+		if ( arrayKey == false )
+		{
+			if ( shown >= 6 || lua_type( L, -2 ) != LUA_TSTRING )
+			{
+				more = true;
+			}
+			else
+			{
+				tbAppend( buffer, size, &length, shown > 0 ? ", " : "" );
+				tbAppend( buffer, size, &length, lua_tostring( L, -2 ) );
+				tbAppend( buffer, size, &length, " = " );
+				tbDescribeScalar( L, -1, item, sizeof( item ), true );
+				tbAppend( buffer, size, &length, item );
+				shown += 1;
+			}
+		}
+		lua_pop( L, 1 );
+	}
+	if ( more )
+	{
+		tbAppend( buffer, size, &length, shown > 0 ? ", ..." : "..." );
+	}
+	tbAppend( buffer, size, &length, "}" );
+	return buffer;
+}
+
+// Number checks ----------------------------------------------------------------------------------
+
+static bool tbPassesCheck( float x, tbLuaCheck check )
+{
+	if ( isfinite( x ) == 0 )
+	{
+		return false;
+	}
+	switch ( check )
+	{
+		case tbCheck_positive:
+			return x > 0.0f;
+		case tbCheck_nonNegative:
+			return x >= 0.0f;
+		case tbCheck_unit:
+			return 0.0f <= x && x <= 1.0f;
+		default:
+			return true;
+	}
+}
+
+static const char* tbNumberText( tbLuaCheck check )
+{
+	switch ( check )
+	{
+		case tbCheck_positive:
+			return "a positive number";
+		case tbCheck_nonNegative:
+			return "a number >= 0";
+		case tbCheck_unit:
+			return "a number in [0, 1]";
+		default:
+			return "a finite number";
+	}
+}
+
+static const char* tbVectorText( tbLuaCheck check )
+{
+	switch ( check )
+	{
+		case tbCheck_positive:
+			return "3 positive numbers";
+		case tbCheck_nonNegative:
+			return "3 numbers >= 0";
+		case tbCheck_nonZero:
+			return "3 finite numbers, not all zero";
+		default:
+			return "3 finite numbers";
+	}
+}
+
+// Reads a float at index; false when it is not a number that passes check. Conversion to float
+// happens before the check so 1e300 (inf as a float) is refused too.
+static bool tbReadFloat( lua_State* L, int index, float* out, tbLuaCheck check )
+{
+	int isNumber = 0;
+	lua_Number x = lua_tonumberx( L, index, &isNumber );
+	if ( isNumber == 0 || lua_type( L, index ) != LUA_TNUMBER )
+	{
+		return false;
+	}
+	float f = (float)x;
+	if ( tbPassesCheck( f, check == tbCheck_nonZero ? tbCheck_finite : check ) == false )
+	{
+		return false;
+	}
+	*out = f;
+	return true;
+}
+
+// Reads a table of exactly count numbers.
+static bool tbReadFloats( lua_State* L, int index, float* out, int count, tbLuaCheck check )
+{
+	if ( lua_type( L, index ) != LUA_TTABLE || (int)lua_rawlen( L, index ) != count )
+	{
+		return false;
+	}
+	for ( int i = 0; i < count; ++i )
+	{
+		lua_rawgeti( L, index, i + 1 );
+		bool ok = tbReadFloat( L, -1, out + i, check );
+		lua_pop( L, 1 );
+		if ( ok == false )
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool tbReadVec3( lua_State* L, int index, tbVec3* out, tbLuaCheck check )
+{
+	float v[3];
+	if ( tbReadFloats( L, index, v, 3, check ) == false )
+	{
+		return false;
+	}
+	if ( check == tbCheck_nonZero && v[0] * v[0] + v[1] * v[1] + v[2] * v[2] < 1.0e-12f )
+	{
+		return false;
+	}
+	*out = tbMakeVec3( v[0], v[1], v[2] );
+	return true;
+}
+
+// A quaternion {w, x, y, z}: the Lua order. tbQuat stores x, y, z, w.
+static bool tbMakeUnitQuat( const float wxyz[4], tbQuat* out )
+{
+	float lengthSquared = wxyz[0] * wxyz[0] + wxyz[1] * wxyz[1] + wxyz[2] * wxyz[2] + wxyz[3] * wxyz[3];
+	if ( lengthSquared < 1.0e-12f || isfinite( lengthSquared ) == 0 )
+	{
+		return false;
+	}
+	*out = tbNormalizeQ( tbMakeQuat( wxyz[0], wxyz[1], wxyz[2], wxyz[3] ) );
+	return true;
+}
+
+// Definition tables ------------------------------------------------------------------------------
+
+void tbDef_Begin( tbLuaDef* def, lua_State* L, int index, const char* fn, const char* prefix )
+{
+	def->L = L;
+	def->table = lua_absindex( L, index );
+	def->fn = fn;
+	def->prefix = prefix != NULL ? prefix : "";
+	def->keyCount = 0;
+	if ( lua_type( L, def->table ) != LUA_TTABLE )
+	{
+		char got[128];
+		// A nested prefix ends with '.': "shapes[2]." is shown as "shapes[2]".
+		char where[64] = "";
+		size_t prefixLength = strlen( def->prefix );
+		if ( prefixLength > 0 )
+		{
+			snprintf( where, sizeof( where ), " for %.*s", (int)( prefixLength - 1 ), def->prefix );
+		}
+		luaL_error( L, "%s: expected a table of fields%s, got %s", fn, where, tbLua_Describe( L, def->table, got, sizeof( got ) ) );
+	}
+}
+
+void tbDef_Known( tbLuaDef* def, const char* key )
+{
+	for ( int i = 0; i < def->keyCount; ++i )
+	{
+		if ( strcmp( def->keys[i], key ) == 0 )
+		{
+			return;
+		}
+	}
+	if ( def->keyCount < TB_LUA_MAX_DEF_KEYS )
+	{
+		def->keys[def->keyCount++] = key;
+	}
+}
+
+// Pushes the field; returns false (and pops) when it is nil.
+static bool tbDef_Get( tbLuaDef* def, const char* key )
+{
+	tbDef_Known( def, key );
+	if ( lua_getfield( def->L, def->table, key ) == LUA_TNIL )
+	{
+		lua_pop( def->L, 1 );
+		return false;
+	}
+	return true;
+}
+
+static int tbDef_Fail( tbLuaDef* def, const char* key, const char* expected )
+{
+	char got[160];
+	return luaL_error( def->L, "%s: %s%s must be %s, got %s", def->fn, def->prefix, key, expected,
+					   tbLua_Describe( def->L, -1, got, sizeof( got ) ) );
+}
+
+bool tbDef_Number( tbLuaDef* def, const char* key, float* value, tbLuaCheck check )
+{
+	if ( tbDef_Get( def, key ) == false )
+	{
+		return false;
+	}
+	if ( tbReadFloat( def->L, -1, value, check ) == false )
+	{
+		tbDef_Fail( def, key, tbNumberText( check ) );
+	}
+	lua_pop( def->L, 1 );
+	return true;
+}
+
+bool tbDef_Integer( tbLuaDef* def, const char* key, lua_Integer* value, lua_Integer min, lua_Integer max )
+{
+	if ( tbDef_Get( def, key ) == false )
+	{
+		return false;
+	}
+	int isInteger = 0;
+	lua_Integer n = lua_tointegerx( def->L, -1, &isInteger );
+	if ( isInteger == 0 || lua_type( def->L, -1 ) != LUA_TNUMBER || n < min || n > max )
+	{
+		char expected[96];
+		snprintf( expected, sizeof( expected ), "an integer in [%lld, %lld]", (long long)min, (long long)max );
+		tbDef_Fail( def, key, expected );
+	}
+	*value = n;
+	lua_pop( def->L, 1 );
+	return true;
+}
+
+bool tbDef_Bool( tbLuaDef* def, const char* key, bool* value )
+{
+	if ( tbDef_Get( def, key ) == false )
+	{
+		return false;
+	}
+	if ( lua_type( def->L, -1 ) != LUA_TBOOLEAN )
+	{
+		tbDef_Fail( def, key, "true or false" );
+	}
+	*value = lua_toboolean( def->L, -1 ) != 0;
+	lua_pop( def->L, 1 );
+	return true;
+}
+
+bool tbDef_String( tbLuaDef* def, const char* key, const char** value, size_t maxLength )
+{
+	if ( tbDef_Get( def, key ) == false )
+	{
+		return false;
+	}
+	size_t length = 0;
+	if ( lua_type( def->L, -1 ) != LUA_TSTRING || ( lua_tolstring( def->L, -1, &length ), length > maxLength ) ||
+		 strlen( lua_tostring( def->L, -1 ) ) != length )
+	{
+		char expected[64];
+		snprintf( expected, sizeof( expected ), "a string of at most %d characters", (int)maxLength );
+		tbDef_Fail( def, key, expected );
+	}
+	// The string stays referenced by the table, which stays on the stack while it is read.
+	*value = lua_tostring( def->L, -1 );
+	lua_pop( def->L, 1 );
+	return true;
+}
+
+bool tbDef_Enum( tbLuaDef* def, const char* key, const char* const* names, int* value, const char* what )
+{
+	if ( tbDef_Get( def, key ) == false )
+	{
+		return false;
+	}
+	char got[96];
+	if ( lua_type( def->L, -1 ) != LUA_TSTRING )
+	{
+		luaL_error( def->L, "%s: %s%s must be a string naming a %s, got %s", def->fn, def->prefix, key, what,
+					tbLua_Describe( def->L, -1, got, sizeof( got ) ) );
+	}
+	const char* s = lua_tostring( def->L, -1 );
+	for ( int i = 0; names[i] != NULL; ++i )
+	{
+		if ( strcmp( names[i], s ) == 0 )
+		{
+			*value = i;
+			lua_pop( def->L, 1 );
+			return true;
+		}
+	}
+	if ( def->prefix[0] != '\0' )
+	{
+		return luaL_error( def->L, "%s: invalid %s %s (%s%s)", def->fn, what, tbLua_Describe( def->L, -1, got, sizeof( got ) ),
+						   def->prefix, key );
+	}
+	return luaL_error( def->L, "%s: invalid %s %s", def->fn, what, tbLua_Describe( def->L, -1, got, sizeof( got ) ) );
+}
+
+bool tbDef_Vec3( tbLuaDef* def, const char* key, tbVec3* value, tbLuaCheck check )
+{
+	if ( tbDef_Get( def, key ) == false )
+	{
+		return false;
+	}
+	if ( tbReadVec3( def->L, -1, value, check ) == false )
+	{
+		tbDef_Fail( def, key, tbVectorText( check ) );
+	}
+	lua_pop( def->L, 1 );
+	return true;
+}
+
+bool tbDef_Quat( tbLuaDef* def, const char* key, tbQuat* value )
+{
+	if ( tbDef_Get( def, key ) == false )
+	{
+		return false;
+	}
+	float wxyz[4];
+	if ( tbReadFloats( def->L, -1, wxyz, 4, tbCheck_finite ) == false || tbMakeUnitQuat( wxyz, value ) == false )
+	{
+		tbDef_Fail( def, key, "a quaternion {w, x, y, z} of 4 finite numbers, not all zero" );
+	}
+	lua_pop( def->L, 1 );
+	return true;
+}
+
+bool tbDef_Range( tbLuaDef* def, const char* key, float* lo, float* hi )
+{
+	if ( tbDef_Get( def, key ) == false )
+	{
+		return false;
+	}
+	float v[2];
+	if ( tbReadFloats( def->L, -1, v, 2, tbCheck_finite ) == false || v[0] > v[1] )
+	{
+		tbDef_Fail( def, key, "2 finite numbers {lower, upper} with lower <= upper" );
+	}
+	*lo = v[0];
+	*hi = v[1];
+	lua_pop( def->L, 1 );
+	return true;
+}
+
+bool tbDef_Table( tbLuaDef* def, const char* key )
+{
+	if ( tbDef_Get( def, key ) == false )
+	{
+		return false;
+	}
+	if ( lua_type( def->L, -1 ) != LUA_TTABLE )
+	{
+		tbDef_Fail( def, key, "a table" );
+	}
+	return true;
+}
+
+bool tbDef_Function( tbLuaDef* def, const char* key )
+{
+	if ( tbDef_Get( def, key ) == false )
+	{
+		return false;
+	}
+	if ( lua_type( def->L, -1 ) != LUA_TFUNCTION )
+	{
+		tbDef_Fail( def, key, "a function" );
+	}
+	return true;
+}
+
+bool tbDef_Value( tbLuaDef* def, const char* key )
+{
+	return tbDef_Get( def, key );
+}
+
+void tbDef_Finish( tbLuaDef* def )
+{
+	lua_State* L = def->L;
+	lua_pushnil( L );
+	while ( lua_next( L, def->table ) != 0 )
+	{
+		lua_pop( L, 1 );
+		bool known = false;
+		if ( lua_type( L, -1 ) == LUA_TSTRING )
+		{
+			const char* key = lua_tostring( L, -1 );
+			for ( int i = 0; i < def->keyCount && known == false; ++i )
+			{
+				known = strcmp( def->keys[i], key ) == 0;
+			}
+			if ( known == false )
+			{
+				luaL_error( L, "%s: unknown field '%s%s'", def->fn, def->prefix, key );
+			}
+		}
+		else
+		{
+			char got[64];
+			luaL_error( L, "%s: unexpected entry [%s] in the table of fields%s%s", def->fn,
+						tbLua_Describe( L, -1, got, sizeof( got ) ), def->prefix[0] ? " " : "", def->prefix );
+		}
+	}
+}
+
+// Arguments --------------------------------------------------------------------------------------
+
+float tbLua_CheckNumber( lua_State* L, int index, const char* fn, const char* what, tbLuaCheck check )
+{
+	float value = 0.0f;
+	if ( tbReadFloat( L, index, &value, check ) == false )
+	{
+		char got[96];
+		luaL_error( L, "%s: %s must be %s, got %s", fn, what, tbNumberText( check ),
+					tbLua_Describe( L, index, got, sizeof( got ) ) );
+	}
+	return value;
+}
+
+tbVec3 tbLua_CheckVec3( lua_State* L, int index, const char* fn, const char* what, tbLuaCheck check )
+{
+	tbVec3 value = tb_vec3_zero;
+	if ( tbReadVec3( L, index, &value, check ) == false )
+	{
+		char got[128];
+		luaL_error( L, "%s: %s must be a table of %s, got %s", fn, what, tbVectorText( check ),
+					tbLua_Describe( L, index, got, sizeof( got ) ) );
+	}
+	return value;
+}
+
+tbVec3 tbLua_CheckVec3Args( lua_State* L, int index, const char* fn, const char* what )
+{
+	if ( lua_type( L, index ) == LUA_TTABLE )
+	{
+		return tbLua_CheckVec3( L, index, fn, what, tbCheck_finite );
+	}
+	float v[3];
+	for ( int i = 0; i < 3; ++i )
+	{
+		if ( tbReadFloat( L, index + i, v + i, tbCheck_finite ) == false )
+		{
+			char got[96];
+			luaL_error( L, "%s: %s must be 3 finite numbers x, y, z or a table {x, y, z}, got %s as argument %d", fn,
+						what, tbLua_Describe( L, index + i, got, sizeof( got ) ), i + 1 );
+		}
+	}
+	return tbMakeVec3( v[0], v[1], v[2] );
+}
+
+tbQuat tbLua_CheckQuatArgs( lua_State* L, int index, const char* fn, const char* what )
+{
+	float wxyz[4];
+	char got[128];
+	if ( lua_type( L, index ) == LUA_TTABLE )
+	{
+		if ( tbReadFloats( L, index, wxyz, 4, tbCheck_finite ) == false )
+		{
+			luaL_error( L, "%s: %s must be a quaternion {w, x, y, z} of 4 finite numbers, got %s", fn, what,
+						tbLua_Describe( L, index, got, sizeof( got ) ) );
+		}
+	}
+	else
+	{
+		for ( int i = 0; i < 4; ++i )
+		{
+			if ( tbReadFloat( L, index + i, wxyz + i, tbCheck_finite ) == false )
+			{
+				luaL_error( L, "%s: %s must be 4 finite numbers w, x, y, z or a table {w, x, y, z}, got %s as argument %d",
+							fn, what, tbLua_Describe( L, index + i, got, sizeof( got ) ), i + 1 );
+			}
+		}
+	}
+	tbQuat q = tb_quatIdentity;
+	if ( tbMakeUnitQuat( wxyz, &q ) == false )
+	{
+		luaL_error( L, "%s: %s must not be a zero quaternion", fn, what );
+	}
+	return q;
+}
+
+int tbLua_CheckEnum( lua_State* L, int index, const char* const* names, const char* fn, const char* what )
+{
+	char got[96];
+	if ( lua_type( L, index ) != LUA_TSTRING )
+	{
+		luaL_error( L, "%s: expected a string naming a %s, got %s", fn, what, tbLua_Describe( L, index, got, sizeof( got ) ) );
+	}
+	const char* s = lua_tostring( L, index );
+	for ( int i = 0; names[i] != NULL; ++i )
+	{
+		if ( strcmp( names[i], s ) == 0 )
+		{
+			return i;
+		}
+	}
+	return luaL_error( L, "%s: invalid %s %s", fn, what, tbLua_Describe( L, index, got, sizeof( got ) ) );
+}
+
+bool tbLua_CheckBool( lua_State* L, int index, const char* fn, const char* what )
+{
+	if ( lua_type( L, index ) != LUA_TBOOLEAN )
+	{
+		char got[96];
+		luaL_error( L, "%s: %s must be true or false, got %s", fn, what, tbLua_Describe( L, index, got, sizeof( got ) ) );
+	}
+	return lua_toboolean( L, index ) != 0;
+}
+
+// Results ----------------------------------------------------------------------------------------
+
+void tbLua_PushVec3( lua_State* L, tbVec3 v )
+{
+	lua_pushnumber( L, v.x );
+	lua_pushnumber( L, v.y );
+	lua_pushnumber( L, v.z );
+}
+
+void tbLua_PushQuat( lua_State* L, tbQuat q )
+{
+	lua_pushnumber( L, q.w );
+	lua_pushnumber( L, q.x );
+	lua_pushnumber( L, q.y );
+	lua_pushnumber( L, q.z );
+}
+
+void tbLua_PushVec3Table( lua_State* L, tbVec3 v )
+{
+	lua_createtable( L, 3, 0 );
+	lua_pushnumber( L, v.x );
+	lua_rawseti( L, -2, 1 );
+	lua_pushnumber( L, v.y );
+	lua_rawseti( L, -2, 2 );
+	lua_pushnumber( L, v.z );
+	lua_rawseti( L, -2, 3 );
+}
+
+void tbLua_PushQuatTable( lua_State* L, tbQuat q )
+{
+	lua_createtable( L, 4, 0 );
+	lua_pushnumber( L, q.w );
+	lua_rawseti( L, -2, 1 );
+	lua_pushnumber( L, q.x );
+	lua_rawseti( L, -2, 2 );
+	lua_pushnumber( L, q.y );
+	lua_rawseti( L, -2, 3 );
+	lua_pushnumber( L, q.z );
+	lua_rawseti( L, -2, 4 );
+}
+
+// Input ------------------------------------------------------------------------------------------
+
+typedef struct tbKeyProvider
+{
+	tbLuaKeyDownFcn* fcn;
+	void* context;
+} tbKeyProvider;
+
+static const char* const tb_keyProviderKey = "tumble.keys";
+
+void tbLua_SetKeyProvider( lua_State* L, tbLuaKeyDownFcn* fcn, void* context )
+{
+	tbKeyProvider* provider = lua_newuserdatauv( L, sizeof( tbKeyProvider ), 0 );
+	provider->fcn = fcn;
+	provider->context = context;
+	lua_setfield( L, LUA_REGISTRYINDEX, tb_keyProviderKey );
+}
+
+static int tbLua_InputDown( lua_State* L )
+{
+	if ( lua_type( L, 1 ) != LUA_TSTRING )
+	{
+		char got[64];
+		return luaL_error( L, "input.down: key must be a key name such as 'w' or 'space', got %s",
+						   tbLua_Describe( L, 1, got, sizeof( got ) ) );
+	}
+	bool down = false;
+	if ( lua_getfield( L, LUA_REGISTRYINDEX, tb_keyProviderKey ) == LUA_TUSERDATA )
+	{
+		tbKeyProvider* provider = lua_touserdata( L, -1 );
+		if ( provider->fcn != NULL )
+		{
+			down = provider->fcn( lua_tostring( L, 1 ), provider->context );
+		}
+	}
+	lua_pushboolean( L, down );
+	return 1;
+}
+
+// Module functions -------------------------------------------------------------------------------
+
+// tb.axis_angle(axis, angle) -> {w, x, y, z}: a table ready for rot = ... fields.
+static int tbLua_AxisAngle( lua_State* L )
+{
+	tbVec3 axis = tbLua_CheckVec3( L, 1, "axis_angle", "axis", tbCheck_nonZero );
+	float angle = tbLua_CheckNumber( L, 2, "axis_angle", "angle", tbCheck_finite );
+	tbLua_PushQuatTable( L, tbMakeQuatAxisAngle( tbNormalize( axis ), angle ) );
+	return 1;
+}
+
+// tb.quat_multiply(a, b) -> {w, x, y, z}: the rotation b followed by a.
+static int tbLua_QuatMultiply( lua_State* L )
+{
+	tbQuat a = tbLua_CheckQuatArgs( L, 1, "quat_multiply", "a" );
+	tbQuat b = tbLua_CheckQuatArgs( L, 2, "quat_multiply", "b" );
+	tbLua_PushQuatTable( L, tbNormalizeQ( tbMulQQ( a, b ) ) );
+	return 1;
+}
+
+// tb.rotate(q, v) -> x, y, z
+static int tbLua_Rotate( lua_State* L )
+{
+	tbQuat q = tbLua_CheckQuatArgs( L, 1, "rotate", "q" );
+	tbVec3 v = tbLua_CheckVec3( L, 2, "rotate", "v", tbCheck_finite );
+	tbLua_PushVec3( L, tbRotate( q, v ) );
+	return 3;
+}
+
+static void tbPushNameList( lua_State* L, const char* const* names )
+{
+	lua_newtable( L );
+	for ( int i = 0; names[i] != NULL; ++i )
+	{
+		lua_pushstring( L, names[i] );
+		lua_rawseti( L, -2, i + 1 );
+	}
+}
+
+int luaopen_tumble( lua_State* L )
+{
+	luaL_checkversion( L );
+	tbLua_OpenShape( L );
+	tbLua_OpenWorld( L );
+	tbLua_OpenBody( L );
+
+	static const luaL_Reg functions[] = {
+		{ "world", tbLua_NewWorld },
+		{ "axis_angle", tbLua_AxisAngle },
+		{ "quat_multiply", tbLua_QuatMultiply },
+		{ "rotate", tbLua_Rotate },
+		{ NULL, NULL },
+	};
+	luaL_newlib( L, functions );
+
+	tbVersion v = tbGetVersion();
+	lua_pushfstring( L, "%d.%d.%d", v.major, v.minor, v.revision );
+	lua_setfield( L, -2, "version" );
+
+	tbPushNameList( L, tb_solverNames );
+	lua_setfield( L, -2, "solvers" );
+	tbPushNameList( L, tb_bodyTypeNames );
+	lua_setfield( L, -2, "body_types" );
+	tbPushNameList( L, tb_shapeKindNames );
+	lua_setfield( L, -2, "shape_types" );
+	tbPushNameList( L, tb_mixRuleNames );
+	lua_setfield( L, -2, "mix_rules" );
+	tbPushNameList( L, tb_eventNames );
+	lua_setfield( L, -2, "events" );
+
+	lua_newtable( L );
+	lua_pushcfunction( L, tbLua_InputDown );
+	lua_setfield( L, -2, "down" );
+	lua_setfield( L, -2, "input" );
+	return 1;
+}

@@ -1,0 +1,970 @@
+// Tumble Lua bindings: the World type (tb.world{...}, world:step, queries, events).
+// SPDX-License-Identifier: MIT
+#include "l_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+// User values of the World userdata.
+enum
+{
+	tbWorldValue_bodies = 1,   ///< index1 -> Body userdata
+	tbWorldValue_handlers = 2, ///< event name -> list of { fn, owner, removed }
+	tbWorldValue_count = 2
+};
+
+static const char* const tb_hostKey = "tumble.host";
+static const char* const tb_ownerKey = "tumble.owner";
+
+// Checking ---------------------------------------------------------------------------------------
+
+tbLuaWorld* tbLua_CheckWorld( lua_State* L, int index, const char* fn )
+{
+	tbLuaWorld* world = luaL_testudata( L, index, TB_LUA_WORLD );
+	if ( world == NULL )
+	{
+		char got[96];
+		luaL_error( L, "%s: expected a World (call it as world:%s(...)), got %s", fn, fn,
+					tbLua_Describe( L, index, got, sizeof( got ) ) );
+	}
+	if ( world->destroyed || tbWorld_IsValid( world->id ) == false )
+	{
+		luaL_error( L, "attempt to use a destroyed World" );
+	}
+	return world;
+}
+
+void tbLua_CheckUnlocked( lua_State* L, tbLuaWorld* world, const char* fn )
+{
+	if ( tbWorld_IsLocked( world->id ) )
+	{
+		luaL_error( L, "%s: the world is locked during a step", fn );
+	}
+}
+
+static void tbCheckResult( lua_State* L, tbResult result, const char* fn )
+{
+	if ( result != tbResult_ok )
+	{
+		luaL_error( L, "%s: %s", fn, tbResultString( result ) );
+	}
+}
+
+// Settings ---------------------------------------------------------------------------------------
+
+// Reads the settings fields shared by tb.world{...} and live updates into *settings.
+static void tbReadWorldSettings( lua_State* L, int index, const char* fn, tbWorldDef* settings )
+{
+	tbLuaDef def;
+	tbDef_Begin( &def, L, index, fn, "" );
+	lua_Integer n = 0;
+	int e = 0;
+	tbDef_Vec3( &def, "gravity", &settings->gravity, tbCheck_finite );
+	if ( tbDef_Integer( &def, "iterations", &n, 1, 1000 ) )
+	{
+		settings->iterations = (int)n;
+	}
+	if ( tbDef_Integer( &def, "position_iterations", &n, 0, 1000 ) )
+	{
+		settings->positionIterations = (int)n;
+	}
+	if ( tbDef_Enum( &def, "solver", tb_solverNames, &e, "solver" ) )
+	{
+		settings->solverMode = (tbSolverMode)e;
+	}
+	tbDef_Number( &def, "baumgarte", &settings->baumgarte, tbCheck_unit );
+	tbDef_Number( &def, "slop", &settings->linearSlop, tbCheck_nonNegative );
+	tbDef_Number( &def, "max_correction_speed", &settings->maxCorrectionSpeed, tbCheck_nonNegative );
+	tbDef_Number( &def, "contact_hertz", &settings->contactHertz, tbCheck_positive );
+	tbDef_Number( &def, "contact_damping", &settings->contactDampingRatio, tbCheck_nonNegative );
+	tbDef_Number( &def, "joint_hertz", &settings->jointHertz, tbCheck_positive );
+	tbDef_Number( &def, "joint_damping", &settings->jointDampingRatio, tbCheck_nonNegative );
+	tbDef_Number( &def, "restitution_threshold", &settings->restitutionThreshold, tbCheck_nonNegative );
+	if ( tbDef_Enum( &def, "friction_mix", tb_mixRuleNames, &e, "mix rule" ) )
+	{
+		settings->frictionMix = (tbMixRule)e;
+	}
+	if ( tbDef_Enum( &def, "restitution_mix", tb_mixRuleNames, &e, "mix rule" ) )
+	{
+		settings->restitutionMix = (tbMixRule)e;
+	}
+	tbDef_Bool( &def, "sleep", &settings->enableSleep );
+	tbDef_Bool( &def, "continuous", &settings->enableContinuous );
+	tbDef_Bool( &def, "warm_starting", &settings->enableWarmStarting );
+	tbDef_Number( &def, "max_linear_speed", &settings->maxLinearSpeed, tbCheck_positive );
+	tbDef_Finish( &def );
+}
+
+void tbLua_ApplyWorldSettings( lua_State* L, int worldIndex, int tableIndex )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, worldIndex, "world" );
+	tbWorldDef settings = tbWorld_GetSettings( world->id );
+	tbReadWorldSettings( L, tableIndex, "world", &settings );
+	tbCheckResult( L, tbWorld_SetSolver( world->id, &settings ), "world" );
+	tbCheckResult( L, tbWorld_SetGravity( world->id, settings.gravity ), "world" );
+	tbWorld_EnableSleeping( world->id, settings.enableSleep );
+}
+
+// Creation and lifetime --------------------------------------------------------------------------
+
+void tbLua_PushWorld( lua_State* L, tbWorldId worldId, bool owned )
+{
+	tbLuaWorld* world = lua_newuserdatauv( L, sizeof( tbLuaWorld ), tbWorldValue_count );
+	memset( world, 0, sizeof( *world ) );
+	world->id = worldId;
+	world->owned = owned;
+	lua_newtable( L );
+	lua_setiuservalue( L, -2, tbWorldValue_bodies );
+	lua_newtable( L );
+	lua_setiuservalue( L, -2, tbWorldValue_handlers );
+	luaL_setmetatable( L, TB_LUA_WORLD );
+}
+
+int tbLua_NewWorld( lua_State* L )
+{
+	tbWorldDef settings = tbDefaultWorldDef();
+	if ( lua_isnoneornil( L, 1 ) == false )
+	{
+		tbReadWorldSettings( L, 1, "world", &settings );
+	}
+	tbWorldId id = tb_nullWorldId;
+	tbResult result = tbCreateWorldChecked( &settings, &id );
+	if ( result != tbResult_ok || TB_IS_NULL( id ) )
+	{
+		return luaL_error( L, "world: could not create the world: %s (at most %d worlds can exist at once)",
+						   tbResultString( result ), TB_MAX_WORLDS );
+	}
+	tbLua_PushWorld( L, id, true );
+	return 1;
+}
+
+static void tbDestroyLuaWorld( lua_State* L, int index, tbLuaWorld* world )
+{
+	if ( world->destroyed )
+	{
+		return;
+	}
+	world->destroyed = true;
+	if ( world->owned && tbWorld_IsValid( world->id ) )
+	{
+		tbDestroyWorld( world->id );
+	}
+	// Dropping the cache makes every Body handle of this world report itself destroyed.
+	lua_newtable( L );
+	lua_setiuservalue( L, index, tbWorldValue_bodies );
+}
+
+static int tbWorld_Gc( lua_State* L )
+{
+	tbLuaWorld* world = luaL_checkudata( L, 1, TB_LUA_WORLD );
+	tbDestroyLuaWorld( L, 1, world );
+	return 0;
+}
+
+static int tbWorld_ToString( lua_State* L )
+{
+	tbLuaWorld* world = luaL_checkudata( L, 1, TB_LUA_WORLD );
+	if ( world->destroyed || tbWorld_IsValid( world->id ) == false )
+	{
+		lua_pushstring( L, "World (destroyed)" );
+	}
+	else
+	{
+		tbWorldCounters c = tbWorld_GetCounters( world->id );
+		lua_pushfstring( L, "World (%d bodies, t = %f s)", c.bodyCount, world->time );
+	}
+	return 1;
+}
+
+static int tbWorld_Destroy( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "destroy" );
+	tbLua_CheckUnlocked( L, world, "destroy" );
+	if ( world->dispatching )
+	{
+		return luaL_error( L, "destroy: cannot destroy the world from its own event handler" );
+	}
+	tbDestroyLuaWorld( L, 1, world );
+	return 0;
+}
+
+static int tbWorld_IsValidMethod( lua_State* L )
+{
+	tbLuaWorld* world = luaL_testudata( L, 1, TB_LUA_WORLD );
+	lua_pushboolean( L, world != NULL && world->destroyed == false && tbWorld_IsValid( world->id ) );
+	return 1;
+}
+
+tbWorldId tbLua_ToWorld( lua_State* L, int index )
+{
+	tbLuaWorld* world = luaL_testudata( L, index, TB_LUA_WORLD );
+	if ( world == NULL || world->destroyed || tbWorld_IsValid( world->id ) == false )
+	{
+		return tb_nullWorldId;
+	}
+	return world->id;
+}
+
+void tbLua_SetWorldOwned( lua_State* L, int index, bool owned )
+{
+	tbLuaWorld* world = luaL_testudata( L, index, TB_LUA_WORLD );
+	if ( world != NULL )
+	{
+		world->owned = owned;
+	}
+}
+
+void tbLua_GetWorldClock( lua_State* L, int index, double* time, long long* stepCount )
+{
+	tbLuaWorld* world = luaL_testudata( L, index, TB_LUA_WORLD );
+	*time = world != NULL ? world->time : 0.0;
+	*stepCount = world != NULL ? world->stepCount : 0;
+}
+
+void tbLua_SetWorldClock( lua_State* L, int index, double time, long long stepCount )
+{
+	tbLuaWorld* world = luaL_testudata( L, index, TB_LUA_WORLD );
+	if ( world != NULL )
+	{
+		world->time = time;
+		world->stepCount = stepCount;
+	}
+}
+
+// Events -----------------------------------------------------------------------------------------
+
+void tbLua_SetHost( lua_State* L, const tbLuaHost* host )
+{
+	if ( host == NULL )
+	{
+		lua_pushnil( L );
+	}
+	else
+	{
+		tbLuaHost* copy = lua_newuserdatauv( L, sizeof( tbLuaHost ), 0 );
+		*copy = *host;
+	}
+	lua_setfield( L, LUA_REGISTRYINDEX, tb_hostKey );
+}
+
+static const tbLuaHost* tbGetHost( lua_State* L )
+{
+	lua_getfield( L, LUA_REGISTRYINDEX, tb_hostKey );
+	const tbLuaHost* host = lua_touserdata( L, -1 );
+	lua_pop( L, 1 );
+	return host;
+}
+
+void tbLua_SetOwner( lua_State* L, int owner )
+{
+	lua_pushinteger( L, owner );
+	lua_setfield( L, LUA_REGISTRYINDEX, tb_ownerKey );
+}
+
+static int tbGetOwner( lua_State* L )
+{
+	lua_getfield( L, LUA_REGISTRYINDEX, tb_ownerKey );
+	int owner = (int)lua_tointeger( L, -1 );
+	lua_pop( L, 1 );
+	return owner;
+}
+
+// Rebuilds every handler list of the world at worldIndex without the entries of owner (or, when
+// fn is not 0, without the entries of event `event` whose function equals the value at fn).
+static void tbRemoveHandlers( lua_State* L, int worldIndex, int owner, const char* event, int fn )
+{
+	lua_getiuservalue( L, worldIndex, tbWorldValue_handlers );
+	int handlers = lua_gettop( L );
+	for ( int e = 0; tb_eventNames[e] != NULL; ++e )
+	{
+		if ( event != NULL && strcmp( event, tb_eventNames[e] ) != 0 )
+		{
+			continue;
+		}
+		if ( lua_getfield( L, handlers, tb_eventNames[e] ) != LUA_TTABLE )
+		{
+			lua_pop( L, 1 );
+			continue;
+		}
+		int list = lua_gettop( L );
+		lua_newtable( L );
+		int kept = 0;
+		lua_Integer n = (lua_Integer)lua_rawlen( L, list );
+		for ( lua_Integer i = 1; i <= n; ++i )
+		{
+			lua_rawgeti( L, list, i );
+			int entry = lua_gettop( L );
+			lua_rawgeti( L, entry, 2 );
+			bool remove = event == NULL && lua_tointeger( L, -1 ) == owner;
+			lua_pop( L, 1 );
+			if ( event != NULL )
+			{
+				if ( fn == 0 )
+				{
+					remove = true;
+				}
+				else
+				{
+					lua_rawgeti( L, entry, 1 );
+					remove = lua_rawequal( L, -1, fn ) != 0;
+					lua_pop( L, 1 );
+				}
+			}
+			if ( remove )
+			{
+				// The flag stops a dispatch in progress (which iterates a snapshot) from calling it.
+				lua_pushboolean( L, 1 );
+				lua_rawseti( L, entry, 3 );
+				lua_pop( L, 1 );
+			}
+			else
+			{
+				lua_rawseti( L, -2, ++kept );
+			}
+		}
+		lua_setfield( L, handlers, tb_eventNames[e] );
+		lua_pop( L, 1 );
+	}
+	lua_pop( L, 1 );
+}
+
+void tbLua_RemoveOwnerHandlers( lua_State* L, int worldIndex, int owner )
+{
+	worldIndex = lua_absindex( L, worldIndex );
+	if ( luaL_testudata( L, worldIndex, TB_LUA_WORLD ) != NULL )
+	{
+		tbRemoveHandlers( L, worldIndex, owner, NULL, 0 );
+	}
+}
+
+// world:on(event, fn) -> fn
+static int tbWorld_On( lua_State* L )
+{
+	tbLua_CheckWorld( L, 1, "on" );
+	int e = tbLua_CheckEnum( L, 2, tb_eventNames, "on", "event" );
+	if ( lua_type( L, 3 ) != LUA_TFUNCTION )
+	{
+		char got[64];
+		return luaL_error( L, "on: handler must be a function, got %s", tbLua_Describe( L, 3, got, sizeof( got ) ) );
+	}
+	lua_getiuservalue( L, 1, tbWorldValue_handlers );
+	if ( lua_getfield( L, -1, tb_eventNames[e] ) != LUA_TTABLE )
+	{
+		lua_pop( L, 1 );
+		lua_newtable( L );
+		lua_pushvalue( L, -1 );
+		lua_setfield( L, -3, tb_eventNames[e] );
+	}
+	lua_createtable( L, 3, 0 );
+	lua_pushvalue( L, 3 );
+	lua_rawseti( L, -2, 1 );
+	lua_pushinteger( L, tbGetOwner( L ) );
+	lua_rawseti( L, -2, 2 );
+	lua_rawseti( L, -2, (lua_Integer)lua_rawlen( L, -2 ) + 1 );
+	lua_settop( L, 3 );
+	return 1;
+}
+
+// world:off(event [, fn]): remove one handler, or every handler of the event.
+static int tbWorld_Off( lua_State* L )
+{
+	tbLua_CheckWorld( L, 1, "off" );
+	int e = tbLua_CheckEnum( L, 2, tb_eventNames, "off", "event" );
+	if ( lua_isnoneornil( L, 3 ) == false && lua_type( L, 3 ) != LUA_TFUNCTION )
+	{
+		char got[64];
+		return luaL_error( L, "off: handler must be a function or nil, got %s", tbLua_Describe( L, 3, got, sizeof( got ) ) );
+	}
+	tbRemoveHandlers( L, 1, 0, tb_eventNames[e], lua_isnoneornil( L, 3 ) ? 0 : 3 );
+	return 0;
+}
+
+void tbLua_PushShapeBody( lua_State* L, int worldIndex, tbShapeId shapeId )
+{
+	if ( tbShape_IsValid( shapeId ) == false )
+	{
+		lua_pushnil( L );
+		return;
+	}
+	tbLua_PushBody( L, worldIndex, tbShape_GetBody( shapeId ) );
+}
+
+static int tbTraceback( lua_State* L )
+{
+	const char* message = lua_tostring( L, 1 );
+	if ( message == NULL )
+	{
+		message = lua_pushfstring( L, "(error object is a %s value)", luaL_typename( L, 1 ) );
+	}
+	luaL_traceback( L, L, message, 1 );
+	return 1;
+}
+
+// Appends the event tables of kind e to the list at the stack top (events of the last step).
+static void tbBuildEvents( lua_State* L, int worldIndex, tbWorldId id, int e )
+{
+	int list = lua_gettop( L );
+	lua_Integer n = 0;
+	if ( e == 0 || e == 1 )
+	{
+		tbContactEvents events = tbWorld_GetContactEvents( id );
+		int count = e == 0 ? events.beginCount : events.endCount;
+		for ( int i = 0; i < count; ++i )
+		{
+			lua_createtable( L, 0, 5 );
+			tbShapeId shapeA = e == 0 ? events.beginEvents[i].shapeA : events.endEvents[i].shapeA;
+			tbShapeId shapeB = e == 0 ? events.beginEvents[i].shapeB : events.endEvents[i].shapeB;
+			tbLua_PushShapeBody( L, worldIndex, shapeA );
+			lua_setfield( L, -2, "a" );
+			tbLua_PushShapeBody( L, worldIndex, shapeB );
+			lua_setfield( L, -2, "b" );
+			if ( e == 0 )
+			{
+				tbLua_PushVec3Table( L, events.beginEvents[i].point );
+				lua_setfield( L, -2, "point" );
+				tbLua_PushVec3Table( L, events.beginEvents[i].normal );
+				lua_setfield( L, -2, "normal" );
+				lua_pushnumber( L, events.beginEvents[i].approachSpeed );
+				lua_setfield( L, -2, "speed" );
+			}
+			lua_rawseti( L, list, ++n );
+		}
+	}
+	else if ( e == 2 || e == 3 )
+	{
+		tbSensorEvents events = tbWorld_GetSensorEvents( id );
+		int count = e == 2 ? events.beginCount : events.endCount;
+		const tbSensorEvent* array = e == 2 ? events.beginEvents : events.endEvents;
+		for ( int i = 0; i < count; ++i )
+		{
+			lua_createtable( L, 0, 2 );
+			tbLua_PushShapeBody( L, worldIndex, array[i].sensorShape );
+			lua_setfield( L, -2, "sensor" );
+			tbLua_PushShapeBody( L, worldIndex, array[i].visitorShape );
+			lua_setfield( L, -2, "visitor" );
+			lua_rawseti( L, list, ++n );
+		}
+	}
+	// joint_break: joints are not in the C API yet.
+}
+
+// Calls every handler for every event of the last step. All event tables are built before the
+// first handler runs, so a handler that destroys bodies cannot invalidate the others' data. Each
+// call is protected; the first error of the scene (owner 0) is raised after all handlers ran.
+static void tbDispatchEvents( lua_State* L, int worldIndex, tbLuaWorld* world )
+{
+	int base = lua_gettop( L );
+	lua_getiuservalue( L, worldIndex, tbWorldValue_handlers );
+	int handlers = base + 1;
+	int eventCount = 0;
+	while ( tb_eventNames[eventCount] != NULL )
+	{
+		eventCount += 1;
+	}
+
+	// Stack: handlers, then per event kind: snapshot of the handler list, list of event tables.
+	bool any = false;
+	for ( int e = 0; e < eventCount; ++e )
+	{
+		lua_newtable( L );
+		int snapshot = lua_gettop( L );
+		if ( lua_getfield( L, handlers, tb_eventNames[e] ) == LUA_TTABLE )
+		{
+			lua_Integer n = (lua_Integer)lua_rawlen( L, -1 );
+			for ( lua_Integer i = 1; i <= n; ++i )
+			{
+				lua_rawgeti( L, -1, i );
+				lua_rawseti( L, snapshot, i );
+			}
+		}
+		lua_pop( L, 1 );
+		lua_newtable( L );
+		if ( lua_rawlen( L, snapshot ) > 0 )
+		{
+			tbBuildEvents( L, worldIndex, world->id, e );
+			any = any || lua_rawlen( L, -1 ) > 0;
+		}
+	}
+	if ( any == false )
+	{
+		lua_settop( L, base );
+		return;
+	}
+
+	const tbLuaHost* host = tbGetHost( L );
+	lua_pushnil( L ); // first error
+	int firstError = lua_gettop( L );
+	lua_pushcfunction( L, tbTraceback );
+	int traceback = lua_gettop( L );
+
+	world->dispatching = true;
+	for ( int e = 0; e < eventCount; ++e )
+	{
+		int snapshot = handlers + 1 + 2 * e;
+		int events = snapshot + 1;
+		lua_Integer eventTotal = (lua_Integer)lua_rawlen( L, events );
+		lua_Integer handlerTotal = (lua_Integer)lua_rawlen( L, snapshot );
+		for ( lua_Integer i = 1; i <= eventTotal; ++i )
+		{
+			for ( lua_Integer h = 1; h <= handlerTotal; ++h )
+			{
+				lua_rawgeti( L, snapshot, h );
+				int entry = lua_gettop( L );
+				lua_rawgeti( L, entry, 3 );
+				bool removed = lua_toboolean( L, -1 ) != 0;
+				lua_rawgeti( L, entry, 2 );
+				int owner = (int)lua_tointeger( L, -1 );
+				lua_pop( L, 2 );
+				if ( removed )
+				{
+					lua_pop( L, 1 );
+					continue;
+				}
+				if ( host != NULL && host->beginCall != NULL )
+				{
+					host->beginCall( L, owner, host->context );
+				}
+				lua_rawgeti( L, entry, 1 );
+				lua_rawgeti( L, events, i );
+				int status = lua_pcall( L, 1, 0, traceback );
+				if ( host != NULL && host->endCall != NULL )
+				{
+					host->endCall( L, owner, host->context );
+				}
+				if ( status != LUA_OK )
+				{
+					const char* message = lua_tostring( L, -1 );
+					bool handled = owner != 0 && host != NULL && host->handlerError != NULL &&
+								   host->handlerError( L, owner, message != NULL ? message : "error", host->context );
+					if ( handled )
+					{
+						tbRemoveHandlers( L, worldIndex, owner, NULL, 0 );
+						lua_pop( L, 1 );
+					}
+					else if ( lua_isnil( L, firstError ) )
+					{
+						lua_replace( L, firstError );
+					}
+					else
+					{
+						lua_pop( L, 1 );
+					}
+				}
+				lua_pop( L, 1 ); // entry
+			}
+		}
+	}
+	world->dispatching = false;
+
+	if ( lua_isnil( L, firstError ) == false )
+	{
+		lua_pushvalue( L, firstError );
+		lua_error( L );
+	}
+	lua_settop( L, base );
+}
+
+static int tbDispatchProtected( lua_State* L )
+{
+	tbLuaWorld* world = luaL_checkudata( L, 1, TB_LUA_WORLD );
+	tbDispatchEvents( L, 1, world );
+	return 0;
+}
+
+// Methods ----------------------------------------------------------------------------------------
+
+// world:step(dt)
+static int tbWorld_StepMethod( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "step" );
+	float dt = tbLua_CheckNumber( L, 2, "step", "dt", tbCheck_positive );
+	if ( world->dispatching )
+	{
+		return luaL_error( L, "step: cannot step the world from its own event handler" );
+	}
+	tbLua_CheckUnlocked( L, world, "step" );
+	tbCheckResult( L, tbWorld_Step( world->id, dt ), "step" );
+	world->time += dt;
+	world->stepCount += 1;
+	lua_settop( L, 1 );
+	lua_pushcfunction( L, tbDispatchProtected );
+	lua_pushvalue( L, 1 );
+	int status = lua_pcall( L, 1, 0, 0 );
+	// Reset even when a handler's error (or an out-of-memory error) escapes the dispatch.
+	world->dispatching = false;
+	if ( status != LUA_OK )
+	{
+		return lua_error( L );
+	}
+	return 0;
+}
+
+// world:body(name) -> Body or nil
+static int tbWorld_BodyByName( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "body" );
+	if ( lua_type( L, 2 ) != LUA_TSTRING )
+	{
+		char got[64];
+		return luaL_error( L, "body: name must be a string, got %s", tbLua_Describe( L, 2, got, sizeof( got ) ) );
+	}
+	tbBodyId id = tbWorld_FindBody( world->id, lua_tostring( L, 2 ) );
+	if ( TB_IS_NULL( id ) )
+	{
+		lua_pushnil( L );
+		return 1;
+	}
+	tbLua_PushBody( L, 1, id );
+	return 1;
+}
+
+// world:bodies() -> { Body, ... } in creation order
+static int tbWorld_Bodies( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "bodies" );
+	tbBodyId probe;
+	int count = tbWorld_GetBodies( world->id, &probe, 0 );
+	tbBodyId* ids = lua_newuserdatauv( L, (size_t)( count > 0 ? count : 1 ) * sizeof( tbBodyId ), 0 );
+	count = tbWorld_GetBodies( world->id, ids, count );
+	lua_createtable( L, count, 0 );
+	for ( int i = 0; i < count; ++i )
+	{
+		tbLua_PushBody( L, 1, ids[i] );
+		lua_rawseti( L, -2, i + 1 );
+	}
+	return 1;
+}
+
+// world:raycast(from, to) -> { body, point, normal, fraction } or nil
+static int tbWorld_RayCast( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "raycast" );
+	tbVec3 from = tbLua_CheckVec3( L, 2, "raycast", "from", tbCheck_finite );
+	tbVec3 to = tbLua_CheckVec3( L, 3, "raycast", "to", tbCheck_finite );
+	tbQueryFilter filter = tbDefaultQueryFilter();
+	if ( lua_isnoneornil( L, 4 ) == false )
+	{
+		if ( lua_isinteger( L, 4 ) == 0 )
+		{
+			char got[64];
+			return luaL_error( L, "raycast: mask must be an integer of layer bits, got %s",
+							   tbLua_Describe( L, 4, got, sizeof( got ) ) );
+		}
+		filter.maskBits = (uint64_t)lua_tointeger( L, 4 );
+	}
+	tbRayResult hit = tbWorld_CastRayClosest( world->id, from, tbSub( to, from ), filter );
+	if ( hit.hit == false )
+	{
+		lua_pushnil( L );
+		return 1;
+	}
+	lua_createtable( L, 0, 4 );
+	tbLua_PushBody( L, 1, hit.bodyId );
+	lua_setfield( L, -2, "body" );
+	tbLua_PushVec3Table( L, hit.point );
+	lua_setfield( L, -2, "point" );
+	tbLua_PushVec3Table( L, hit.normal );
+	lua_setfield( L, -2, "normal" );
+	lua_pushnumber( L, hit.fraction );
+	lua_setfield( L, -2, "fraction" );
+	return 1;
+}
+
+// Shape ids gathered by a query callback. The callbacks run inside the physics library, so they
+// must never raise a Lua error (a longjmp through the query): they only append to this C buffer.
+typedef struct tbShapeList
+{
+	tbShapeId* ids;
+	int count;
+	int capacity;
+} tbShapeList;
+
+static bool tbCollectShape( tbShapeId shapeId, void* context )
+{
+	tbShapeList* list = context;
+	if ( list->count == list->capacity )
+	{
+		int capacity = list->capacity > 0 ? 2 * list->capacity : 32;
+		tbShapeId* ids = realloc( list->ids, (size_t)capacity * sizeof( tbShapeId ) );
+		if ( ids == NULL )
+		{
+			return false;
+		}
+		list->ids = ids;
+		list->capacity = capacity;
+	}
+	list->ids[list->count++] = shapeId;
+	return true;
+}
+
+// Turns the collected shapes into a list of distinct bodies (frees the buffer first, so a Lua
+// error while building the table cannot leak it).
+static void tbPushShapeBodies( lua_State* L, int worldIndex, tbShapeList* list )
+{
+	int count = list->count;
+	tbBodyId* bodies = lua_newuserdatauv( L, (size_t)( count > 0 ? count : 1 ) * sizeof( tbBodyId ), 0 );
+	int bodyCount = 0;
+	for ( int i = 0; i < count; ++i )
+	{
+		tbBodyId id = tbShape_GetBody( list->ids[i] );
+		bool seen = false;
+		for ( int j = 0; j < bodyCount && seen == false; ++j )
+		{
+			seen = TB_ID_EQUALS( bodies[j], id );
+		}
+		if ( seen == false && tbBody_IsValid( id ) )
+		{
+			bodies[bodyCount++] = id;
+		}
+	}
+	free( list->ids );
+	list->ids = NULL;
+	lua_createtable( L, bodyCount, 0 );
+	for ( int i = 0; i < bodyCount; ++i )
+	{
+		tbLua_PushBody( L, worldIndex, bodies[i] );
+		lua_rawseti( L, -2, i + 1 );
+	}
+}
+
+// world:overlap_sphere(center, radius) -> { Body, ... }
+static int tbWorld_OverlapSphereMethod( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "overlap_sphere" );
+	tbVec3 center = tbLua_CheckVec3( L, 2, "overlap_sphere", "center", tbCheck_finite );
+	float radius = tbLua_CheckNumber( L, 3, "overlap_sphere", "radius", tbCheck_positive );
+	tbShapeList list = { NULL, 0, 0 };
+	tbWorld_OverlapSphere( world->id, center, radius, tbDefaultQueryFilter(), tbCollectShape, &list );
+	tbPushShapeBodies( L, 1, &list );
+	return 1;
+}
+
+// world:overlap_box(lower, upper) -> { Body, ... } whose bounding boxes overlap
+static int tbWorld_OverlapBox( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "overlap_box" );
+	tbAABB box;
+	box.lowerBound = tbLua_CheckVec3( L, 2, "overlap_box", "lower", tbCheck_finite );
+	box.upperBound = tbLua_CheckVec3( L, 3, "overlap_box", "upper", tbCheck_finite );
+	if ( box.lowerBound.x > box.upperBound.x || box.lowerBound.y > box.upperBound.y || box.lowerBound.z > box.upperBound.z )
+	{
+		return luaL_error( L, "overlap_box: lower must be <= upper in x, y and z" );
+	}
+	tbShapeList list = { NULL, 0, 0 };
+	tbWorld_OverlapAABB( world->id, box, tbDefaultQueryFilter(), tbCollectShape, &list );
+	tbPushShapeBodies( L, 1, &list );
+	return 1;
+}
+
+// world:contacts() -> { { a, b, point, normal, impulse, separation }, ... } one entry per point
+static int tbWorld_Contacts( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "contacts" );
+	tbContactData probe;
+	int count = tbWorld_GetContacts( world->id, &probe, 0 );
+	tbContactData* data = lua_newuserdatauv( L, (size_t)( count > 0 ? count : 1 ) * sizeof( tbContactData ), 0 );
+	count = tbWorld_GetContacts( world->id, data, count );
+	lua_newtable( L );
+	lua_Integer n = 0;
+	for ( int i = 0; i < count; ++i )
+	{
+		const tbManifold* m = &data[i].manifold;
+		for ( int p = 0; p < m->pointCount && p < TB_MAX_MANIFOLD_POINTS; ++p )
+		{
+			lua_createtable( L, 0, 6 );
+			tbLua_PushShapeBody( L, 1, data[i].shapeA );
+			lua_setfield( L, -2, "a" );
+			tbLua_PushShapeBody( L, 1, data[i].shapeB );
+			lua_setfield( L, -2, "b" );
+			tbLua_PushVec3Table( L, m->points[p].point );
+			lua_setfield( L, -2, "point" );
+			tbLua_PushVec3Table( L, m->normal );
+			lua_setfield( L, -2, "normal" );
+			lua_pushnumber( L, m->points[p].normalImpulse );
+			lua_setfield( L, -2, "impulse" );
+			lua_pushnumber( L, m->points[p].separation );
+			lua_setfield( L, -2, "separation" );
+			lua_rawseti( L, -2, ++n );
+		}
+	}
+	return 1;
+}
+
+// world:stats() -> table of counters
+static int tbWorld_Stats( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "stats" );
+	tbWorldCounters c = tbWorld_GetCounters( world->id );
+	lua_createtable( L, 0, 13 );
+	const struct
+	{
+		const char* name;
+		lua_Integer value;
+	} ints[] = {
+		{ "bodies", c.bodyCount },		   { "awake_bodies", c.awakeBodyCount }, { "shapes", c.shapeCount },
+		{ "contacts", c.contactCount },	   { "pairs", c.pairCount },			 { "joints", c.jointCount },
+		{ "islands", c.islandCount },	   { "tree_height", c.treeHeight },	 { "allocations", c.allocationCount },
+		{ "steps", world->stepCount },
+	};
+	for ( size_t i = 0; i < sizeof( ints ) / sizeof( ints[0] ); ++i )
+	{
+		lua_pushinteger( L, ints[i].value );
+		lua_setfield( L, -2, ints[i].name );
+	}
+	lua_pushnumber( L, c.stepMs );
+	lua_setfield( L, -2, "step_ms" );
+	lua_pushnumber( L, c.maxPenetration );
+	lua_setfield( L, -2, "max_penetration" );
+	lua_pushnumber( L, world->time );
+	lua_setfield( L, -2, "time" );
+	return 1;
+}
+
+// world:state_hash() -> integer (equal hashes: bit-identical states)
+static int tbWorld_StateHash( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "state_hash" );
+	lua_pushinteger( L, (lua_Integer)tbWorld_GetStateHash( world->id ) );
+	return 1;
+}
+
+// Properties -------------------------------------------------------------------------------------
+
+static int tbWorld_GetGravityProp( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "gravity" );
+	tbLua_PushVec3Table( L, tbWorld_GetGravity( world->id ) );
+	return 1;
+}
+
+static int tbWorld_SetGravityProp( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "gravity" );
+	tbVec3 g = tbLua_CheckVec3( L, 3, "World.gravity", "value", tbCheck_finite );
+	tbCheckResult( L, tbWorld_SetGravity( world->id, g ), "World.gravity" );
+	return 0;
+}
+
+static int tbWorld_GetIterations( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "iterations" );
+	lua_pushinteger( L, tbWorld_GetSettings( world->id ).iterations );
+	return 1;
+}
+
+static int tbWorld_SetIterations( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "iterations" );
+	int isInteger = 0;
+	lua_Integer n = lua_tointegerx( L, 3, &isInteger );
+	if ( isInteger == 0 || lua_type( L, 3 ) != LUA_TNUMBER || n < 1 || n > 1000 )
+	{
+		char got[64];
+		return luaL_error( L, "World.iterations: must be an integer in [1, 1000], got %s",
+						   tbLua_Describe( L, 3, got, sizeof( got ) ) );
+	}
+	tbWorldDef settings = tbWorld_GetSettings( world->id );
+	settings.iterations = (int)n;
+	tbCheckResult( L, tbWorld_SetSolver( world->id, &settings ), "World.iterations" );
+	return 0;
+}
+
+static int tbWorld_GetSolverProp( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "solver" );
+	int mode = (int)tbWorld_GetSettings( world->id ).solverMode;
+	lua_pushstring( L, mode >= 0 && mode < tbSolver_modeCount ? tb_solverNames[mode] : "unknown" );
+	return 1;
+}
+
+static int tbWorld_SetSolverProp( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "solver" );
+	int mode = tbLua_CheckEnum( L, 3, tb_solverNames, "World.solver", "solver" );
+	tbWorldDef settings = tbWorld_GetSettings( world->id );
+	settings.solverMode = (tbSolverMode)mode;
+	tbCheckResult( L, tbWorld_SetSolver( world->id, &settings ), "World.solver" );
+	return 0;
+}
+
+static int tbWorld_GetSleep( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "sleep" );
+	lua_pushboolean( L, tbWorld_GetSettings( world->id ).enableSleep );
+	return 1;
+}
+
+static int tbWorld_SetSleep( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "sleep" );
+	tbWorld_EnableSleeping( world->id, tbLua_CheckBool( L, 3, "World.sleep", "value" ) );
+	return 0;
+}
+
+static int tbWorld_GetTime( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "time" );
+	lua_pushnumber( L, world->time );
+	return 1;
+}
+
+static int tbWorld_GetStepCount( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "step_count" );
+	lua_pushinteger( L, world->stepCount );
+	return 1;
+}
+
+static int tbWorld_GetBodyCount( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "body_count" );
+	tbBodyId probe;
+	lua_pushinteger( L, tbWorld_GetBodies( world->id, &probe, 0 ) );
+	return 1;
+}
+
+static int tbWorld_GetLocked( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "locked" );
+	lua_pushboolean( L, tbWorld_IsLocked( world->id ) );
+	return 1;
+}
+
+void tbLua_OpenWorld( lua_State* L )
+{
+	// Adding a joint type is one more entry here (e.g. { "hinge", tbLuaWorld_Hinge } from l_joint.c).
+	static const luaL_Reg methods[] = {
+		{ "step", tbWorld_StepMethod },
+		{ "destroy", tbWorld_Destroy },
+		{ "is_valid", tbWorld_IsValidMethod },
+		{ "add_box", tbLuaWorld_AddBox },
+		{ "add_sphere", tbLuaWorld_AddSphere },
+		{ "add_capsule", tbLuaWorld_AddCapsule },
+		{ "add_hull", tbLuaWorld_AddHull },
+		{ "add_compound", tbLuaWorld_AddCompound },
+		{ "body", tbWorld_BodyByName },
+		{ "bodies", tbWorld_Bodies },
+		{ "raycast", tbWorld_RayCast },
+		{ "overlap_sphere", tbWorld_OverlapSphereMethod },
+		{ "overlap_box", tbWorld_OverlapBox },
+		{ "contacts", tbWorld_Contacts },
+		{ "on", tbWorld_On },
+		{ "off", tbWorld_Off },
+		{ "stats", tbWorld_Stats },
+		{ "state_hash", tbWorld_StateHash },
+		{ NULL, NULL },
+	};
+	static const tbLuaProperty properties[] = {
+		{ "gravity", tbWorld_GetGravityProp, tbWorld_SetGravityProp },
+		{ "iterations", tbWorld_GetIterations, tbWorld_SetIterations },
+		{ "solver", tbWorld_GetSolverProp, tbWorld_SetSolverProp },
+		{ "sleep", tbWorld_GetSleep, tbWorld_SetSleep },
+		{ "time", tbWorld_GetTime, NULL },
+		{ "step_count", tbWorld_GetStepCount, NULL },
+		{ "body_count", tbWorld_GetBodyCount, NULL },
+		{ "locked", tbWorld_GetLocked, NULL },
+		{ NULL, NULL, NULL },
+	};
+	static const tbLuaType type = { "World", methods, properties, tbWorld_Gc, tbWorld_ToString };
+	tbLua_RegisterType( L, &type );
+}

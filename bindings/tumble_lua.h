@@ -1,0 +1,70 @@
+// Tumble Lua bindings: the module `tumble` and the few C entry points a host program needs.
+// SPDX-License-Identifier: MIT
+//
+// The module is self-contained (no dependency on runtime/): plain lua5.4 loads it as tumble.so via
+// `require "tumble"`, and the program `tumble` links it statically. A host (the runtime) uses the
+// functions below to wrap an existing world into a fresh lua_State (hot reload that keeps the world),
+// to attribute event handlers to owners (sandboxed mods) and to feed keyboard input.
+#pragma once
+
+#include "tumble/tumble.h"
+
+#include <lua.h>
+
+/// Open the module: pushes the module table. Registered by `require "tumble"`.
+int luaopen_tumble( lua_State* L );
+
+/// Push a World userdata for an existing world. When owned is true the world is destroyed when the
+/// userdata is collected or world:destroy() is called; otherwise the host keeps ownership.
+void tbLua_PushWorld( lua_State* L, tbWorldId worldId, bool owned );
+
+/// The world id of the World userdata at index, or a null id when the value is not a live World.
+tbWorldId tbLua_ToWorld( lua_State* L, int index );
+
+/// Set whether the World userdata at index destroys its world when collected. A host moving a
+/// world to a fresh lua_State (hot reload that keeps the world) clears it on the old userdata and
+/// sets it on the new one, so closing the old state leaves the world alive.
+void tbLua_SetWorldOwned( lua_State* L, int index, bool owned );
+
+/// Simulated time (s) and step count of the World userdata at index (kept across adoption).
+void tbLua_GetWorldClock( lua_State* L, int index, double* time, long long* stepCount );
+void tbLua_SetWorldClock( lua_State* L, int index, double time, long long stepCount );
+
+/// Push the Body userdata for bodyId of the World at worldIndex (one userdata per body, so handles
+/// compare equal), or nil when the id is not a live body of that world.
+void tbLua_PushBody( lua_State* L, int worldIndex, tbBodyId bodyId );
+
+/// The body id of the Body userdata at index; false when the value is not a Body.
+bool tbLua_ToBody( lua_State* L, int index, tbBodyId* bodyId );
+
+/// Apply world settings from the table at tableIndex (same fields as tb.world{...}) to the live
+/// World at worldIndex. Raises a Lua error for a bad field.
+void tbLua_ApplyWorldSettings( lua_State* L, int worldIndex, int tableIndex );
+
+/// Host hooks for event handlers registered with world:on. Every handler belongs to the owner
+/// that was current (tbLua_SetOwner) when it was registered; owner 0 is the scene itself.
+typedef struct tbLuaHost
+{
+	/// Called before every handler call (e.g. to reset a sandbox instruction budget). May be NULL.
+	void ( *beginCall )( lua_State* L, int owner, void* context );
+	/// Called after every handler call (restore what beginCall changed). May be NULL.
+	void ( *endCall )( lua_State* L, int owner, void* context );
+	/// Called when a handler of a non-zero owner fails. Return true when the host dealt with it (the
+	/// owner's handlers are then removed); false keeps the error to be raised after the step.
+	bool ( *handlerError )( lua_State* L, int owner, const char* message, void* context );
+	void* context;
+} tbLuaHost;
+
+/// Install host hooks (copied). NULL removes them.
+void tbLua_SetHost( lua_State* L, const tbLuaHost* host );
+
+/// Handlers registered from now on belong to this owner (0 = the scene).
+void tbLua_SetOwner( lua_State* L, int owner );
+
+/// Remove every event handler of an owner from the World at worldIndex.
+void tbLua_RemoveOwnerHandlers( lua_State* L, int worldIndex, int owner );
+
+/// Keyboard state for tb.input.down(key): returns true while the named key is held. Key names are
+/// SDL-style lower-case names ("w", "space", "left"). Without a provider no key is ever down.
+typedef bool tbLuaKeyDownFcn( const char* key, void* context );
+void tbLua_SetKeyProvider( lua_State* L, tbLuaKeyDownFcn* fcn, void* context );

@@ -1,0 +1,51 @@
+// Tumble physics: basic definitions shared by every public header.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+#define TB_API extern "C"
+#define TB_INLINE inline
+#else
+#define TB_API extern
+#define TB_INLINE static inline
+#endif
+
+/// Result codes returned by every fallible public function. Zero is success.
+typedef enum tbResult
+{
+	tbResult_ok = 0,
+	tbResult_invalidId,          ///< a null id, or a stale id whose object was destroyed
+	tbResult_invalidArgument,    ///< NaN/inf, zero or negative size or mass, bad enum value
+	tbResult_worldLocked,        ///< a mutating call made during a step (from a callback)
+	tbResult_degenerateHull,     ///< hull points are coplanar, collinear or coincident
+	tbResult_tooManyPoints,      ///< hull input or output larger than TB_MAX_HULL_POINTS
+	tbResult_outOfMemory,
+	tbResult_count
+} tbResult;
+
+/// A short English description of a result code, never NULL.
+TB_API const char* tbResultString( tbResult result );
+
+/// Allocation hooks. The whole library allocates only through these. The default uses malloc/free.
+/// Tests install counting hooks to check that a steady-state step never allocates.
+typedef void* tbAllocFcn( size_t size );
+typedef void tbFreeFcn( void* memory );
+TB_API void tbSetAllocator( tbAllocFcn* allocFcn, tbFreeFcn* freeFcn );
+
+/// Number of allocations made by the library so far (tests check a steady-state step adds none).
+TB_API long tbGetAllocationCount( void );
+
+/// Assertion handler: return true to break/abort. Default prints and aborts in debug builds.
+typedef int tbAssertFcn( const char* condition, const char* fileName, int lineNumber );
+TB_API void tbSetAssertFcn( tbAssertFcn* assertFcn );
+
+/// Library version.
+typedef struct tbVersion
+{
+	int major, minor, revision;
+} tbVersion;
+TB_API tbVersion tbGetVersion( void );

@@ -1,0 +1,160 @@
+// Tumble physics: the world API. Include this one header to use the library.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "base.h"
+#include "collision.h"
+#include "id.h"
+#include "math_functions.h"
+#include "types.h"
+#include "joints.h"
+
+// World ------------------------------------------------------------------------------------------
+
+/// Create a world. Up to TB_MAX_WORLDS worlds can exist at once. Returns a null id (and sets
+/// *result when not NULL) for an invalid def.
+#define TB_MAX_WORLDS 128
+TB_API tbWorldId tbCreateWorld( const tbWorldDef* def );
+TB_API tbResult tbCreateWorldChecked( const tbWorldDef* def, tbWorldId* outId );
+TB_API void tbDestroyWorld( tbWorldId worldId );
+TB_API bool tbWorld_IsValid( tbWorldId worldId );
+
+/// Advance the world by timeStep seconds (one solver step; soft mode sub-steps inside).
+TB_API tbResult tbWorld_Step( tbWorldId worldId, float timeStep );
+
+TB_API tbResult tbWorld_SetGravity( tbWorldId worldId, tbVec3 gravity );
+TB_API tbVec3 tbWorld_GetGravity( tbWorldId worldId );
+/// Change solver settings while running (iterations, mode, coefficients). Def cookie not required.
+TB_API tbResult tbWorld_SetSolver( tbWorldId worldId, const tbWorldDef* settings );
+TB_API tbWorldDef tbWorld_GetSettings( tbWorldId worldId );
+TB_API void tbWorld_EnableSleeping( tbWorldId worldId, bool flag );
+TB_API bool tbWorld_IsLocked( tbWorldId worldId );
+TB_API tbWorldCounters tbWorld_GetCounters( tbWorldId worldId );
+
+/// Contact begin/end events of the last step. Valid until the next step.
+TB_API tbContactEvents tbWorld_GetContactEvents( tbWorldId worldId );
+TB_API tbSensorEvents tbWorld_GetSensorEvents( tbWorldId worldId );
+
+/// Joints that broke during the last step. Valid until the next step.
+TB_API tbJointBreakEvents tbWorld_GetJointBreakEvents( tbWorldId worldId );
+
+/// Copy up to capacity touching contacts (manifolds with points) into out; returns the total count.
+TB_API int tbWorld_GetContacts( tbWorldId worldId, tbContactData* out, int capacity );
+
+/// Closest hit along origin -> origin + translation.
+TB_API tbRayResult tbWorld_CastRayClosest( tbWorldId worldId, tbVec3 origin, tbVec3 translation, tbQueryFilter filter );
+/// Every hit: fcn returns the new max fraction (0 stops; fraction clips; 1 goes on for all).
+typedef float tbCastResultFcn( tbShapeId shapeId, tbVec3 point, tbVec3 normal, float fraction, void* context );
+TB_API void tbWorld_CastRay( tbWorldId worldId, tbVec3 origin, tbVec3 translation, tbQueryFilter filter,
+							 tbCastResultFcn* fcn, void* context );
+/// Shapes whose AABB overlaps aabb: fcn returns false to stop.
+typedef bool tbOverlapResultFcn( tbShapeId shapeId, void* context );
+TB_API void tbWorld_OverlapAABB( tbWorldId worldId, tbAABB aabb, tbQueryFilter filter, tbOverlapResultFcn* fcn,
+								 void* context );
+/// Shapes that actually overlap a sphere (exact test).
+TB_API void tbWorld_OverlapSphere( tbWorldId worldId, tbVec3 center, float radius, tbQueryFilter filter,
+								   tbOverlapResultFcn* fcn, void* context );
+
+/// Number of live bodies; fill ids (in creation order) up to capacity; returns the count.
+TB_API int tbWorld_GetBodies( tbWorldId worldId, tbBodyId* out, int capacity );
+/// First body with this name, or null.
+TB_API tbBodyId tbWorld_FindBody( tbWorldId worldId, const char* name );
+
+/// Hash of the complete simulation state (positions, velocities, contacts' impulses): equal
+/// hashes mean bit-identical states. For determinism tests.
+TB_API uint64_t tbWorld_GetStateHash( tbWorldId worldId );
+
+// Body -------------------------------------------------------------------------------------------
+
+/// Create a body. Returns a null id if the def is invalid (NaN, bad type); *result says why.
+TB_API tbBodyId tbCreateBody( tbWorldId worldId, const tbBodyDef* def );
+TB_API tbResult tbCreateBodyChecked( tbWorldId worldId, const tbBodyDef* def, tbBodyId* outId );
+/// Destroys the body, its shapes and its joints.
+TB_API tbResult tbDestroyBody( tbBodyId bodyId );
+TB_API bool tbBody_IsValid( tbBodyId bodyId );
+
+TB_API tbBodyType tbBody_GetType( tbBodyId bodyId );
+TB_API tbResult tbBody_SetType( tbBodyId bodyId, tbBodyType type );
+TB_API tbVec3 tbBody_GetPosition( tbBodyId bodyId );
+TB_API tbQuat tbBody_GetRotation( tbBodyId bodyId );
+TB_API tbTransform tbBody_GetTransform( tbBodyId bodyId );
+/// Teleport (wakes the body).
+TB_API tbResult tbBody_SetTransform( tbBodyId bodyId, tbVec3 position, tbQuat rotation );
+/// World centre of mass.
+TB_API tbVec3 tbBody_GetWorldCenterOfMass( tbBodyId bodyId );
+TB_API tbVec3 tbBody_GetLocalCenterOfMass( tbBodyId bodyId );
+/// Velocity of the centre of mass, m/s.
+TB_API tbVec3 tbBody_GetLinearVelocity( tbBodyId bodyId );
+TB_API tbVec3 tbBody_GetAngularVelocity( tbBodyId bodyId );
+TB_API tbResult tbBody_SetLinearVelocity( tbBodyId bodyId, tbVec3 v );
+TB_API tbResult tbBody_SetAngularVelocity( tbBodyId bodyId, tbVec3 w );
+/// Velocity of a world point attached to the body.
+TB_API tbVec3 tbBody_GetPointVelocity( tbBodyId bodyId, tbVec3 worldPoint );
+/// Force (N) at a world point, applied over the next step. Wakes the body when wake is true.
+TB_API tbResult tbBody_ApplyForce( tbBodyId bodyId, tbVec3 force, tbVec3 point, bool wake );
+TB_API tbResult tbBody_ApplyForceToCenter( tbBodyId bodyId, tbVec3 force, bool wake );
+TB_API tbResult tbBody_ApplyTorque( tbBodyId bodyId, tbVec3 torque, bool wake );
+/// Impulse (N s) at a world point, changing velocity immediately.
+TB_API tbResult tbBody_ApplyLinearImpulse( tbBodyId bodyId, tbVec3 impulse, tbVec3 point, bool wake );
+TB_API tbResult tbBody_ApplyAngularImpulse( tbBodyId bodyId, tbVec3 impulse, bool wake );
+
+TB_API float tbBody_GetMass( tbBodyId bodyId );
+/// Principal inertia about the centre of mass, body axes.
+TB_API tbMat3 tbBody_GetLocalInertia( tbBodyId bodyId );
+/// Override the shapes' mass properties.
+TB_API tbResult tbBody_SetMassData( tbBodyId bodyId, tbBodyMass massData );
+/// Recompute mass from the shapes' densities.
+TB_API tbResult tbBody_ApplyMassFromShapes( tbBodyId bodyId );
+
+TB_API tbResult tbBody_SetLinearDamping( tbBodyId bodyId, float damping );
+TB_API tbResult tbBody_SetAngularDamping( tbBodyId bodyId, float damping );
+TB_API tbResult tbBody_SetGravityScale( tbBodyId bodyId, float scale );
+TB_API float tbBody_GetGravityScale( tbBodyId bodyId );
+TB_API bool tbBody_IsAwake( tbBodyId bodyId );
+TB_API tbResult tbBody_SetAwake( tbBodyId bodyId, bool awake );
+TB_API tbResult tbBody_EnableSleep( tbBodyId bodyId, bool enable );
+TB_API tbResult tbBody_SetBullet( tbBodyId bodyId, bool flag );
+TB_API bool tbBody_IsBullet( tbBodyId bodyId );
+TB_API const char* tbBody_GetName( tbBodyId bodyId );
+TB_API tbResult tbBody_SetName( tbBodyId bodyId, const char* name );
+TB_API void* tbBody_GetUserData( tbBodyId bodyId );
+TB_API void tbBody_SetUserData( tbBodyId bodyId, void* userData );
+TB_API tbWorldId tbBody_GetWorld( tbBodyId bodyId );
+/// Number of shapes; fills up to capacity ids.
+TB_API int tbBody_GetShapes( tbBodyId bodyId, tbShapeId* out, int capacity );
+/// Number of joints; fills up to capacity ids.
+TB_API int tbBody_GetJoints( tbBodyId bodyId, tbJointId* out, int capacity );
+/// World AABB of all shapes.
+TB_API tbAABB tbBody_ComputeAABB( tbBodyId bodyId );
+
+// Shape ------------------------------------------------------------------------------------------
+
+/// Attach shapes to a body. Geometry is in the body frame and is copied (hulls are cloned).
+/// Invalid geometry (radius <= 0, NaN) gives a null id and *result (when not NULL).
+TB_API tbShapeId tbCreateSphereShape( tbBodyId bodyId, const tbShapeDef* def, const tbSphere* sphere, tbResult* result );
+TB_API tbShapeId tbCreateCapsuleShape( tbBodyId bodyId, const tbShapeDef* def, const tbCapsule* capsule,
+									   tbResult* result );
+TB_API tbShapeId tbCreateHullShape( tbBodyId bodyId, const tbShapeDef* def, const tbHull* hull, tbResult* result );
+/// A box of half extents (m), placed by a local transform in the body frame.
+TB_API tbShapeId tbCreateBoxShape( tbBodyId bodyId, const tbShapeDef* def, tbVec3 halfExtents, tbTransform local,
+								   tbResult* result );
+TB_API tbResult tbDestroyShape( tbShapeId shapeId, bool updateBodyMass );
+TB_API bool tbShape_IsValid( tbShapeId shapeId );
+TB_API tbShapeType tbShape_GetType( tbShapeId shapeId );
+TB_API tbBodyId tbShape_GetBody( tbShapeId shapeId );
+TB_API const tbSphere* tbShape_GetSphere( tbShapeId shapeId );
+TB_API const tbCapsule* tbShape_GetCapsule( tbShapeId shapeId );
+TB_API const tbHull* tbShape_GetHull( tbShapeId shapeId );
+TB_API float tbShape_GetFriction( tbShapeId shapeId );
+TB_API tbResult tbShape_SetFriction( tbShapeId shapeId, float friction );
+TB_API float tbShape_GetRestitution( tbShapeId shapeId );
+TB_API tbResult tbShape_SetRestitution( tbShapeId shapeId, float restitution );
+TB_API float tbShape_GetDensity( tbShapeId shapeId );
+TB_API tbResult tbShape_SetDensity( tbShapeId shapeId, float density, bool updateBodyMass );
+TB_API tbResult tbShape_SetFilter( tbShapeId shapeId, uint64_t categoryBits, uint64_t maskBits, int32_t groupIndex );
+TB_API bool tbShape_IsSensor( tbShapeId shapeId );
+TB_API tbAABB tbShape_GetAABB( tbShapeId shapeId );
+TB_API void* tbShape_GetUserData( tbShapeId shapeId );
+TB_API void tbShape_SetUserData( tbShapeId shapeId, void* userData );
+/// Ray cast against this one shape (world frame).
+TB_API tbCastOutput tbShape_RayCast( tbShapeId shapeId, tbVec3 origin, tbVec3 translation );

@@ -1,0 +1,221 @@
+// Tumble physics: enums and definition structs. Every def has a default function; change only the
+// fields you need. SI units throughout: m, kg, s, rad, N.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "base.h"
+#include "collision.h"
+#include "id.h"
+#include "math_functions.h"
+
+/// Value the default functions put in a def's internalValue, so an uninitialised def is caught.
+#define TB_SECRET_COOKIE 0x7B1E5EED
+
+/// How a body moves.
+typedef enum tbBodyType
+{
+	tbBody_static = 0,    ///< never moves, infinite mass
+	tbBody_kinematic = 1, ///< moved by its velocity only (movers); infinite mass, pushes dynamic bodies
+	tbBody_dynamic = 2,   ///< moved by forces, contacts and joints
+	tbBody_typeCount
+} tbBodyType;
+
+/// How the solver removes position error (penetration, joint drift).
+typedef enum tbSolverMode
+{
+	tbSolver_baumgarte = 0, ///< velocity bias beta * C / h beyond a slop (reference 000 ch. 11)
+	tbSolver_split = 1,     ///< single-frame push: position correction in a separate pass, no velocity left (001)
+	tbSolver_soft = 2,      ///< sub-stepped soft constraints with relaxation (default: measured best)
+	tbSolver_modeCount
+} tbSolverMode;
+
+/// How the friction (or restitution) coefficients of two shapes combine.
+typedef enum tbMixRule
+{
+	tbMix_geometricMean = 0, ///< sqrt(a * b): the default for friction
+	tbMix_average,
+	tbMix_minimum,
+	tbMix_maximum,
+	tbMix_multiply,
+	tbMix_ruleCount
+} tbMixRule;
+
+/// Shape kinds.
+typedef enum tbShapeType
+{
+	tbShape_sphere = 0,
+	tbShape_capsule,
+	tbShape_hull, ///< boxes are hulls too
+	tbShape_typeCount
+} tbShapeType;
+
+/// World settings.
+typedef struct tbWorldDef
+{
+	tbVec3 gravity;          ///< m/s^2, default (0, 0, -10)
+	int iterations;          ///< velocity iterations per step (baumgarte and split modes), default 10
+	int subSteps;            ///< soft mode: sub-steps per step, each one biased + one relax pass, default 4
+	int positionIterations;  ///< split mode: position passes per step, default 3
+	tbSolverMode solverMode; ///< default tbSolver_soft
+	float baumgarte;         ///< beta for tbSolver_baumgarte, default 0.2
+	float linearSlop;        ///< allowed penetration, m, default 0.005
+	float maxCorrectionSpeed; ///< cap on push-out velocity, m/s, default 3
+	float contactHertz;      ///< soft contact stiffness, Hz, default 30
+	float contactDampingRatio; ///< soft contact damping ratio, default 10 (heavily damped)
+	float jointHertz;        ///< soft joint stiffness, Hz, default 60
+	float jointDampingRatio; ///< default 2 (soft mode) 
+	float restitutionThreshold; ///< m/s: slower impacts do not bounce, default 1
+	tbMixRule frictionMix;    ///< default geometric mean
+	tbMixRule restitutionMix; ///< default maximum
+	bool enableSleep;         ///< default true
+	bool enableContinuous;    ///< CCD for fast bodies, default true
+	bool enableWarmStarting;  ///< default true
+	float maxLinearSpeed;     ///< m/s clamp, default 400
+	int internalValue;        ///< set by tbDefaultWorldDef; catches uninitialised defs
+} tbWorldDef;
+
+TB_API tbWorldDef tbDefaultWorldDef( void );
+
+/// Body definition.
+typedef struct tbBodyDef
+{
+	tbBodyType type;         ///< default static
+	tbVec3 position;         ///< world position of the body origin, m
+	tbQuat rotation;         ///< default identity
+	tbVec3 linearVelocity;   ///< of the origin... of the centre of mass, m/s
+	tbVec3 angularVelocity;  ///< rad/s, world frame
+	float linearDamping;     ///< 1/s, default 0
+	float angularDamping;    ///< 1/s, default 0
+	float gravityScale;      ///< default 1
+	float sleepThreshold;    ///< m/s below which the body may sleep, default 0.05
+	const char* name;        ///< optional, copied (up to 31 chars)
+	void* userData;
+	bool enableSleep;        ///< default true
+	bool isAwake;            ///< default true
+	bool fixedRotation;      ///< no rotation (infinite inertia)
+	bool isBullet;           ///< always use continuous collision against all bodies
+	int internalValue;
+} tbBodyDef;
+
+TB_API tbBodyDef tbDefaultBodyDef( void );
+
+/// Shape definition (the geometry is passed separately to the tbCreate*Shape functions).
+typedef struct tbShapeDef
+{
+	float density;        ///< kg/m^3, default 1000
+	float friction;       ///< Coulomb coefficient, default 0.5
+	float restitution;    ///< default 0
+	uint64_t categoryBits; ///< layer bits, default 1
+	uint64_t maskBits;     ///< collides with shapes whose category & mask != 0, default all
+	int32_t groupIndex;    ///< same positive group always collides, same negative never; default 0
+	bool isSensor;         ///< events only, no response
+	bool enableContactEvents; ///< default true
+	bool updateBodyMass;   ///< recompute the body's mass from its shapes, default true
+	void* userData;
+	int internalValue;
+} tbShapeDef;
+
+TB_API tbShapeDef tbDefaultShapeDef( void );
+
+/// Explicit mass properties for a body (overrides the shapes').
+typedef struct tbBodyMass
+{
+	float mass;         ///< kg, > 0 for dynamic bodies
+	tbVec3 center;      ///< local centre of mass, m
+	tbVec3 inertia;     ///< principal moments about the centre, body axes, kg m^2 (> 0)
+} tbBodyMass;
+
+// Queries and events -----------------------------------------------------------------------------
+
+/// A ray or shape hit in the world.
+typedef struct tbRayResult
+{
+	tbShapeId shapeId;
+	tbBodyId bodyId;
+	tbVec3 point;
+	tbVec3 normal;
+	float fraction;
+	bool hit;
+} tbRayResult;
+
+/// Filter for queries.
+typedef struct tbQueryFilter
+{
+	uint64_t categoryBits;
+	uint64_t maskBits;
+} tbQueryFilter;
+
+TB_API tbQueryFilter tbDefaultQueryFilter( void );
+
+/// Contact began between two shapes (buffered, read after the step).
+typedef struct tbContactBeginEvent
+{
+	tbShapeId shapeA, shapeB;
+	tbVec3 point;
+	tbVec3 normal; ///< A to B
+	float approachSpeed; ///< relative normal speed at first contact, m/s
+} tbContactBeginEvent;
+
+typedef struct tbContactEndEvent
+{
+	tbShapeId shapeA, shapeB;
+} tbContactEndEvent;
+
+/// A joint broke this step.
+typedef struct tbJointBreakEvent
+{
+	tbJointId jointId;
+	float force;  ///< N, the force that broke it
+	float torque; ///< N m
+} tbJointBreakEvent;
+
+typedef struct tbJointBreakEvents
+{
+	const tbJointBreakEvent* events;
+	int count;
+} tbJointBreakEvents;
+
+typedef struct tbContactEvents
+{
+	const tbContactBeginEvent* beginEvents;
+	const tbContactEndEvent* endEvents;
+	int beginCount;
+	int endCount;
+} tbContactEvents;
+
+/// Sensor overlap events: visitor shape entered or left a sensor shape.
+typedef struct tbSensorEvent
+{
+	tbShapeId sensorShape, visitorShape;
+} tbSensorEvent;
+
+typedef struct tbSensorEvents
+{
+	const tbSensorEvent* beginEvents;
+	const tbSensorEvent* endEvents;
+	int beginCount;
+	int endCount;
+} tbSensorEvents;
+
+/// A contact's data as reported after the step (copied: safe to keep).
+typedef struct tbContactData
+{
+	tbShapeId shapeA, shapeB;
+	tbManifold manifold;
+} tbContactData;
+
+/// Per-step statistics.
+typedef struct tbWorldCounters
+{
+	int bodyCount;
+	int awakeBodyCount;
+	int shapeCount;
+	int contactCount;      ///< contacts with at least one point
+	int pairCount;         ///< broad-phase pairs
+	int jointCount;
+	int islandCount;
+	int treeHeight;
+	float stepMs;          ///< wall time of the last step, ms
+	float maxPenetration;  ///< deepest contact point after the last step, m
+	long allocationCount;  ///< library allocations so far
+} tbWorldCounters;

@@ -1,0 +1,27 @@
+// Tumble physics: per-step bump allocator. Reset every step; grows to the peak use, so a
+// steady-state step makes no system allocation.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <stddef.h>
+
+typedef struct tbArena
+{
+	char* data;
+	size_t capacity;
+	size_t used;
+	size_t peak;        ///< largest total request since the last reset (including overflow)
+	void** overflow;    ///< blocks allocated because the main block was full; freed on reset
+	size_t* overflowSizes;
+	int overflowCount;
+	int overflowCapacity;
+} tbArena;
+
+void tbCreateArena( tbArena* arena, size_t capacity );
+void tbDestroyArena( tbArena* arena );
+/// 16-byte aligned, zero-initialised memory valid until the next reset.
+void* tbArenaAlloc( tbArena* arena, size_t size );
+/// Free everything; grow the main block when the last step overflowed.
+void tbArenaReset( tbArena* arena );
+
+#define TB_ARENA_ARRAY( arena, type, count ) ( (type*)tbArenaAlloc( ( arena ), sizeof( type ) * (size_t)( count ) ) )

@@ -1,0 +1,389 @@
+// Tumble physics: constant-velocity / cone-twist joint.
+//
+// Point rows as in ball_joint.c. The joint frame's x axis is the twist axis (the bone of a limb,
+// the shaft of a CV coupling). qRel = conj(qA) qB splits into swing * twist, twist about x.
+// - Twist (000 ch. 19): the CV joint keeps C = qRel.x = 0 with J = a_x (tbQuatRowAxis). We use the
+//   twist angle t = 2 atan2(qRel.x, qRel.w) itself, with its exact Jacobian t' = a_t . (wB - wA)
+//   (tbTwistAxis), so a twist range lower <= t <= upper is two inequality rows (the book's CV
+//   joint is lower = upper = 0, solved as one equality row).
+// - Cone limit: the swing angle s between the two frames' x axes xA, xB obeys
+//   d(cos s)/dt = -(wB - wA) . (xA x xB), so s' = n . (wB - wA) with n = xA x xB / sin s; the row
+//   C = coneAngle - s >= 0 has J = (0, n, 0, -n).
+// - Pyramid limit (000 ch. 20): the book limits the quaternion components on the two
+//   perpendicular axes, |qRel.y| <= sin(maxSwingY / 2), |qRel.z| <= sin(maxSwingZ / 2), with
+//   J = a_y, a_z, applying each row only in its restoring direction.
+// SPDX-License-Identifier: MIT
+#include "joint.h"
+
+#include "core.h"
+#include "world.h"
+
+#include <float.h>
+
+// A twist range narrower than this is locked with one equality row, rad.
+#define TB_TWIST_LOCK_RANGE 1.0e-4f
+
+tbConeJointDef tbDefaultConeJointDef( void )
+{
+	tbConeJointDef def;
+	def.base = tbMakeDefaultJointDef();
+	def.enableConeLimit = false;
+	def.coneAngle = 0.25f * TB_PI;
+	def.enablePyramidLimit = false;
+	def.maxSwingY = 0.25f * TB_PI;
+	def.maxSwingZ = 0.25f * TB_PI;
+	def.enableTwistLimit = true;
+	def.lowerTwist = 0.0f;
+	def.upperTwist = 0.0f;
+	return def;
+}
+
+static bool tbIsValidSwing( float x )
+{
+	return tbIsFinite( x ) && x > 0.0f && x <= TB_PI + 1.0e-5f;
+}
+
+static bool tbIsValidTwistRange( float lower, float upper )
+{
+	return tbIsFinite( lower ) && tbIsFinite( upper ) && lower <= upper && lower >= -TB_PI - 1.0e-5f &&
+		   upper <= TB_PI + 1.0e-5f;
+}
+
+tbJointId tbCreateConeJoint( tbWorldId worldId, const tbConeJointDef* def, tbResult* result )
+{
+	if ( def == NULL || !tbIsValidSwing( def->coneAngle ) || !tbIsValidSwing( def->maxSwingY ) ||
+		 !tbIsValidSwing( def->maxSwingZ ) || !tbIsValidTwistRange( def->lowerTwist, def->upperTwist ) )
+	{
+		return tbFailJointCreation( result, tbResult_invalidArgument );
+	}
+	tbWorld* world;
+	tbJoint* joint = tbCreateJointInternal( worldId, &def->base, tbJoint_cone, result, &world );
+	if ( joint == NULL )
+	{
+		return tb_nullJointId;
+	}
+	tbConeJointData* c = &joint->cone;
+	c->enableConeLimit = def->enableConeLimit;
+	c->coneAngle = def->coneAngle;
+	c->enablePyramidLimit = def->enablePyramidLimit;
+	c->maxSwingY = def->maxSwingY;
+	c->maxSwingZ = def->maxSwingZ;
+	c->enableTwistLimit = def->enableTwistLimit;
+	c->lowerTwist = def->lowerTwist;
+	c->upperTwist = def->upperTwist;
+	return tbMakeJointId( world, joint );
+}
+
+static bool tbIsTwistLocked( const tbConeJointData* c )
+{
+	return c->enableTwistLimit && c->upperTwist - c->lowerTwist < TB_TWIST_LOCK_RANGE;
+}
+
+static void tbPrepareCone( tbStepContext* ctx, tbJoint* joint )
+{
+	TB_UNUSED( ctx );
+	tbConeJointData* c = &joint->cone;
+	if ( c->enableConeLimit == false )
+	{
+		c->coneImpulse = 0.0f;
+	}
+	if ( c->enablePyramidLimit == false )
+	{
+		c->pyramidLowerImpulse[0] = c->pyramidLowerImpulse[1] = 0.0f;
+		c->pyramidUpperImpulse[0] = c->pyramidUpperImpulse[1] = 0.0f;
+	}
+	if ( tbIsTwistLocked( c ) == false )
+	{
+		c->twistImpulse = 0.0f;
+	}
+	if ( c->enableTwistLimit == false || tbIsTwistLocked( c ) )
+	{
+		c->twistLowerImpulse = 0.0f;
+		c->twistUpperImpulse = 0.0f;
+	}
+}
+
+// Direction that increases the swing angle, (xA x xB) / |xA x xB|; any perpendicular of xA when
+// the axes are (anti)parallel.
+static tbVec3 tbSwingDirection( const tbJointPose* p )
+{
+	tbVec3 xA = tbRotate( p->qA, tbMakeVec3( 1.0f, 0.0f, 0.0f ) );
+	tbVec3 xB = tbRotate( p->qB, tbMakeVec3( 1.0f, 0.0f, 0.0f ) );
+	tbVec3 n = tbCross( xA, xB );
+	float len = tbLength( n );
+	if ( len < 1.0e-6f )
+	{
+		// Parallel: the swing rotation axis of qRel, or any perpendicular.
+		tbVec3 local = { 0.0f, p->qRel.y, p->qRel.z };
+		if ( tbLengthSquared( local ) < 1.0e-12f )
+		{
+			return tbRotate( p->qA, tbMakeVec3( 0.0f, 1.0f, 0.0f ) );
+		}
+		return tbRotate( p->qA, tbNormalize( local ) );
+	}
+	return tbMulSV( 1.0f / len, n );
+}
+
+static void tbWarmStartCone( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m )
+{
+	TB_UNUSED( ctx );
+	tbConeJointData* c = &joint->cone;
+	tbJointPose p;
+	tbComputeJointPose( joint, m, &p );
+	tbJointRow twist = tbAngularRow( tbTwistAxis( &p ) );
+	tbRowApply( m, &twist, c->twistImpulse + c->twistLowerImpulse - c->twistUpperImpulse );
+	if ( c->coneImpulse != 0.0f )
+	{
+		tbJointRow cone = tbAngularRow( tbNeg( tbSwingDirection( &p ) ) );
+		tbRowApply( m, &cone, c->coneImpulse );
+	}
+	for ( int i = 0; i < 2; ++i )
+	{
+		tbJointRow row = tbAngularRow( tbQuatRowAxis( &p, i + 1 ) );
+		tbRowApply( m, &row, c->pyramidLowerImpulse[i] - c->pyramidUpperImpulse[i] );
+	}
+	tbApplyPointImpulse( m, &p, c->linearImpulse );
+}
+
+static void tbSolveCone( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, bool useBias )
+{
+	tbConeJointData* c = &joint->cone;
+	tbJointPose p;
+	tbComputeJointPose( joint, m, &p );
+	tbSoftness soft = tbJointSoftness( ctx, useBias );
+
+	if ( c->enableTwistLimit )
+	{
+		tbJointRow twist = tbAngularRow( tbTwistAxis( &p ) );
+		float angle = tbTwistAngle( p.qRel );
+		if ( tbIsTwistLocked( c ) )
+		{
+			float target = 0.5f * ( c->lowerTwist + c->upperTwist );
+			tbSolveEqualityRow( m, &twist, tbWrapAngle( angle - target ), soft, &c->twistImpulse );
+		}
+		else
+		{
+			tbSolveLimitRow( ctx, m, &twist, angle - c->lowerTwist, useBias, &c->twistLowerImpulse );
+			tbJointRow upper = tbAngularRow( tbNeg( twist.angularB ) );
+			tbSolveLimitRow( ctx, m, &upper, c->upperTwist - angle, useBias, &c->twistUpperImpulse );
+		}
+	}
+
+	if ( c->enablePyramidLimit )
+	{
+		float limits[2] = { sinf( 0.5f * c->maxSwingY ), sinf( 0.5f * c->maxSwingZ ) };
+		float comps[2] = { p.qRel.y, p.qRel.z };
+		for ( int i = 0; i < 2; ++i )
+		{
+			tbVec3 a = tbQuatRowAxis( &p, i + 1 );
+			tbJointRow lower = tbAngularRow( a );
+			tbSolveLimitRow( ctx, m, &lower, comps[i] + limits[i], useBias, &c->pyramidLowerImpulse[i] );
+			tbJointRow upper = tbAngularRow( tbNeg( a ) );
+			tbSolveLimitRow( ctx, m, &upper, limits[i] - comps[i], useBias, &c->pyramidUpperImpulse[i] );
+		}
+	}
+
+	if ( c->enableConeLimit )
+	{
+		float swing = tbSwingAngle( p.qRel );
+		tbJointRow cone = tbAngularRow( tbNeg( tbSwingDirection( &p ) ) );
+		tbSolveLimitRow( ctx, m, &cone, c->coneAngle - swing, useBias, &c->coneImpulse );
+	}
+
+	tbSolvePointBlock( m, &p, soft, &c->linearImpulse );
+}
+
+static void tbScaleCone( tbJoint* joint, float scale )
+{
+	tbConeJointData* c = &joint->cone;
+	c->linearImpulse = tbMulSV( scale, c->linearImpulse );
+	c->coneImpulse *= scale;
+	for ( int i = 0; i < 2; ++i )
+	{
+		c->pyramidLowerImpulse[i] *= scale;
+		c->pyramidUpperImpulse[i] *= scale;
+	}
+	c->twistImpulse *= scale;
+	c->twistLowerImpulse *= scale;
+	c->twistUpperImpulse *= scale;
+}
+
+static void tbReactionCone( const tbJoint* joint, tbVec3* linear, tbVec3* angular )
+{
+	const tbConeJointData* c = &joint->cone;
+	tbJointPose p;
+	tbComputeJointStartPose( joint, &p );
+	*linear = c->linearImpulse;
+	tbVec3 t = tbMulSV( c->twistImpulse + c->twistLowerImpulse - c->twistUpperImpulse, tbTwistAxis( &p ) );
+	t = tbMulSub( t, c->coneImpulse, tbSwingDirection( &p ) );
+	t = tbMulAdd( t, c->pyramidLowerImpulse[0] - c->pyramidUpperImpulse[0], tbQuatRowAxis( &p, 1 ) );
+	t = tbMulAdd( t, c->pyramidLowerImpulse[1] - c->pyramidUpperImpulse[1], tbQuatRowAxis( &p, 2 ) );
+	*angular = t;
+}
+
+static void tbErrorCone( const tbJoint* joint, const tbJointPose* p, float* linear, float* angular )
+{
+	const tbConeJointData* c = &joint->cone;
+	*linear = tbLength( p->d );
+	float excess = 0.0f;
+	if ( c->enableConeLimit )
+	{
+		excess = tbMaxFloat( excess, tbSwingAngle( p->qRel ) - c->coneAngle );
+	}
+	if ( c->enablePyramidLimit )
+	{
+		float sy = 2.0f * asinf( tbClampFloat( p->qRel.y, -1.0f, 1.0f ) );
+		float sz = 2.0f * asinf( tbClampFloat( p->qRel.z, -1.0f, 1.0f ) );
+		excess = tbMaxFloat( excess, tbAbsFloat( sy ) - c->maxSwingY );
+		excess = tbMaxFloat( excess, tbAbsFloat( sz ) - c->maxSwingZ );
+	}
+	if ( c->enableTwistLimit )
+	{
+		float t = tbTwistAngle( p->qRel );
+		excess = tbMaxFloat( excess, tbMaxFloat( c->lowerTwist - t, t - c->upperTwist ) );
+	}
+	*angular = tbMaxFloat( excess, 0.0f );
+}
+
+const tbJointClass tb_coneJointClass = {
+	tbPrepareCone, tbWarmStartCone, tbSolveCone, tbScaleCone, tbReactionCone, tbErrorCone,
+};
+
+// Parameters --------------------------------------------------------------------------------------
+
+static tbConeJointData* tbGetCone( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_cone, NULL );
+	return joint != NULL ? &joint->cone : NULL;
+}
+
+#define TB_CONE_SETTER( valid )                                                                                        \
+	tbWorld* world;                                                                                                    \
+	tbJoint* joint;                                                                                                    \
+	tbResult r = tbGetMutableJoint( jointId, tbJoint_cone, &world, &joint );                                           \
+	if ( r != tbResult_ok )                                                                                            \
+	{                                                                                                                  \
+		return r;                                                                                                      \
+	}                                                                                                                  \
+	if ( !( valid ) )                                                                                                  \
+	{                                                                                                                  \
+		return tbResult_invalidArgument;                                                                               \
+	}                                                                                                                  \
+	tbWakeJointBodies( world, joint );                                                                                 \
+	tbConeJointData* c = &joint->cone
+
+tbResult tbConeJoint_EnableConeLimit( tbJointId jointId, bool enable )
+{
+	TB_CONE_SETTER( true );
+	c->enableConeLimit = enable;
+	return tbResult_ok;
+}
+
+bool tbConeJoint_IsConeLimitEnabled( tbJointId jointId )
+{
+	tbConeJointData* c = tbGetCone( jointId );
+	return c != NULL && c->enableConeLimit;
+}
+
+tbResult tbConeJoint_SetConeAngle( tbJointId jointId, float angle )
+{
+	TB_CONE_SETTER( tbIsValidSwing( angle ) );
+	c->coneAngle = angle;
+	return tbResult_ok;
+}
+
+float tbConeJoint_GetConeAngle( tbJointId jointId )
+{
+	tbConeJointData* c = tbGetCone( jointId );
+	return c != NULL ? c->coneAngle : 0.0f;
+}
+
+tbResult tbConeJoint_EnablePyramidLimit( tbJointId jointId, bool enable )
+{
+	TB_CONE_SETTER( true );
+	c->enablePyramidLimit = enable;
+	return tbResult_ok;
+}
+
+bool tbConeJoint_IsPyramidLimitEnabled( tbJointId jointId )
+{
+	tbConeJointData* c = tbGetCone( jointId );
+	return c != NULL && c->enablePyramidLimit;
+}
+
+tbResult tbConeJoint_SetPyramidLimits( tbJointId jointId, float maxSwingY, float maxSwingZ )
+{
+	TB_CONE_SETTER( tbIsValidSwing( maxSwingY ) && tbIsValidSwing( maxSwingZ ) );
+	c->maxSwingY = maxSwingY;
+	c->maxSwingZ = maxSwingZ;
+	return tbResult_ok;
+}
+
+float tbConeJoint_GetMaxSwingY( tbJointId jointId )
+{
+	tbConeJointData* c = tbGetCone( jointId );
+	return c != NULL ? c->maxSwingY : 0.0f;
+}
+
+float tbConeJoint_GetMaxSwingZ( tbJointId jointId )
+{
+	tbConeJointData* c = tbGetCone( jointId );
+	return c != NULL ? c->maxSwingZ : 0.0f;
+}
+
+tbResult tbConeJoint_EnableTwistLimit( tbJointId jointId, bool enable )
+{
+	TB_CONE_SETTER( true );
+	c->enableTwistLimit = enable;
+	return tbResult_ok;
+}
+
+bool tbConeJoint_IsTwistLimitEnabled( tbJointId jointId )
+{
+	tbConeJointData* c = tbGetCone( jointId );
+	return c != NULL && c->enableTwistLimit;
+}
+
+tbResult tbConeJoint_SetTwistLimits( tbJointId jointId, float lowerTwist, float upperTwist )
+{
+	TB_CONE_SETTER( tbIsValidTwistRange( lowerTwist, upperTwist ) );
+	c->lowerTwist = lowerTwist;
+	c->upperTwist = upperTwist;
+	return tbResult_ok;
+}
+
+float tbConeJoint_GetLowerTwist( tbJointId jointId )
+{
+	tbConeJointData* c = tbGetCone( jointId );
+	return c != NULL ? c->lowerTwist : 0.0f;
+}
+
+float tbConeJoint_GetUpperTwist( tbJointId jointId )
+{
+	tbConeJointData* c = tbGetCone( jointId );
+	return c != NULL ? c->upperTwist : 0.0f;
+}
+
+static bool tbConePose( tbJointId jointId, tbJointPose* p )
+{
+	tbWorld* world;
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_cone, &world );
+	if ( joint == NULL )
+	{
+		return false;
+	}
+	tbComputeJointBodyPose( world, joint, p );
+	return true;
+}
+
+float tbConeJoint_GetSwingAngle( tbJointId jointId )
+{
+	tbJointPose p;
+	return tbConePose( jointId, &p ) ? tbSwingAngle( p.qRel ) : 0.0f;
+}
+
+float tbConeJoint_GetTwistAngle( tbJointId jointId )
+{
+	tbJointPose p;
+	return tbConePose( jointId, &p ) ? tbTwistAngle( p.qRel ) : 0.0f;
+}

@@ -1,0 +1,266 @@
+// Tumble physics: contacts between shape pairs, their manifolds and warm-start matching.
+// SPDX-License-Identifier: MIT
+#include "contact.h"
+
+#include "body.h"
+#include "core.h"
+#include "shape.h"
+#include "world.h"
+#include "tumble/tumble.h"
+
+#include <math.h>
+#include <string.h>
+
+static float tbMix( tbMixRule rule, float a, float b )
+{
+	switch ( rule )
+	{
+		case tbMix_average:
+			return 0.5f * ( a + b );
+		case tbMix_minimum:
+			return tbMinFloat( a, b );
+		case tbMix_maximum:
+			return tbMaxFloat( a, b );
+		case tbMix_multiply:
+			return a * b;
+		default:
+			return sqrtf( a * b );
+	}
+}
+
+static void tbLinkContactEdge( tbWorld* world, tbContact* contact, int edgeIndex, int bodyId )
+{
+	tbBody* body = world->bodies.data + bodyId;
+	tbContactEdge* edge = contact->edges + edgeIndex;
+	int key = ( contact->id << 1 ) | edgeIndex;
+	edge->bodyId = bodyId;
+	edge->prevKey = -1;
+	edge->nextKey = body->headContactKey;
+	if ( body->headContactKey >= 0 )
+	{
+		tbContact* head = world->contacts.data + ( body->headContactKey >> 1 );
+		head->edges[body->headContactKey & 1].prevKey = key;
+	}
+	body->headContactKey = key;
+	body->contactCount += 1;
+}
+
+static void tbUnlinkContactEdge( tbWorld* world, tbContact* contact, int edgeIndex )
+{
+	tbContactEdge* edge = contact->edges + edgeIndex;
+	tbBody* body = world->bodies.data + edge->bodyId;
+	if ( edge->prevKey >= 0 )
+	{
+		world->contacts.data[edge->prevKey >> 1].edges[edge->prevKey & 1].nextKey = edge->nextKey;
+	}
+	else
+	{
+		body->headContactKey = edge->nextKey;
+	}
+	if ( edge->nextKey >= 0 )
+	{
+		world->contacts.data[edge->nextKey >> 1].edges[edge->nextKey & 1].prevKey = edge->prevKey;
+	}
+	body->contactCount -= 1;
+}
+
+void tbCreateContact( tbWorld* world, int shapeIdA, int shapeIdB )
+{
+	tbShape* shapeA = world->shapes.data + shapeIdA;
+	tbShape* shapeB = world->shapes.data + shapeIdB;
+
+	int index;
+	TB_POOL_ALLOC( world->contacts, tbContact, index );
+	tbContact* contact = world->contacts.data + index;
+	memset( contact, 0, sizeof( *contact ) );
+	contact->id = index;
+	contact->nextFree = -1;
+	contact->shapeIdA = shapeIdA;
+	contact->shapeIdB = shapeIdB;
+	contact->friction = tbMix( world->def.frictionMix, shapeA->friction, shapeB->friction );
+	contact->restitution = tbMix( world->def.restitutionMix, shapeA->restitution, shapeB->restitution );
+	contact->constraintIndex = -1;
+	if ( shapeA->isSensor || shapeB->isSensor )
+	{
+		contact->flags |= tbContact_sensor;
+	}
+	if ( shapeA->enableContactEvents || shapeB->enableContactEvents )
+	{
+		contact->flags |= tbContact_enableEvents;
+	}
+	tbLinkContactEdge( world, contact, 0, shapeA->bodyId );
+	tbLinkContactEdge( world, contact, 1, shapeB->bodyId );
+	tbAddKey( &world->pairSet, TB_SHAPE_PAIR_KEY( shapeIdA, shapeIdB ) );
+}
+
+void tbDestroyContact( tbWorld* world, tbContact* contact, bool wakeBodies )
+{
+	tbShape* shapeA = world->shapes.data + contact->shapeIdA;
+	tbShape* shapeB = world->shapes.data + contact->shapeIdB;
+	if ( ( contact->flags & tbContact_touching ) && ( contact->flags & tbContact_enableEvents ) )
+	{
+		tbShapeId idA = tbMakeShapeId( world, shapeA );
+		tbShapeId idB = tbMakeShapeId( world, shapeB );
+		if ( contact->flags & tbContact_sensor )
+		{
+			tbSensorEvent ev = { shapeA->isSensor ? idA : idB, shapeA->isSensor ? idB : idA };
+			tbPushSensorEvent( world, &ev, false );
+		}
+		else
+		{
+			tbContactEndEvent ev = { idA, idB };
+			tbPushContactEnd( world, &ev );
+		}
+	}
+	tbRemoveKey( &world->pairSet, TB_SHAPE_PAIR_KEY( contact->shapeIdA, contact->shapeIdB ) );
+	int bodyIdA = contact->edges[0].bodyId;
+	int bodyIdB = contact->edges[1].bodyId;
+	bool wasTouching = ( contact->flags & tbContact_touching ) != 0;
+	tbUnlinkContactEdge( world, contact, 0 );
+	tbUnlinkContactEdge( world, contact, 1 );
+	TB_POOL_FREE( world->contacts, contact->id );
+
+	if ( wakeBodies && wasTouching )
+	{
+		tbBody* bodyA = world->bodies.data + bodyIdA;
+		tbBody* bodyB = world->bodies.data + bodyIdB;
+		if ( bodyA->type == tbBody_dynamic )
+		{
+			tbWakeBody( world, bodyA );
+		}
+		if ( bodyB->type == tbBody_dynamic )
+		{
+			tbWakeBody( world, bodyB );
+		}
+	}
+}
+
+void tbRefreshContactMaterials( tbWorld* world, const tbShape* shape )
+{
+	tbBody* body = world->bodies.data + shape->bodyId;
+	for ( int key = body->headContactKey; key >= 0; )
+	{
+		tbContact* contact = world->contacts.data + ( key >> 1 );
+		key = contact->edges[key & 1].nextKey;
+		tbShape* shapeA = world->shapes.data + contact->shapeIdA;
+		tbShape* shapeB = world->shapes.data + contact->shapeIdB;
+		contact->friction = tbMix( world->def.frictionMix, shapeA->friction, shapeB->friction );
+		contact->restitution = tbMix( world->def.restitutionMix, shapeA->restitution, shapeB->restitution );
+	}
+}
+
+// Swap the roles of A and B in a manifold: flip the normal and exchange the anchors.
+static void tbFlipManifold( tbManifold* m )
+{
+	m->normal = tbNeg( m->normal );
+	for ( int i = 0; i < m->pointCount; ++i )
+	{
+		tbVec3 t = m->points[i].anchorA;
+		m->points[i].anchorA = m->points[i].anchorB;
+		m->points[i].anchorB = t;
+	}
+}
+
+tbManifold tbCollideShapes( const void* shapeAPtr, tbTransform xfA, const void* shapeBPtr, tbTransform xfB, tbSATCache* cache )
+{
+	const tbShape* shapeA = shapeAPtr;
+	const tbShape* shapeB = shapeBPtr;
+	const float spec = TB_SPECULATIVE_DISTANCE;
+
+	// The manifold functions take the "larger" shape type first; swap and flip back if needed.
+	bool flip = shapeA->type < shapeB->type;
+	if ( flip )
+	{
+		const tbShape* s = shapeA;
+		shapeA = shapeB;
+		shapeB = s;
+		tbTransform x = xfA;
+		xfA = xfB;
+		xfB = x;
+	}
+
+	tbManifold m;
+	switch ( shapeA->type )
+	{
+		case tbShape_sphere:
+			m = tbCollideSpheres( &shapeA->sphere, xfA, &shapeB->sphere, xfB, spec );
+			break;
+		case tbShape_capsule:
+			m = shapeB->type == tbShape_sphere ? tbCollideCapsuleAndSphere( &shapeA->capsule, xfA, &shapeB->sphere, xfB, spec )
+											   : tbCollideCapsules( &shapeA->capsule, xfA, &shapeB->capsule, xfB, spec );
+			break;
+		default:
+			if ( shapeB->type == tbShape_sphere )
+			{
+				m = tbCollideHullAndSphere( shapeA->hull, xfA, &shapeB->sphere, xfB, spec );
+			}
+			else if ( shapeB->type == tbShape_capsule )
+			{
+				m = tbCollideHullAndCapsule( shapeA->hull, xfA, &shapeB->capsule, xfB, spec );
+			}
+			else
+			{
+				m = tbCollideHulls( shapeA->hull, xfA, shapeB->hull, xfB, spec, cache );
+			}
+			break;
+	}
+	if ( flip )
+	{
+		tbFlipManifold( &m );
+	}
+	return m;
+}
+
+bool tbUpdateContact( tbWorld* world, tbContact* contact )
+{
+	tbShape* shapeA = world->shapes.data + contact->shapeIdA;
+	tbShape* shapeB = world->shapes.data + contact->shapeIdB;
+	tbBody* bodyA = world->bodies.data + shapeA->bodyId;
+	tbBody* bodyB = world->bodies.data + shapeB->bodyId;
+
+	if ( contact->flags & tbContact_sensor )
+	{
+		// Sensors only need to know whether the shapes overlap.
+		tbDistanceInput input;
+		input.proxyA = tbMakeShapeDistanceProxy( shapeA );
+		input.proxyB = tbMakeShapeDistanceProxy( shapeB );
+		input.transformA = bodyA->transform;
+		input.transformB = bodyB->transform;
+		input.useRadii = true;
+		tbSimplexCache cache = { 0 };
+		tbDistanceOutput out = tbShapeDistance( &input, &cache );
+		bool overlap = out.distance <= 0.0f;
+		contact->manifold.pointCount = 0;
+		contact->flags = overlap ? ( contact->flags | tbContact_touching ) : ( contact->flags & ~(uint32_t)tbContact_touching );
+		return overlap;
+	}
+
+	tbManifold old = contact->manifold;
+	contact->manifold = tbCollideShapes( shapeA, bodyA->transform, shapeB, bodyB->transform, &contact->cache );
+
+	// Carry accumulated impulses over to points with the same feature id (warm starting).
+	tbManifold* m = &contact->manifold;
+	for ( int i = 0; i < m->pointCount; ++i )
+	{
+		tbManifoldPoint* mp = m->points + i;
+		mp->normalImpulse = 0.0f;
+		mp->tangentImpulse[0] = 0.0f;
+		mp->tangentImpulse[1] = 0.0f;
+		mp->persisted = false;
+		for ( int j = 0; j < old.pointCount; ++j )
+		{
+			if ( old.points[j].id == mp->id )
+			{
+				mp->normalImpulse = old.points[j].normalImpulse;
+				mp->tangentImpulse[0] = old.points[j].tangentImpulse[0];
+				mp->tangentImpulse[1] = old.points[j].tangentImpulse[1];
+				mp->persisted = true;
+				break;
+			}
+		}
+	}
+
+	bool touching = m->pointCount > 0;
+	contact->flags = touching ? ( contact->flags | tbContact_touching ) : ( contact->flags & ~(uint32_t)tbContact_touching );
+	return touching;
+}

@@ -1,0 +1,308 @@
+// Tumble physics: contact constraints (non-penetration and friction rows).
+//
+// Each contact point gives one normal row and two friction rows. With relative velocity
+// dv = vB + wB x rB - vA - wA x rA, the normal row's Jacobian applied to the velocities is
+// dot(n, dv) and its effective mass is 1 / (mA + mB + (rA x n).IA(rA x n) + (rB x n).IB(rB x n))
+// (reference 000, "penetration constraint"). Accumulated impulses are clamped (normal >= 0,
+// friction inside the cone |f| <= mu * normal) and carried to the next step (warm starting).
+// SPDX-License-Identifier: MIT
+#include "contact_solver.h"
+
+#include "body.h"
+#include "contact.h"
+#include "core.h"
+#include "shape.h"
+#include "world.h"
+#include "tumble/tumble.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static float tbRowMass( float mA, float mB, const tbMat3* iA, const tbMat3* iB, tbVec3 rA, tbVec3 rB, tbVec3 dir )
+{
+	tbVec3 rnA = tbCross( rA, dir );
+	tbVec3 rnB = tbCross( rB, dir );
+	float k = mA + mB + tbDot( rnA, tbMulMV( *iA, rnA ) ) + tbDot( rnB, tbMulMV( *iB, rnB ) );
+	return k > 0.0f ? 1.0f / k : 0.0f;
+}
+
+void tbPrepareContacts( tbWorld* world, tbStepContext* ctx )
+{
+	int capacity = world->contacts.liveCount;
+	ctx->contacts = TB_ARENA_ARRAY( ctx->arena, tbContactConstraint, capacity > 0 ? capacity : 1 );
+	int n = 0;
+	for ( int i = 0; i < world->contacts.count; ++i )
+	{
+		tbContact* contact = world->contacts.data + i;
+		contact->constraintIndex = -1;
+		if ( contact->id < 0 || ( contact->flags & tbContact_touching ) == 0 || ( contact->flags & tbContact_sensor ) ||
+			 contact->manifold.pointCount == 0 )
+		{
+			continue;
+		}
+		tbBody* bodyA = world->bodies.data + contact->edges[0].bodyId;
+		tbBody* bodyB = world->bodies.data + contact->edges[1].bodyId;
+		if ( bodyA->solverIndex < 0 && bodyB->solverIndex < 0 )
+		{
+			continue;
+		}
+		// A contact with only kinematic bodies in the solver has nothing to move.
+		if ( bodyA->type != tbBody_dynamic && bodyB->type != tbBody_dynamic )
+		{
+			continue;
+		}
+
+		tbContactConstraint* c = ctx->contacts + n;
+		contact->constraintIndex = n;
+		n += 1;
+		c->contactId = contact->id;
+		c->indexA = bodyA->solverIndex;
+		c->indexB = bodyB->solverIndex;
+		c->normal = contact->manifold.normal;
+		tbComputeBasis( c->normal, &c->tangent1, &c->tangent2 );
+		c->friction = contact->friction;
+		c->restitution = contact->restitution;
+		bool rigidPartner = bodyA->type != tbBody_dynamic || bodyB->type != tbBody_dynamic;
+		c->softness = rigidPartner ? ctx->staticSoftness : ctx->contactSoftness;
+		c->pointCount = contact->manifold.pointCount;
+
+		tbSolverBody* sbA = tbGetSolverBody( ctx, c->indexA );
+		tbSolverBody* sbB = tbGetSolverBody( ctx, c->indexB );
+		float mA = sbA->invMass, mB = sbB->invMass;
+		tbVec3 offsetA = tbSub( bodyA->center, bodyA->transform.p );
+		tbVec3 offsetB = tbSub( bodyB->center, bodyB->transform.p );
+		tbVec3 vA = bodyA->linearVelocity, wA = bodyA->angularVelocity;
+		tbVec3 vB = bodyB->linearVelocity, wB = bodyB->angularVelocity;
+
+		for ( int p = 0; p < c->pointCount; ++p )
+		{
+			const tbManifoldPoint* mp = contact->manifold.points + p;
+			tbContactConstraintPoint* cp = c->points + p;
+			cp->rA = tbSub( mp->anchorA, offsetA );
+			cp->rB = tbSub( mp->anchorB, offsetB );
+			cp->adjustedSeparation = mp->separation - tbDot( tbSub( cp->rB, cp->rA ), c->normal );
+			if ( ctx->enableWarmStarting )
+			{
+				cp->normalImpulse = mp->normalImpulse;
+				cp->tangentImpulse[0] = mp->tangentImpulse[0];
+				cp->tangentImpulse[1] = mp->tangentImpulse[1];
+			}
+			cp->maxNormalImpulse = 0.0f;
+			cp->normalMass = tbRowMass( mA, mB, &sbA->invInertia, &sbB->invInertia, cp->rA, cp->rB, c->normal );
+			cp->tangentMass[0] = tbRowMass( mA, mB, &sbA->invInertia, &sbB->invInertia, cp->rA, cp->rB, c->tangent1 );
+			cp->tangentMass[1] = tbRowMass( mA, mB, &sbA->invInertia, &sbB->invInertia, cp->rA, cp->rB, c->tangent2 );
+			tbVec3 dv = tbSub( tbAdd( vB, tbCross( wB, cp->rB ) ), tbAdd( vA, tbCross( wA, cp->rA ) ) );
+			cp->relativeVelocity = tbDot( c->normal, dv );
+		}
+	}
+	ctx->contactCount = n;
+}
+
+// Apply impulse P at the anchors: A gets -P, B gets +P.
+static inline void tbApplyImpulse( tbBodyState* a, tbBodyState* b, const tbSolverBody* sa, const tbSolverBody* sb,
+								   tbVec3 rA, tbVec3 rB, tbVec3 P )
+{
+	a->v = tbMulSub( a->v, sa->invMass, P );
+	a->w = tbSub( a->w, tbMulMV( sa->invInertia, tbCross( rA, P ) ) );
+	b->v = tbMulAdd( b->v, sb->invMass, P );
+	b->w = tbAdd( b->w, tbMulMV( sb->invInertia, tbCross( rB, P ) ) );
+}
+
+static inline tbVec3 tbRelativeVelocity( const tbBodyState* a, const tbBodyState* b, tbVec3 rA, tbVec3 rB )
+{
+	return tbSub( tbAdd( b->v, tbCross( b->w, rB ) ), tbAdd( a->v, tbCross( a->w, rA ) ) );
+}
+
+void tbWarmStartContacts( tbStepContext* ctx )
+{
+	for ( int i = 0; i < ctx->contactCount; ++i )
+	{
+		tbContactConstraint* c = ctx->contacts + i;
+		tbBodyState* a = tbGetState( ctx, c->indexA );
+		tbBodyState* b = tbGetState( ctx, c->indexB );
+		const tbSolverBody* sa = tbGetSolverBody( ctx, c->indexA );
+		const tbSolverBody* sb = tbGetSolverBody( ctx, c->indexB );
+		for ( int p = 0; p < c->pointCount; ++p )
+		{
+			tbContactConstraintPoint* cp = c->points + p;
+			tbVec3 P = tbMulSV( cp->normalImpulse, c->normal );
+			P = tbMulAdd( P, cp->tangentImpulse[0], c->tangent1 );
+			P = tbMulAdd( P, cp->tangentImpulse[1], c->tangent2 );
+			tbApplyImpulse( a, b, sa, sb, cp->rA, cp->rB, P );
+		}
+	}
+}
+
+// Separation of a point now, from the bodies' motion since the step began.
+static inline float tbCurrentSeparation( const tbContactConstraint* c, const tbContactConstraintPoint* cp,
+										 const tbBodyState* a, const tbBodyState* b )
+{
+	tbVec3 prA = tbRotate( a->dq, cp->rA );
+	tbVec3 prB = tbRotate( b->dq, cp->rB );
+	tbVec3 d = tbAdd( tbSub( b->dp, a->dp ), tbSub( prB, prA ) );
+	return tbDot( c->normal, d ) + cp->adjustedSeparation;
+}
+
+void tbSolveContacts( tbStepContext* ctx, bool useBias )
+{
+	const float inv_h = ctx->inv_h;
+	const float maxBias = ctx->maxBiasVelocity;
+	const tbSolverMode mode = ctx->mode;
+	const bool reverse = getenv( "TB_REV" ) != NULL && ( ctx->passIndex++ & 1 );
+	for ( int i = 0; i < ctx->contactCount; ++i )
+	{
+		tbContactConstraint* c = ctx->contacts + i;
+		tbBodyState* a = tbGetState( ctx, c->indexA );
+		tbBodyState* b = tbGetState( ctx, c->indexB );
+		const tbSolverBody* sa = tbGetSolverBody( ctx, c->indexA );
+		const tbSolverBody* sb = tbGetSolverBody( ctx, c->indexB );
+
+		for ( int k = 0; k < c->pointCount; ++k )
+		{
+			int p = reverse ? c->pointCount - 1 - k : k;
+			tbContactConstraintPoint* cp = c->points + p;
+			float s = tbCurrentSeparation( c, cp, a, b );
+			float bias = 0.0f;
+			float massScale = 1.0f;
+			float impulseScale = 0.0f;
+			if ( s > 0.0f )
+			{
+				// Speculative: allow the approach that closes the gap this sub-step, no more.
+				bias = s * inv_h;
+			}
+			else if ( useBias )
+			{
+				if ( mode == tbSolver_soft )
+				{
+					bias = tbMaxFloat( c->softness.biasRate * s, -maxBias );
+					massScale = c->softness.massScale;
+					impulseScale = c->softness.impulseScale;
+				}
+				else if ( mode == tbSolver_baumgarte )
+				{
+					// Baumgarte with slop (reference 000 ch. 11): only error beyond the slop is fed back.
+					bias = tbMaxFloat( ctx->baumgarte * inv_h * tbMinFloat( 0.0f, s + ctx->linearSlop ), -maxBias );
+				}
+			}
+
+			tbVec3 dv = tbRelativeVelocity( a, b, cp->rA, cp->rB );
+			float vn = tbDot( dv, c->normal );
+			float impulse = -cp->normalMass * massScale * ( vn + bias ) - impulseScale * cp->normalImpulse;
+			float newImpulse = tbMaxFloat( cp->normalImpulse + impulse, 0.0f );
+			impulse = newImpulse - cp->normalImpulse;
+			cp->normalImpulse = newImpulse;
+			cp->maxNormalImpulse = tbMaxFloat( cp->maxNormalImpulse, impulse );
+			tbApplyImpulse( a, b, sa, sb, cp->rA, cp->rB, tbMulSV( impulse, c->normal ) );
+		}
+
+		// Friction after the normal rows, so it is bounded by this pass's normal impulses.
+		for ( int p = 0; p < c->pointCount; ++p )
+		{
+			tbContactConstraintPoint* cp = c->points + p;
+			tbVec3 dv = tbRelativeVelocity( a, b, cp->rA, cp->rB );
+			float l1 = cp->tangentImpulse[0] - cp->tangentMass[0] * tbDot( dv, c->tangent1 );
+			float l2 = cp->tangentImpulse[1] - cp->tangentMass[1] * tbDot( dv, c->tangent2 );
+			// Clamp to the friction cone (circle), not the box, so friction is isotropic.
+			float maxFriction = c->friction * cp->normalImpulse;
+			float lenSq = l1 * l1 + l2 * l2;
+			if ( lenSq > maxFriction * maxFriction )
+			{
+				float scale = lenSq > 0.0f ? maxFriction / sqrtf( lenSq ) : 0.0f;
+				l1 *= scale;
+				l2 *= scale;
+			}
+			float d1 = l1 - cp->tangentImpulse[0];
+			float d2 = l2 - cp->tangentImpulse[1];
+			cp->tangentImpulse[0] = l1;
+			cp->tangentImpulse[1] = l2;
+			tbVec3 P = tbAdd( tbMulSV( d1, c->tangent1 ), tbMulSV( d2, c->tangent2 ) );
+			tbApplyImpulse( a, b, sa, sb, cp->rA, cp->rB, P );
+		}
+	}
+}
+
+void tbSolveContactPositions( tbStepContext* ctx )
+{
+	// Non-linear Gauss-Seidel on positions: the "single-frame push" of reference 001. Each point's
+	// remaining penetration beyond the slop is removed by a position/rotation change along the
+	// normal, through the same effective mass as the velocity row, and no velocity is added.
+	const float beta = ctx->baumgarte;
+	const float maxCorrection = ctx->maxBiasVelocity * ctx->h;
+	for ( int i = 0; i < ctx->contactCount; ++i )
+	{
+		tbContactConstraint* c = ctx->contacts + i;
+		tbBodyState* a = tbGetState( ctx, c->indexA );
+		tbBodyState* b = tbGetState( ctx, c->indexB );
+		const tbSolverBody* sa = tbGetSolverBody( ctx, c->indexA );
+		const tbSolverBody* sb = tbGetSolverBody( ctx, c->indexB );
+		for ( int p = 0; p < c->pointCount; ++p )
+		{
+			tbContactConstraintPoint* cp = c->points + p;
+			float s = tbCurrentSeparation( c, cp, a, b );
+			float C = tbClampFloat( beta * ( s + ctx->linearSlop ), -maxCorrection, 0.0f );
+			if ( C >= 0.0f )
+			{
+				continue;
+			}
+			float impulse = -cp->normalMass * C;
+			tbVec3 P = tbMulSV( impulse, c->normal );
+			a->dp = tbMulSub( a->dp, sa->invMass, P );
+			b->dp = tbMulAdd( b->dp, sb->invMass, P );
+			tbVec3 rotA = tbNeg( tbMulMV( sa->invInertia, tbCross( cp->rA, P ) ) );
+			tbVec3 rotB = tbMulMV( sb->invInertia, tbCross( cp->rB, P ) );
+			a->dq = tbIntegrateRotation( a->dq, rotA, 1.0f );
+			b->dq = tbIntegrateRotation( b->dq, rotB, 1.0f );
+		}
+	}
+}
+
+void tbApplyRestitution( tbStepContext* ctx )
+{
+	const float threshold = ctx->restitutionThreshold;
+	for ( int i = 0; i < ctx->contactCount; ++i )
+	{
+		tbContactConstraint* c = ctx->contacts + i;
+		if ( c->restitution == 0.0f )
+		{
+			continue;
+		}
+		tbBodyState* a = tbGetState( ctx, c->indexA );
+		tbBodyState* b = tbGetState( ctx, c->indexB );
+		const tbSolverBody* sa = tbGetSolverBody( ctx, c->indexA );
+		const tbSolverBody* sb = tbGetSolverBody( ctx, c->indexB );
+		for ( int p = 0; p < c->pointCount; ++p )
+		{
+			tbContactConstraintPoint* cp = c->points + p;
+			// Only impacts faster than the threshold that actually pushed this step bounce.
+			if ( cp->relativeVelocity > -threshold || cp->maxNormalImpulse == 0.0f )
+			{
+				continue;
+			}
+			tbVec3 dv = tbRelativeVelocity( a, b, cp->rA, cp->rB );
+			float vn = tbDot( dv, c->normal );
+			float impulse = -cp->normalMass * ( vn + c->restitution * cp->relativeVelocity );
+			float newImpulse = tbMaxFloat( cp->normalImpulse + impulse, 0.0f );
+			impulse = newImpulse - cp->normalImpulse;
+			cp->normalImpulse = newImpulse;
+			cp->maxNormalImpulse = tbMaxFloat( cp->maxNormalImpulse, impulse );
+			tbApplyImpulse( a, b, sa, sb, cp->rA, cp->rB, tbMulSV( impulse, c->normal ) );
+		}
+	}
+}
+
+void tbStoreContactImpulses( tbWorld* world, tbStepContext* ctx )
+{
+	for ( int i = 0; i < ctx->contactCount; ++i )
+	{
+		tbContactConstraint* c = ctx->contacts + i;
+		tbManifold* m = &world->contacts.data[c->contactId].manifold;
+		for ( int p = 0; p < c->pointCount; ++p )
+		{
+			m->points[p].normalImpulse = c->points[p].normalImpulse;
+			m->points[p].tangentImpulse[0] = c->points[p].tangentImpulse[0];
+			m->points[p].tangentImpulse[1] = c->points[p].tangentImpulse[1];
+			m->points[p].maxNormalImpulse = c->points[p].maxNormalImpulse;
+			m->points[p].normalVelocity = c->points[p].relativeVelocity;
+		}
+	}
+}

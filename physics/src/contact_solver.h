@@ -1,0 +1,41 @@
+// Tumble physics: contact constraints for the sequential-impulse solver.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "solver.h"
+
+typedef struct tbContactConstraintPoint
+{
+	tbVec3 rA, rB;            ///< anchors relative to the centres of mass, world frame, fixed for the step
+	float adjustedSeparation; ///< separation - dot(rB - rA, n): current separation = this + dot(n, dB - dA)
+	float normalImpulse;
+	float tangentImpulse[2];
+	float normalMass;
+	float tangentMass[2];
+	float relativeVelocity; ///< normal velocity before the solve (restitution)
+	float maxNormalImpulse;
+} tbContactConstraintPoint;
+
+typedef struct tbContactConstraint
+{
+	int contactId;
+	int indexA, indexB; ///< solver indices (-1: static)
+	tbVec3 normal, tangent1, tangent2;
+	float friction;
+	float restitution;
+	tbSoftness softness;
+	int pointCount;
+	tbContactConstraintPoint points[TB_MAX_MANIFOLD_POINTS];
+} tbContactConstraint;
+
+/// Gather the touching contacts of awake bodies into ctx->contacts and compute their masses.
+void tbPrepareContacts( tbWorld* world, tbStepContext* ctx );
+void tbWarmStartContacts( tbStepContext* ctx );
+/// One Gauss-Seidel pass. useBias: push out penetration (per the solver mode); otherwise only the
+/// speculative part (approach up to contact) is applied.
+void tbSolveContacts( tbStepContext* ctx, bool useBias );
+/// Split mode: move positions directly to remove penetration, leaving velocities alone.
+void tbSolveContactPositions( tbStepContext* ctx );
+void tbApplyRestitution( tbStepContext* ctx );
+/// Copy the accumulated impulses back to the manifolds for the next step's warm start.
+void tbStoreContactImpulses( tbWorld* world, tbStepContext* ctx );

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#include "core.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static tbAllocFcn* s_allocFcn = NULL;
+static tbFreeFcn* s_freeFcn = NULL;
+static long s_allocCount = 0;
+
+static int tbDefaultAssertFcn( const char* condition, const char* fileName, int lineNumber )
+{
+	fprintf( stderr, "tumble assertion failed: %s, %s:%d\n", condition, fileName, lineNumber );
+	return 1;
+}
+
+static tbAssertFcn* s_assertFcn = tbDefaultAssertFcn;
+
+void tbSetAssertFcn( tbAssertFcn* assertFcn )
+{
+	s_assertFcn = assertFcn != NULL ? assertFcn : tbDefaultAssertFcn;
+}
+
+int tbInternalAssertFcn( const char* condition, const char* fileName, int lineNumber )
+{
+	return s_assertFcn( condition, fileName, lineNumber );
+}
+
+void tbSetAllocator( tbAllocFcn* allocFcn, tbFreeFcn* freeFcn )
+{
+	s_allocFcn = allocFcn;
+	s_freeFcn = freeFcn;
+}
+
+void* tbAlloc( size_t size )
+{
+	if ( size == 0 )
+	{
+		return NULL;
+	}
+	s_allocCount += 1;
+	if ( s_allocFcn != NULL )
+	{
+		return s_allocFcn( size );
+	}
+	return malloc( size );
+}
+
+void tbFree( void* memory, size_t size )
+{
+	TB_UNUSED( size );
+	if ( memory == NULL )
+	{
+		return;
+	}
+	if ( s_freeFcn != NULL )
+	{
+		s_freeFcn( memory );
+	}
+	else
+	{
+		free( memory );
+	}
+}
+
+void* tbGrowAlloc( void* oldMem, size_t oldSize, size_t newSize )
+{
+	void* newMem = tbAlloc( newSize );
+	if ( newMem != NULL && oldSize > 0 )
+	{
+		memcpy( newMem, oldMem, oldSize < newSize ? oldSize : newSize );
+	}
+	tbFree( oldMem, oldSize );
+	return newMem;
+}
+
+long tbGetAllocationCount( void )
+{
+	return s_allocCount;
+}
+
+const char* tbResultString( tbResult result )
+{
+	switch ( result )
+	{
+		case tbResult_ok:
+			return "ok";
+		case tbResult_invalidId:
+			return "invalid or destroyed id";
+		case tbResult_invalidArgument:
+			return "invalid argument";
+		case tbResult_worldLocked:
+			return "world is locked during a step";
+		case tbResult_degenerateHull:
+			return "degenerate hull (coplanar, collinear or coincident points)";
+		case tbResult_tooManyPoints:
+			return "too many hull points";
+		case tbResult_outOfMemory:
+			return "out of memory";
+		default:
+			return "unknown result";
+	}
+}
+
+tbVersion tbGetVersion( void )
+{
+	tbVersion v = { 0, 1, 0 };
+	return v;
+}

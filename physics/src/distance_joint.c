@@ -1,0 +1,392 @@
+// Tumble physics: distance joint (rod, rope, spring).
+//
+// 000 ch. 8 constrains C = |pB - pA|^2 with J = (2 (pA - pB), 2 rA x (pA - pB), 2 (pB - pA),
+// 2 rB x (pB - pA)). We use the length itself, C = |d| - L with d = pB - pA and n = d / |d|:
+// Cdot = n . (vB + wB x rB - vA - wA x rA), so J = (-n, -(rA x n), n, rB x n). It is the book's
+// row divided by 2 |d|, which keeps the effective mass and the bias in metres and m/s (the squared
+// form's bias grows with the length). The book's test scene attaches the bodies with zero length;
+// there n is undefined, so a rigid zero-length rod is solved as the point constraint (ball joint)
+// it describes. Limits (rope) are inequality rows on the same Jacobian (004 sec. 3.7.3, "angle
+// limits", applied to a length); the spring is a soft row (soft constraints, see solver.h).
+// SPDX-License-Identifier: MIT
+#include "joint.h"
+
+#include "body.h"
+#include "core.h"
+#include "world.h"
+
+#include <float.h>
+
+// Below this rest length a rigid rod is a point constraint, m.
+#define TB_MIN_ROD_LENGTH 1.0e-4f
+
+tbDistanceJointDef tbDefaultDistanceJointDef( void )
+{
+	tbDistanceJointDef def;
+	def.base = tbMakeDefaultJointDef();
+	def.length = 1.0f;
+	def.enableSpring = false;
+	def.hertz = 0.0f;
+	def.dampingRatio = 0.0f;
+	def.enableLimit = false;
+	def.minLength = 0.0f;
+	def.maxLength = FLT_MAX;
+	return def;
+}
+
+static bool tbIsValidLength( float x )
+{
+	return !isnan( x ) && x >= 0.0f;
+}
+
+tbJointId tbCreateDistanceJoint( tbWorldId worldId, const tbDistanceJointDef* def, tbResult* result )
+{
+	if ( def == NULL || !tbIsValidLength( def->length ) || !tbIsValidLength( def->minLength ) ||
+		 !tbIsValidLength( def->maxLength ) || def->minLength > def->maxLength || !tbIsFinite( def->hertz ) ||
+		 def->hertz < 0.0f || !tbIsFinite( def->dampingRatio ) || def->dampingRatio < 0.0f ||
+		 !tbIsFinite( def->length ) )
+	{
+		return tbFailJointCreation( result, tbResult_invalidArgument );
+	}
+	tbWorld* world;
+	tbJoint* joint = tbCreateJointInternal( worldId, &def->base, tbJoint_distance, result, &world );
+	if ( joint == NULL )
+	{
+		return tb_nullJointId;
+	}
+	tbDistanceJointData* d = &joint->distance;
+	d->length = def->length;
+	d->minLength = def->minLength;
+	d->maxLength = def->maxLength;
+	d->hertz = def->hertz;
+	d->dampingRatio = def->dampingRatio;
+	d->enableSpring = def->enableSpring;
+	d->enableLimit = def->enableLimit;
+	d->axis = tbMakeVec3( 0.0f, 0.0f, 1.0f );
+	return tbMakeJointId( world, joint );
+}
+
+// Rigid rod when there is no spring and the limits (if any) leave no slack.
+static bool tbIsRigid( const tbDistanceJointData* d )
+{
+	return d->enableSpring == false && ( d->enableLimit == false || d->minLength >= d->maxLength );
+}
+
+static float tbRodLength( const tbDistanceJointData* d )
+{
+	return d->enableLimit ? d->minLength : d->length;
+}
+
+static bool tbIsPointMode( const tbDistanceJointData* d )
+{
+	return tbIsRigid( d ) && tbRodLength( d ) < TB_MIN_ROD_LENGTH;
+}
+
+// Axis of the rod; keeps the last good axis when the anchors meet.
+static tbVec3 tbDistanceAxis( tbJoint* joint, const tbJointPose* p, float* length )
+{
+	tbVec3 n = tbGetLengthAndNormalize( length, p->d );
+	if ( *length < 1.0e-6f )
+	{
+		return joint->distance.axis;
+	}
+	joint->distance.axis = n;
+	return n;
+}
+
+static tbJointRow tbDistanceRow( const tbJointPose* p, tbVec3 n )
+{
+	tbJointRow J = { tbNeg( n ), tbNeg( tbCross( p->rA, n ) ), n, tbCross( p->rB, n ) };
+	return J;
+}
+
+static tbJointRow tbNegateRow( tbJointRow J )
+{
+	tbJointRow K = { tbNeg( J.linearA ), tbNeg( J.angularA ), tbNeg( J.linearB ), tbNeg( J.angularB ) };
+	return K;
+}
+
+static void tbPrepareDistance( tbStepContext* ctx, tbJoint* joint )
+{
+	tbDistanceJointData* d = &joint->distance;
+	d->springSoftness = tbMakeSoft( d->hertz, d->dampingRatio, ctx->h );
+	if ( tbIsPointMode( d ) )
+	{
+		d->impulse = 0.0f;
+	}
+	else
+	{
+		d->pointImpulse = tb_vec3_zero;
+	}
+	if ( d->enableSpring && d->hertz == 0.0f )
+	{
+		d->impulse = 0.0f;
+	}
+	if ( d->enableLimit == false || tbIsRigid( d ) )
+	{
+		d->lowerImpulse = 0.0f;
+		d->upperImpulse = 0.0f;
+	}
+}
+
+static void tbWarmStartDistance( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m )
+{
+	TB_UNUSED( ctx );
+	tbDistanceJointData* d = &joint->distance;
+	tbJointPose p;
+	tbComputeJointPose( joint, m, &p );
+	if ( tbIsPointMode( d ) )
+	{
+		tbApplyPointImpulse( m, &p, d->pointImpulse );
+		return;
+	}
+	float length;
+	tbVec3 n = tbDistanceAxis( joint, &p, &length );
+	tbJointRow J = tbDistanceRow( &p, n );
+	tbRowApply( m, &J, d->impulse + d->lowerImpulse - d->upperImpulse );
+}
+
+static void tbSolveDistance( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, bool useBias )
+{
+	tbDistanceJointData* d = &joint->distance;
+	tbJointPose p;
+	tbComputeJointPose( joint, m, &p );
+	if ( tbIsPointMode( d ) )
+	{
+		tbSolvePointBlock( m, &p, tbJointSoftness( ctx, useBias ), &d->pointImpulse );
+		return;
+	}
+	float length;
+	tbVec3 n = tbDistanceAxis( joint, &p, &length );
+	tbJointRow J = tbDistanceRow( &p, n );
+
+	if ( tbIsRigid( d ) )
+	{
+		tbSolveEqualityRow( m, &J, length - tbRodLength( d ), tbJointSoftness( ctx, useBias ), &d->impulse );
+		return;
+	}
+
+	// The spring acts in every pass: it is a force law, not position correction.
+	if ( d->enableSpring && d->hertz > 0.0f )
+	{
+		tbSolveSpringRow( m, &J, length - d->length, d->springSoftness, FLT_MAX, &d->impulse );
+	}
+	if ( d->enableLimit )
+	{
+		if ( d->minLength > 0.0f )
+		{
+			tbSolveLimitRow( ctx, m, &J, length - d->minLength, useBias, &d->lowerImpulse );
+		}
+		if ( d->maxLength < FLT_MAX )
+		{
+			tbJointRow K = tbNegateRow( J );
+			tbSolveLimitRow( ctx, m, &K, d->maxLength - length, useBias, &d->upperImpulse );
+		}
+	}
+}
+
+static void tbScaleDistance( tbJoint* joint, float scale )
+{
+	tbDistanceJointData* d = &joint->distance;
+	d->impulse *= scale;
+	d->lowerImpulse *= scale;
+	d->upperImpulse *= scale;
+	d->pointImpulse = tbMulSV( scale, d->pointImpulse );
+}
+
+static void tbReactionDistance( const tbJoint* joint, tbVec3* linear, tbVec3* angular )
+{
+	const tbDistanceJointData* d = &joint->distance;
+	*linear = tbMulAdd( d->pointImpulse, d->impulse + d->lowerImpulse - d->upperImpulse, d->axis );
+	*angular = tb_vec3_zero;
+}
+
+static void tbErrorDistance( const tbJoint* joint, const tbJointPose* p, float* linear, float* angular )
+{
+	const tbDistanceJointData* d = &joint->distance;
+	float length = tbLength( p->d );
+	*angular = 0.0f;
+	if ( tbIsRigid( d ) )
+	{
+		*linear = tbAbsFloat( length - tbRodLength( d ) );
+		return;
+	}
+	*linear = 0.0f;
+	if ( d->enableLimit )
+	{
+		*linear = tbMaxFloat( d->minLength - length, tbMaxFloat( length - d->maxLength, 0.0f ) );
+	}
+}
+
+const tbJointClass tb_distanceJointClass = {
+	tbPrepareDistance, tbWarmStartDistance, tbSolveDistance, tbScaleDistance, tbReactionDistance, tbErrorDistance,
+};
+
+// Parameters --------------------------------------------------------------------------------------
+
+static tbDistanceJointData* tbGetDistance( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_distance, NULL );
+	return joint != NULL ? &joint->distance : NULL;
+}
+
+static tbResult tbMutableDistance( tbJointId jointId, tbWorld** world, tbJoint** joint )
+{
+	return tbGetMutableJoint( jointId, tbJoint_distance, world, joint );
+}
+
+tbResult tbDistanceJoint_SetLength( tbJointId jointId, float length )
+{
+	tbWorld* world;
+	tbJoint* joint;
+	tbResult r = tbMutableDistance( jointId, &world, &joint );
+	if ( r != tbResult_ok )
+	{
+		return r;
+	}
+	if ( !tbIsValidLength( length ) || !tbIsFinite( length ) )
+	{
+		return tbResult_invalidArgument;
+	}
+	joint->distance.length = length;
+	tbWakeJointBodies( world, joint );
+	return tbResult_ok;
+}
+
+float tbDistanceJoint_GetLength( tbJointId jointId )
+{
+	tbDistanceJointData* d = tbGetDistance( jointId );
+	return d != NULL ? d->length : 0.0f;
+}
+
+tbResult tbDistanceJoint_EnableLimit( tbJointId jointId, bool enable )
+{
+	tbWorld* world;
+	tbJoint* joint;
+	tbResult r = tbMutableDistance( jointId, &world, &joint );
+	if ( r != tbResult_ok )
+	{
+		return r;
+	}
+	joint->distance.enableLimit = enable;
+	tbWakeJointBodies( world, joint );
+	return tbResult_ok;
+}
+
+bool tbDistanceJoint_IsLimitEnabled( tbJointId jointId )
+{
+	tbDistanceJointData* d = tbGetDistance( jointId );
+	return d != NULL && d->enableLimit;
+}
+
+tbResult tbDistanceJoint_SetLengthRange( tbJointId jointId, float minLength, float maxLength )
+{
+	tbWorld* world;
+	tbJoint* joint;
+	tbResult r = tbMutableDistance( jointId, &world, &joint );
+	if ( r != tbResult_ok )
+	{
+		return r;
+	}
+	if ( !tbIsValidLength( minLength ) || !tbIsValidLength( maxLength ) || minLength > maxLength )
+	{
+		return tbResult_invalidArgument;
+	}
+	joint->distance.minLength = minLength;
+	joint->distance.maxLength = maxLength;
+	tbWakeJointBodies( world, joint );
+	return tbResult_ok;
+}
+
+float tbDistanceJoint_GetMinLength( tbJointId jointId )
+{
+	tbDistanceJointData* d = tbGetDistance( jointId );
+	return d != NULL ? d->minLength : 0.0f;
+}
+
+float tbDistanceJoint_GetMaxLength( tbJointId jointId )
+{
+	tbDistanceJointData* d = tbGetDistance( jointId );
+	return d != NULL ? d->maxLength : 0.0f;
+}
+
+tbResult tbDistanceJoint_EnableSpring( tbJointId jointId, bool enable )
+{
+	tbWorld* world;
+	tbJoint* joint;
+	tbResult r = tbMutableDistance( jointId, &world, &joint );
+	if ( r != tbResult_ok )
+	{
+		return r;
+	}
+	joint->distance.enableSpring = enable;
+	tbWakeJointBodies( world, joint );
+	return tbResult_ok;
+}
+
+bool tbDistanceJoint_IsSpringEnabled( tbJointId jointId )
+{
+	tbDistanceJointData* d = tbGetDistance( jointId );
+	return d != NULL && d->enableSpring;
+}
+
+tbResult tbDistanceJoint_SetSpringHertz( tbJointId jointId, float hertz )
+{
+	tbWorld* world;
+	tbJoint* joint;
+	tbResult r = tbMutableDistance( jointId, &world, &joint );
+	if ( r != tbResult_ok )
+	{
+		return r;
+	}
+	if ( !tbIsFinite( hertz ) || hertz < 0.0f )
+	{
+		return tbResult_invalidArgument;
+	}
+	joint->distance.hertz = hertz;
+	tbWakeJointBodies( world, joint );
+	return tbResult_ok;
+}
+
+float tbDistanceJoint_GetSpringHertz( tbJointId jointId )
+{
+	tbDistanceJointData* d = tbGetDistance( jointId );
+	return d != NULL ? d->hertz : 0.0f;
+}
+
+tbResult tbDistanceJoint_SetSpringDampingRatio( tbJointId jointId, float dampingRatio )
+{
+	tbWorld* world;
+	tbJoint* joint;
+	tbResult r = tbMutableDistance( jointId, &world, &joint );
+	if ( r != tbResult_ok )
+	{
+		return r;
+	}
+	if ( !tbIsFinite( dampingRatio ) || dampingRatio < 0.0f )
+	{
+		return tbResult_invalidArgument;
+	}
+	joint->distance.dampingRatio = dampingRatio;
+	tbWakeJointBodies( world, joint );
+	return tbResult_ok;
+}
+
+float tbDistanceJoint_GetSpringDampingRatio( tbJointId jointId )
+{
+	tbDistanceJointData* d = tbGetDistance( jointId );
+	return d != NULL ? d->dampingRatio : 0.0f;
+}
+
+float tbDistanceJoint_GetCurrentLength( tbJointId jointId )
+{
+	tbWorld* world;
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_distance, &world );
+	if ( joint == NULL )
+	{
+		return 0.0f;
+	}
+	tbJointPose p;
+	tbComputeJointBodyPose( world, joint, &p );
+	return tbLength( p.d );
+}

@@ -1,0 +1,389 @@
+// Tumble physics: hinge (revolute) joint in the quaternion formulation.
+//
+// Point rows: the anchors coincide (see ball_joint.c). Angular rows (000 ch. 17): with the joint
+// frames' world orientations qA, qB the relative rotation is qRel = conj(qA) qB; the hinge allows
+// rotation about frame x only, so C1 = qRel.y = 0 and C2 = qRel.z = 0. Differentiating with
+// dq/dt = 1/2 w q gives Cdot_i = a_i . (wB - wA) with a_i = 1/2 R(qA) (w e_i + v x e_i)
+// (tbQuatRowAxis). Unlike the two-vector hinge of 000 ch. 14 (h1 . u2 = 0, h1 . v2 = 0), whose
+// mirror image h2 = -h1 also satisfies it, the flipped pose here has |qRel.y| or |qRel.z| = 1, so
+// there is no second rest state: the axis cannot flip under a hard hit.
+//
+// The hinge angle is the twist of qRel about x, t = 2 atan2(qRel.x, qRel.w) in [-pi, pi] (the
+// book uses 2 asin(qRel.x), 000 ch. 18, equal while the other components vanish). Its derivative
+// t' = a_t . (wB - wA) (tbTwistAxis) is the Jacobian of the limit rows (inequalities lower <= t
+// <= upper, 000 ch. 18 and 004 sec. 3.7.3), the motor row (Cdot = speed, |lambda| <= maxTorque h,
+// 004 sec. 3.7.3 "Motor", 000 ch. 22) and the servo: a motor whose target speed is
+// gain * (servoAngle - angle), capped, with its own max torque. Being a hard velocity row it holds
+// a static load with no steady angle error (a spring would sag by load / stiffness), and the error
+// decays as exp(-gain t) without overshoot while the torque suffices.
+// SPDX-License-Identifier: MIT
+#include "joint.h"
+
+#include "core.h"
+#include "world.h"
+
+#include <float.h>
+
+tbHingeJointDef tbDefaultHingeJointDef( void )
+{
+	tbHingeJointDef def;
+	def.base = tbMakeDefaultJointDef();
+	def.enableLimit = false;
+	def.lowerAngle = 0.0f;
+	def.upperAngle = 0.0f;
+	def.enableMotor = false;
+	def.motorSpeed = 0.0f;
+	def.maxMotorTorque = 0.0f;
+	def.enableServo = false;
+	def.servoAngle = 0.0f;
+	def.maxServoTorque = 0.0f;
+	def.servoGain = 10.0f;
+	def.maxServoSpeed = 2.0f * TB_PI;
+	return def;
+}
+
+static bool tbIsValidAngleRange( float lower, float upper )
+{
+	return tbIsFinite( lower ) && tbIsFinite( upper ) && lower <= upper && lower >= -TB_PI - 1.0e-5f &&
+		   upper <= TB_PI + 1.0e-5f;
+}
+
+static bool tbIsValidTorque( float x )
+{
+	return !isnan( x ) && x >= 0.0f;
+}
+
+tbJointId tbCreateHingeJoint( tbWorldId worldId, const tbHingeJointDef* def, tbResult* result )
+{
+	if ( def == NULL || !tbIsValidAngleRange( def->lowerAngle, def->upperAngle ) || !tbIsFinite( def->motorSpeed ) ||
+		 !tbIsValidTorque( def->maxMotorTorque ) || !tbIsFinite( def->servoAngle ) ||
+		 !tbIsValidTorque( def->maxServoTorque ) || !tbIsFinite( def->servoGain ) || def->servoGain <= 0.0f ||
+		 isnan( def->maxServoSpeed ) || def->maxServoSpeed <= 0.0f )
+	{
+		return tbFailJointCreation( result, tbResult_invalidArgument );
+	}
+	tbWorld* world;
+	tbJoint* joint = tbCreateJointInternal( worldId, &def->base, tbJoint_hinge, result, &world );
+	if ( joint == NULL )
+	{
+		return tb_nullJointId;
+	}
+	tbHingeJointData* h = &joint->hinge;
+	h->enableLimit = def->enableLimit;
+	h->lowerAngle = def->lowerAngle;
+	h->upperAngle = def->upperAngle;
+	h->enableMotor = def->enableMotor;
+	h->motorSpeed = def->motorSpeed;
+	h->maxMotorTorque = def->maxMotorTorque;
+	h->enableServo = def->enableServo;
+	h->servoAngle = tbWrapAngle( def->servoAngle );
+	h->maxServoTorque = def->maxServoTorque;
+	h->servoGain = def->servoGain;
+	h->maxServoSpeed = def->maxServoSpeed;
+	return tbMakeJointId( world, joint );
+}
+
+static void tbPrepareHinge( tbStepContext* ctx, tbJoint* joint )
+{
+	TB_UNUSED( ctx );
+	tbHingeJointData* h = &joint->hinge;
+	if ( h->enableLimit == false )
+	{
+		h->lowerImpulse = 0.0f;
+		h->upperImpulse = 0.0f;
+	}
+	if ( h->enableMotor == false )
+	{
+		h->motorImpulse = 0.0f;
+	}
+	if ( h->enableServo == false )
+	{
+		h->servoImpulse = 0.0f;
+	}
+}
+
+static void tbHingeRows( const tbJointPose* p, tbJointRow rows[2], tbJointRow* twist )
+{
+	rows[0] = tbAngularRow( tbQuatRowAxis( p, 1 ) );
+	rows[1] = tbAngularRow( tbQuatRowAxis( p, 2 ) );
+	*twist = tbAngularRow( tbTwistAxis( p ) );
+}
+
+static void tbWarmStartHinge( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m )
+{
+	TB_UNUSED( ctx );
+	tbHingeJointData* h = &joint->hinge;
+	tbJointPose p;
+	tbComputeJointPose( joint, m, &p );
+	tbJointRow rows[2], twist;
+	tbHingeRows( &p, rows, &twist );
+	tbRowApply( m, &twist, h->motorImpulse + h->servoImpulse + h->lowerImpulse - h->upperImpulse );
+	tbRowApply( m, rows + 0, h->angularImpulse[0] );
+	tbRowApply( m, rows + 1, h->angularImpulse[1] );
+	tbApplyPointImpulse( m, &p, h->linearImpulse );
+}
+
+static void tbSolveHinge( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, bool useBias )
+{
+	tbHingeJointData* h = &joint->hinge;
+	tbJointPose p;
+	tbComputeJointPose( joint, m, &p );
+	tbJointRow rows[2], twist;
+	tbHingeRows( &p, rows, &twist );
+	float angle = tbTwistAngle( p.qRel );
+
+	// Lower priority first (Gauss-Seidel: the last row solved is satisfied best): motor and servo,
+	// then the limits, then the hinge rows and the anchors.
+	if ( h->enableMotor )
+	{
+		tbSolveMotorRow( m, &twist, h->motorSpeed, tbMaxImpulse( h->maxMotorTorque, ctx->h ), &h->motorImpulse );
+	}
+	if ( h->enableServo )
+	{
+		float error = tbWrapAngle( h->servoAngle - angle );
+		float speed = tbClampFloat( h->servoGain * error, -h->maxServoSpeed, h->maxServoSpeed );
+		tbSolveMotorRow( m, &twist, speed, tbMaxImpulse( h->maxServoTorque, ctx->h ), &h->servoImpulse );
+	}
+	if ( h->enableLimit )
+	{
+		tbSolveLimitRow( ctx, m, &twist, angle - h->lowerAngle, useBias, &h->lowerImpulse );
+		tbJointRow upper = tbAngularRow( tbNeg( twist.angularB ) );
+		tbSolveLimitRow( ctx, m, &upper, h->upperAngle - angle, useBias, &h->upperImpulse );
+	}
+	tbSoftness soft = tbJointSoftness( ctx, useBias );
+	float C[2] = { p.qRel.y, p.qRel.z };
+	tbSolveEqualityBlock( m, rows, C, 2, soft, h->angularImpulse );
+	tbSolvePointBlock( m, &p, soft, &h->linearImpulse );
+}
+
+static void tbScaleHinge( tbJoint* joint, float scale )
+{
+	tbHingeJointData* h = &joint->hinge;
+	h->linearImpulse = tbMulSV( scale, h->linearImpulse );
+	h->angularImpulse[0] *= scale;
+	h->angularImpulse[1] *= scale;
+	h->lowerImpulse *= scale;
+	h->upperImpulse *= scale;
+	h->motorImpulse *= scale;
+	h->servoImpulse *= scale;
+}
+
+static void tbReactionHinge( const tbJoint* joint, tbVec3* linear, tbVec3* angular )
+{
+	const tbHingeJointData* h = &joint->hinge;
+	tbJointPose p;
+	tbComputeJointStartPose( joint, &p );
+	*linear = h->linearImpulse;
+	tbVec3 t = tbMulSV( h->angularImpulse[0], tbQuatRowAxis( &p, 1 ) );
+	t = tbMulAdd( t, h->angularImpulse[1], tbQuatRowAxis( &p, 2 ) );
+	t = tbMulAdd( t, h->motorImpulse + h->servoImpulse + h->lowerImpulse - h->upperImpulse, tbTwistAxis( &p ) );
+	*angular = t;
+}
+
+static void tbErrorHinge( const tbJoint* joint, const tbJointPose* p, float* linear, float* angular )
+{
+	const tbHingeJointData* h = &joint->hinge;
+	*linear = tbLength( p->d );
+	// Tilt of the hinge axis: the swing angle between the two frames' x axes.
+	float tilt = tbSwingAngle( p->qRel );
+	float excess = 0.0f;
+	if ( h->enableLimit )
+	{
+		float angle = tbTwistAngle( p->qRel );
+		excess = tbMaxFloat( h->lowerAngle - angle, tbMaxFloat( angle - h->upperAngle, 0.0f ) );
+	}
+	*angular = tilt + excess;
+}
+
+const tbJointClass tb_hingeJointClass = {
+	tbPrepareHinge, tbWarmStartHinge, tbSolveHinge, tbScaleHinge, tbReactionHinge, tbErrorHinge,
+};
+
+// Parameters --------------------------------------------------------------------------------------
+
+static tbHingeJointData* tbGetHinge( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_hinge, NULL );
+	return joint != NULL ? &joint->hinge : NULL;
+}
+
+// Setter prologue: the joint, an unlocked world, a valid value; wakes the bodies on success.
+#define TB_HINGE_SETTER( valid )                                                                                       \
+	tbWorld* world;                                                                                                    \
+	tbJoint* joint;                                                                                                    \
+	tbResult r = tbGetMutableJoint( jointId, tbJoint_hinge, &world, &joint );                                          \
+	if ( r != tbResult_ok )                                                                                            \
+	{                                                                                                                  \
+		return r;                                                                                                      \
+	}                                                                                                                  \
+	if ( !( valid ) )                                                                                                  \
+	{                                                                                                                  \
+		return tbResult_invalidArgument;                                                                               \
+	}                                                                                                                  \
+	tbWakeJointBodies( world, joint );                                                                                 \
+	tbHingeJointData* h = &joint->hinge
+
+tbResult tbHingeJoint_EnableLimit( tbJointId jointId, bool enable )
+{
+	TB_HINGE_SETTER( true );
+	h->enableLimit = enable;
+	return tbResult_ok;
+}
+
+bool tbHingeJoint_IsLimitEnabled( tbJointId jointId )
+{
+	tbHingeJointData* h = tbGetHinge( jointId );
+	return h != NULL && h->enableLimit;
+}
+
+tbResult tbHingeJoint_SetLimits( tbJointId jointId, float lowerAngle, float upperAngle )
+{
+	TB_HINGE_SETTER( tbIsValidAngleRange( lowerAngle, upperAngle ) );
+	h->lowerAngle = lowerAngle;
+	h->upperAngle = upperAngle;
+	return tbResult_ok;
+}
+
+float tbHingeJoint_GetLowerLimit( tbJointId jointId )
+{
+	tbHingeJointData* h = tbGetHinge( jointId );
+	return h != NULL ? h->lowerAngle : 0.0f;
+}
+
+float tbHingeJoint_GetUpperLimit( tbJointId jointId )
+{
+	tbHingeJointData* h = tbGetHinge( jointId );
+	return h != NULL ? h->upperAngle : 0.0f;
+}
+
+tbResult tbHingeJoint_EnableMotor( tbJointId jointId, bool enable )
+{
+	TB_HINGE_SETTER( true );
+	h->enableMotor = enable;
+	return tbResult_ok;
+}
+
+bool tbHingeJoint_IsMotorEnabled( tbJointId jointId )
+{
+	tbHingeJointData* h = tbGetHinge( jointId );
+	return h != NULL && h->enableMotor;
+}
+
+tbResult tbHingeJoint_SetMotorSpeed( tbJointId jointId, float speed )
+{
+	TB_HINGE_SETTER( tbIsFinite( speed ) );
+	h->motorSpeed = speed;
+	return tbResult_ok;
+}
+
+float tbHingeJoint_GetMotorSpeed( tbJointId jointId )
+{
+	tbHingeJointData* h = tbGetHinge( jointId );
+	return h != NULL ? h->motorSpeed : 0.0f;
+}
+
+tbResult tbHingeJoint_SetMaxMotorTorque( tbJointId jointId, float torque )
+{
+	TB_HINGE_SETTER( tbIsValidTorque( torque ) );
+	h->maxMotorTorque = torque;
+	return tbResult_ok;
+}
+
+float tbHingeJoint_GetMaxMotorTorque( tbJointId jointId )
+{
+	tbHingeJointData* h = tbGetHinge( jointId );
+	return h != NULL ? h->maxMotorTorque : 0.0f;
+}
+
+float tbHingeJoint_GetMotorTorque( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_hinge, NULL );
+	return joint != NULL && joint->impulseH > 0.0f ? joint->hinge.motorImpulse / joint->impulseH : 0.0f;
+}
+
+tbResult tbHingeJoint_EnableServo( tbJointId jointId, bool enable )
+{
+	TB_HINGE_SETTER( true );
+	h->enableServo = enable;
+	return tbResult_ok;
+}
+
+bool tbHingeJoint_IsServoEnabled( tbJointId jointId )
+{
+	tbHingeJointData* h = tbGetHinge( jointId );
+	return h != NULL && h->enableServo;
+}
+
+tbResult tbHingeJoint_SetServoAngle( tbJointId jointId, float angle )
+{
+	TB_HINGE_SETTER( tbIsFinite( angle ) );
+	h->servoAngle = tbWrapAngle( angle );
+	return tbResult_ok;
+}
+
+float tbHingeJoint_GetServoAngle( tbJointId jointId )
+{
+	tbHingeJointData* h = tbGetHinge( jointId );
+	return h != NULL ? h->servoAngle : 0.0f;
+}
+
+tbResult tbHingeJoint_SetMaxServoTorque( tbJointId jointId, float torque )
+{
+	TB_HINGE_SETTER( tbIsValidTorque( torque ) );
+	h->maxServoTorque = torque;
+	return tbResult_ok;
+}
+
+float tbHingeJoint_GetMaxServoTorque( tbJointId jointId )
+{
+	tbHingeJointData* h = tbGetHinge( jointId );
+	return h != NULL ? h->maxServoTorque : 0.0f;
+}
+
+tbResult tbHingeJoint_SetServoGain( tbJointId jointId, float gain, float maxSpeed )
+{
+	TB_HINGE_SETTER( tbIsFinite( gain ) && gain > 0.0f && !isnan( maxSpeed ) && maxSpeed > 0.0f );
+	h->servoGain = gain;
+	h->maxServoSpeed = maxSpeed;
+	return tbResult_ok;
+}
+
+float tbHingeJoint_GetServoGain( tbJointId jointId )
+{
+	tbHingeJointData* h = tbGetHinge( jointId );
+	return h != NULL ? h->servoGain : 0.0f;
+}
+
+float tbHingeJoint_GetMaxServoSpeed( tbJointId jointId )
+{
+	tbHingeJointData* h = tbGetHinge( jointId );
+	return h != NULL ? h->maxServoSpeed : 0.0f;
+}
+
+float tbHingeJoint_GetAngle( tbJointId jointId )
+{
+	tbWorld* world;
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_hinge, &world );
+	if ( joint == NULL )
+	{
+		return 0.0f;
+	}
+	tbJointPose p;
+	tbComputeJointBodyPose( world, joint, &p );
+	return tbTwistAngle( p.qRel );
+}
+
+float tbHingeJoint_GetSpeed( tbJointId jointId )
+{
+	tbWorld* world;
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_hinge, &world );
+	if ( joint == NULL )
+	{
+		return 0.0f;
+	}
+	tbJointPose p;
+	tbComputeJointBodyPose( world, joint, &p );
+	tbJointMotion m;
+	tbLoadJointBodyMotion( world, joint, &m );
+	return tbDot( tbTwistAxis( &p ), tbSub( m.wB, m.wA ) );
+}

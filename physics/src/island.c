@@ -1,0 +1,232 @@
+// Tumble physics: sleeping by islands.
+// SPDX-License-Identifier: MIT
+#include "island.h"
+
+#include "body.h"
+#include "contact.h"
+#include "core.h"
+#include "joint.h"
+#include "world.h"
+#include "tumble/tumble.h"
+
+#include <float.h>
+
+static int tbFindRoot( tbWorld* world, int id )
+{
+	tbBody* bodies = world->bodies.data;
+	int root = id;
+	while ( bodies[root].islandParent != root )
+	{
+		root = bodies[root].islandParent;
+	}
+	// path compression
+	while ( bodies[id].islandParent != root )
+	{
+		int next = bodies[id].islandParent;
+		bodies[id].islandParent = root;
+		id = next;
+	}
+	return root;
+}
+
+static void tbUnion( tbWorld* world, int a, int b )
+{
+	tbBody* bodies = world->bodies.data;
+	if ( bodies[a].islandParent < 0 || bodies[b].islandParent < 0 )
+	{
+		return; // static or asleep: does not join islands
+	}
+	int ra = tbFindRoot( world, a );
+	int rb = tbFindRoot( world, b );
+	if ( ra != rb )
+	{
+		// The lower index becomes the root so the result does not depend on visit order.
+		if ( ra < rb )
+		{
+			bodies[rb].islandParent = ra;
+		}
+		else
+		{
+			bodies[ra].islandParent = rb;
+		}
+	}
+}
+
+static void tbJointLink( tbWorld* world, int bodyIdA, int bodyIdB )
+{
+	if ( bodyIdA >= 0 && bodyIdB >= 0 )
+	{
+		tbUnion( world, bodyIdA, bodyIdB );
+	}
+}
+
+void tbSleepBody( tbBody* body )
+{
+	body->awake = false;
+	body->sleepTime = 0.0f;
+	body->linearVelocity = tb_vec3_zero;
+	body->angularVelocity = tb_vec3_zero;
+	body->force = tb_vec3_zero;
+	body->torque = tb_vec3_zero;
+}
+
+void tbUpdateSleep( tbWorld* world, float timeStep )
+{
+	tbBody* bodies = world->bodies.data;
+	int count = world->bodies.count;
+
+	// Sleep timers, and union-find roots for the awake movable bodies.
+	for ( int i = 0; i < count; ++i )
+	{
+		tbBody* body = bodies + i;
+		body->islandParent = -1;
+		if ( body->id < 0 || body->type == tbBody_static || body->awake == false )
+		{
+			continue;
+		}
+		body->islandParent = i;
+		float threshold = body->sleepThreshold;
+		float v = tbLength( body->linearVelocity );
+		float w = tbLength( body->angularVelocity ) * body->maxExtent;
+		if ( body->enableSleep == false || world->def.enableSleep == false || v > threshold || w > threshold )
+		{
+			body->sleepTime = 0.0f;
+		}
+		else
+		{
+			body->sleepTime += timeStep;
+		}
+	}
+	if ( world->def.enableSleep == false )
+	{
+		return;
+	}
+
+	for ( int i = 0; i < world->contacts.count; ++i )
+	{
+		tbContact* contact = world->contacts.data + i;
+		if ( contact->id < 0 || ( contact->flags & tbContact_touching ) == 0 || ( contact->flags & tbContact_sensor ) )
+		{
+			continue;
+		}
+		tbUnion( world, contact->edges[0].bodyId, contact->edges[1].bodyId );
+	}
+	tbLinkJoints( world, tbJointLink );
+
+	// An island sleeps only if none of its bodies moved recently: mark roots of moving islands.
+	for ( int i = 0; i < count; ++i )
+	{
+		if ( bodies[i].islandParent < 0 )
+		{
+			continue;
+		}
+		int root = tbFindRoot( world, i );
+		bodies[root].isMarked = false;
+	}
+	for ( int i = 0; i < count; ++i )
+	{
+		if ( bodies[i].islandParent < 0 )
+		{
+			continue;
+		}
+		int root = tbFindRoot( world, i );
+		if ( bodies[i].sleepTime < TB_TIME_TO_SLEEP )
+		{
+			bodies[root].isMarked = true; // someone in this island is still moving
+		}
+	}
+	for ( int i = 0; i < count; ++i )
+	{
+		if ( bodies[i].islandParent < 0 )
+		{
+			continue;
+		}
+		int root = tbFindRoot( world, i );
+		if ( bodies[root].isMarked == false )
+		{
+			tbSleepBody( bodies + i );
+		}
+	}
+}
+
+void tbWakeBody( tbWorld* world, tbBody* body )
+{
+	if ( body->type == tbBody_static )
+	{
+		return;
+	}
+	if ( body->awake )
+	{
+		body->sleepTime = 0.0f;
+		return;
+	}
+	// Flood fill through touching contacts and joints to every sleeping body of the island.
+	int* stack = world->awakeBodyIds;
+	int capacity = world->awakeBodyCapacity;
+	int top = 0;
+	body->awake = true;
+	body->sleepTime = 0.0f;
+	void* data = stack;
+	tbEnsureCapacity( &data, top, &capacity, sizeof( int ) );
+	stack = data;
+	stack[top++] = body->id;
+	while ( top > 0 )
+	{
+		tbBody* b = world->bodies.data + stack[--top];
+		for ( int key = b->headContactKey; key >= 0; )
+		{
+			tbContact* contact = world->contacts.data + ( key >> 1 );
+			int edge = key & 1;
+			key = contact->edges[edge].nextKey;
+			if ( ( contact->flags & tbContact_touching ) == 0 )
+			{
+				continue;
+			}
+			tbBody* other = world->bodies.data + contact->edges[edge ^ 1].bodyId;
+			if ( other->type != tbBody_static && other->awake == false )
+			{
+				other->awake = true;
+				other->sleepTime = 0.0f;
+				data = stack;
+				tbEnsureCapacity( &data, top, &capacity, sizeof( int ) );
+				stack = data;
+				stack[top++] = other->id;
+			}
+		}
+		tbJointId ids[64];
+		int jointCount = tbMinInt( tbGetBodyJointIds( world, b, ids, 64 ), 64 );
+		for ( int j = 0; j < jointCount; ++j )
+		{
+			int otherId = tbGetJointOtherBody( world, ids[j], b->id );
+			if ( otherId < 0 )
+			{
+				continue;
+			}
+			tbBody* other = world->bodies.data + otherId;
+			if ( other->type != tbBody_static && other->awake == false )
+			{
+				other->awake = true;
+				other->sleepTime = 0.0f;
+				data = stack;
+				tbEnsureCapacity( &data, top, &capacity, sizeof( int ) );
+				stack = data;
+				stack[top++] = other->id;
+			}
+		}
+	}
+	world->awakeBodyIds = stack;
+	world->awakeBodyCapacity = capacity;
+}
+
+void tbWakeAllBodies( tbWorld* world )
+{
+	for ( int i = 0; i < world->bodies.count; ++i )
+	{
+		tbBody* body = world->bodies.data + i;
+		if ( body->id >= 0 && body->type != tbBody_static )
+		{
+			body->awake = true;
+			body->sleepTime = 0.0f;
+		}
+	}
+}

@@ -1,0 +1,1468 @@
+// Tumble physics: joint storage, creation checks, body edge lists, step dispatch, breaking, and
+// the row algebra shared by every joint type (see joint.h for the conventions).
+// SPDX-License-Identifier: MIT
+#include "joint.h"
+
+#include "body.h"
+#include "contact.h"
+#include "core.h"
+#include "mover.h"
+#include "world.h"
+#include "tumble/tumble.h"
+
+#include <float.h>
+#include <string.h>
+#include <stdlib.h>
+
+// The book's guard against huge one-step impulses (000 ch. 10.1): a violent collision can leave a
+// joint with an accumulated impulse that, replayed as next step's warm start, throws the bodies
+// apart. Warm-start impulses are scaled down so that on their own they would not change the
+// relative velocity of the two bodies by more than these (and NaN/inf clears them).
+#define TB_WARM_START_MAX_SPEED 50.0f          // m/s
+#define TB_WARM_START_MAX_ANGULAR_SPEED 100.0f // rad/s
+
+static const tbJointClass* tbGetJointClass( tbJointType type )
+{
+	switch ( type )
+	{
+		case tbJoint_distance:
+			return &tb_distanceJointClass;
+		case tbJoint_ball:
+			return &tb_ballJointClass;
+		case tbJoint_hinge:
+			return &tb_hingeJointClass;
+		case tbJoint_cone:
+			return &tb_coneJointClass;
+		case tbJoint_fixed:
+			return &tb_fixedJointClass;
+		case tbJoint_slider:
+			return &tb_sliderJointClass;
+		case tbJoint_sixDof:
+			return &tb_sixDofJointClass;
+		case tbJoint_motor:
+			return &tb_motorJointClass;
+		case tbJoint_mouse:
+			return &tb_mouseJointClass;
+		case tbJoint_custom:
+			return &tb_customJointClass;
+		default:
+			return NULL;
+	}
+}
+
+static const char* const tb_jointTypeNames[tbJoint_typeCount] = {
+	"distance", "ball", "hinge", "cone", "fixed", "slider", "six_dof", "motor", "mouse", "custom",
+};
+
+const char* tbJointTypeName( tbJointType type )
+{
+	if ( (unsigned)type >= (unsigned)tbJoint_typeCount )
+	{
+		return NULL;
+	}
+	return tb_jointTypeNames[type];
+}
+
+tbJointType tbJointTypeFromName( const char* name )
+{
+	if ( name == NULL )
+	{
+		return tbJoint_typeCount;
+	}
+	for ( int i = 0; i < tbJoint_typeCount; ++i )
+	{
+		if ( strcmp( name, tb_jointTypeNames[i] ) == 0 )
+		{
+			return (tbJointType)i;
+		}
+	}
+	return tbJoint_typeCount;
+}
+
+// Ids and lookup ----------------------------------------------------------------------------------
+
+tbJointId tbMakeJointId( const tbWorld* world, const tbJoint* joint )
+{
+	tbJointId id = { joint->id + 1, world->worldId, joint->generation };
+	return id;
+}
+
+static tbJoint* tbGetJointFromId( tbWorld* world, tbJointId id )
+{
+	if ( world == NULL || id.index1 < 1 || id.index1 > world->joints.count )
+	{
+		return NULL;
+	}
+	tbJoint* joint = world->joints.data + ( id.index1 - 1 );
+	if ( joint->id < 0 || joint->generation != id.generation )
+	{
+		return NULL;
+	}
+	return joint;
+}
+
+tbJoint* tbGetJointChecked( tbJointId id, tbJointType type, tbWorld** worldOut )
+{
+	tbWorld* world = tbGetWorldFromIndex( id.world0 );
+	tbJoint* joint = tbGetJointFromId( world, id );
+	if ( joint != NULL && type != tbJoint_typeCount && joint->type != type )
+	{
+		joint = NULL;
+	}
+	if ( worldOut != NULL )
+	{
+		*worldOut = world;
+	}
+	return joint;
+}
+
+tbResult tbGetMutableJoint( tbJointId id, tbJointType type, tbWorld** worldOut, tbJoint** jointOut )
+{
+	tbWorld* world;
+	tbJoint* joint = tbGetJointChecked( id, type, &world );
+	*jointOut = joint;
+	if ( worldOut != NULL )
+	{
+		*worldOut = world;
+	}
+	if ( joint == NULL )
+	{
+		return tbResult_invalidId;
+	}
+	if ( world->locked )
+	{
+		return tbResult_worldLocked;
+	}
+	return tbResult_ok;
+}
+
+tbJoint* tbGetJointByKey( tbWorld* world, int jointKey )
+{
+	if ( jointKey < 0 || ( jointKey >> 1 ) >= world->joints.count )
+	{
+		return NULL;
+	}
+	return world->joints.data + ( jointKey >> 1 );
+}
+
+int tbGetBodyJointIds( tbWorld* world, const tbBody* body, tbJointId* out, int capacity )
+{
+	int n = 0;
+	for ( int key = body->headJointKey; key >= 0; )
+	{
+		tbJoint* joint = world->joints.data + ( key >> 1 );
+		if ( n < capacity && out != NULL )
+		{
+			out[n] = tbMakeJointId( world, joint );
+		}
+		n += 1;
+		key = joint->edges[key & 1].nextKey;
+	}
+	return n;
+}
+
+int tbGetJointOtherBody( tbWorld* world, tbJointId jointId, int bodyId )
+{
+	tbJoint* joint = tbGetJointFromId( world, jointId );
+	if ( joint == NULL )
+	{
+		return -1;
+	}
+	if ( joint->edges[0].bodyId == bodyId )
+	{
+		return joint->edges[1].bodyId;
+	}
+	if ( joint->edges[1].bodyId == bodyId )
+	{
+		return joint->edges[0].bodyId;
+	}
+	return -1;
+}
+
+// Edge lists --------------------------------------------------------------------------------------
+
+static void tbLinkJointEdge( tbWorld* world, tbJoint* joint, int edgeIndex, int bodyId )
+{
+	tbJointEdge* edge = joint->edges + edgeIndex;
+	edge->bodyId = bodyId;
+	edge->prevKey = -1;
+	edge->nextKey = -1;
+	if ( bodyId < 0 )
+	{
+		return;
+	}
+	tbBody* body = world->bodies.data + bodyId;
+	int key = ( joint->id << 1 ) | edgeIndex;
+	edge->nextKey = body->headJointKey;
+	if ( body->headJointKey >= 0 )
+	{
+		tbJoint* head = world->joints.data + ( body->headJointKey >> 1 );
+		head->edges[body->headJointKey & 1].prevKey = key;
+	}
+	body->headJointKey = key;
+	body->jointCount += 1;
+}
+
+static void tbUnlinkJointEdge( tbWorld* world, tbJoint* joint, int edgeIndex )
+{
+	tbJointEdge* edge = joint->edges + edgeIndex;
+	if ( edge->bodyId < 0 )
+	{
+		return;
+	}
+	tbBody* body = world->bodies.data + edge->bodyId;
+	if ( edge->prevKey >= 0 )
+	{
+		world->joints.data[edge->prevKey >> 1].edges[edge->prevKey & 1].nextKey = edge->nextKey;
+	}
+	else
+	{
+		body->headJointKey = edge->nextKey;
+	}
+	if ( edge->nextKey >= 0 )
+	{
+		world->joints.data[edge->nextKey >> 1].edges[edge->nextKey & 1].prevKey = edge->prevKey;
+	}
+	body->jointCount -= 1;
+	edge->bodyId = -1;
+	edge->prevKey = -1;
+	edge->nextKey = -1;
+}
+
+void tbWakeJointBodies( tbWorld* world, tbJoint* joint )
+{
+	for ( int i = 0; i < 2; ++i )
+	{
+		int bodyId = joint->edges[i].bodyId;
+		if ( bodyId >= 0 )
+		{
+			tbWakeBody( world, world->bodies.data + bodyId );
+		}
+	}
+}
+
+// Contacts between the two bodies exist only while collideConnected allows them.
+static void tbDestroyContactsBetween( tbWorld* world, int bodyIdA, int bodyIdB )
+{
+	if ( bodyIdA < 0 || bodyIdB < 0 )
+	{
+		return;
+	}
+	tbBody* bodyA = world->bodies.data + bodyIdA;
+	for ( int key = bodyA->headContactKey; key >= 0; )
+	{
+		tbContact* contact = world->contacts.data + ( key >> 1 );
+		int edge = key & 1;
+		key = contact->edges[edge].nextKey;
+		if ( contact->edges[edge ^ 1].bodyId == bodyIdB )
+		{
+			tbDestroyContact( world, contact, false );
+		}
+	}
+}
+
+// Moving the proxies makes the broad phase look for pairs again, so contacts between the two
+// bodies come back once no joint forbids them.
+static void tbRefreshBodyPairs( tbWorld* world, int bodyIdA, int bodyIdB )
+{
+	if ( bodyIdA < 0 || bodyIdB < 0 )
+	{
+		return;
+	}
+	tbUpdateBodyShapes( world, world->bodies.data + bodyIdA, true );
+}
+
+// Frames ------------------------------------------------------------------------------------------
+
+// Rotation matrix (columns) to quaternion (Shepperd: pick the largest of w, x, y, z first so
+// the square root is well conditioned).
+static tbQuat tbQuatFromMatrix( tbMat3 m )
+{
+	float trace = m.cx.x + m.cy.y + m.cz.z;
+	tbQuat q;
+	if ( trace > 0.0f )
+	{
+		float s = 2.0f * sqrtf( 1.0f + trace );
+		q.w = 0.25f * s;
+		q.x = ( m.cy.z - m.cz.y ) / s;
+		q.y = ( m.cz.x - m.cx.z ) / s;
+		q.z = ( m.cx.y - m.cy.x ) / s;
+	}
+	else if ( m.cx.x > m.cy.y && m.cx.x > m.cz.z )
+	{
+		float s = 2.0f * sqrtf( 1.0f + m.cx.x - m.cy.y - m.cz.z );
+		q.w = ( m.cy.z - m.cz.y ) / s;
+		q.x = 0.25f * s;
+		q.y = ( m.cy.x + m.cx.y ) / s;
+		q.z = ( m.cz.x + m.cx.z ) / s;
+	}
+	else if ( m.cy.y > m.cz.z )
+	{
+		float s = 2.0f * sqrtf( 1.0f + m.cy.y - m.cx.x - m.cz.z );
+		q.w = ( m.cz.x - m.cx.z ) / s;
+		q.x = ( m.cy.x + m.cx.y ) / s;
+		q.y = 0.25f * s;
+		q.z = ( m.cz.y + m.cy.z ) / s;
+	}
+	else
+	{
+		float s = 2.0f * sqrtf( 1.0f + m.cz.z - m.cx.x - m.cy.y );
+		q.w = ( m.cx.y - m.cy.x ) / s;
+		q.x = ( m.cz.x + m.cx.z ) / s;
+		q.y = ( m.cz.y + m.cy.z ) / s;
+		q.z = 0.25f * s;
+	}
+	return tbNormalizeQ( q );
+}
+
+static tbResult tbGetFrameBody( tbBodyId bodyId, tbTransform* xf )
+{
+	if ( TB_IS_NULL( bodyId ) )
+	{
+		*xf = tb_transformIdentity;
+		return tbResult_ok;
+	}
+	tbBody* body = tbGetBodyChecked( bodyId, NULL );
+	if ( body == NULL )
+	{
+		return tbResult_invalidId;
+	}
+	*xf = body->transform;
+	return tbResult_ok;
+}
+
+tbResult tbJointFramesFromWorldFrame( tbBodyId bodyA, tbBodyId bodyB, tbTransform worldFrame, tbJointDef* def )
+{
+	if ( def == NULL || !tbIsValidVec3( worldFrame.p ) || !tbIsValidQuat( worldFrame.q ) )
+	{
+		return tbResult_invalidArgument;
+	}
+	tbTransform xfA, xfB;
+	tbResult r = tbGetFrameBody( bodyA, &xfA );
+	if ( r != tbResult_ok )
+	{
+		return r;
+	}
+	r = tbGetFrameBody( bodyB, &xfB );
+	if ( r != tbResult_ok )
+	{
+		return r;
+	}
+	worldFrame.q = tbNormalizeQ( worldFrame.q );
+	def->bodyA = bodyA;
+	def->bodyB = bodyB;
+	def->localFrameA = tbInvMulTransforms( xfA, worldFrame );
+	def->localFrameB = tbInvMulTransforms( xfB, worldFrame );
+	return tbResult_ok;
+}
+
+tbResult tbJointFramesFromWorld( tbBodyId bodyA, tbBodyId bodyB, tbVec3 worldAnchor, tbVec3 worldAxis,
+								 tbJointDef* def )
+{
+	float length;
+	tbVec3 x = tbGetLengthAndNormalize( &length, worldAxis );
+	if ( !tbIsValidVec3( worldAxis ) || !tbIsValidVec3( worldAnchor ) || length < 1.0e-6f )
+	{
+		return tbResult_invalidArgument;
+	}
+	tbVec3 y = tbNormalize( tbPerpendicular( x ) );
+	tbVec3 z = tbCross( x, y );
+	tbTransform frame = { worldAnchor, tbQuatFromMatrix( tbMakeMat3( x, y, z ) ) };
+	return tbJointFramesFromWorldFrame( bodyA, bodyB, frame, def );
+}
+
+// Creation and destruction ------------------------------------------------------------------------
+
+static bool tbIsValidFrame( tbTransform xf )
+{
+	return tbIsValidVec3( xf.p ) && tbIsValidQuat( xf.q );
+}
+
+static bool tbIsValidBreakLimit( float x )
+{
+	return !isnan( x ) && x >= 0.0f;
+}
+
+static tbResult tbResolveJointBody( tbWorld* world, tbBodyId id, int* bodyIdOut )
+{
+	*bodyIdOut = -1;
+	if ( TB_IS_NULL( id ) )
+	{
+		return tbResult_ok;
+	}
+	if ( id.world0 != world->worldId )
+	{
+		return tbResult_invalidArgument;
+	}
+	tbBody* body = tbGetBodyFromId( world, id );
+	if ( body == NULL )
+	{
+		return tbResult_invalidId;
+	}
+	*bodyIdOut = body->id;
+	return tbResult_ok;
+}
+
+tbJoint* tbCreateJointInternal( tbWorldId worldId, const tbJointDef* def, tbJointType type, tbResult* result,
+								tbWorld** worldOut )
+{
+	tbResult dummy;
+	if ( result == NULL )
+	{
+		result = &dummy;
+	}
+	tbWorld* world = tbGetWorldFromId( worldId );
+	if ( worldOut != NULL )
+	{
+		*worldOut = world;
+	}
+	if ( world == NULL )
+	{
+		*result = tbResult_invalidId;
+		return NULL;
+	}
+	if ( world->locked )
+	{
+		*result = tbResult_worldLocked;
+		return NULL;
+	}
+	if ( def == NULL || def->internalValue != TB_SECRET_COOKIE || !tbIsValidFrame( def->localFrameA ) ||
+		 !tbIsValidFrame( def->localFrameB ) || !tbIsValidBreakLimit( def->breakForce ) ||
+		 !tbIsValidBreakLimit( def->breakTorque ) )
+	{
+		*result = tbResult_invalidArgument;
+		return NULL;
+	}
+
+	int bodyIdA, bodyIdB;
+	tbResult r = tbResolveJointBody( world, def->bodyA, &bodyIdA );
+	if ( r == tbResult_ok )
+	{
+		r = tbResolveJointBody( world, def->bodyB, &bodyIdB );
+	}
+	if ( r != tbResult_ok )
+	{
+		*result = r;
+		return NULL;
+	}
+	// The mouse joint may have no body A; every other joint needs at least one body, and never
+	// the same body twice.
+	if ( ( bodyIdA < 0 && bodyIdB < 0 ) || ( bodyIdA >= 0 && bodyIdA == bodyIdB ) ||
+		 ( type == tbJoint_mouse && bodyIdB < 0 ) )
+	{
+		*result = tbResult_invalidArgument;
+		return NULL;
+	}
+
+	int index;
+	TB_POOL_ALLOC( world->joints, tbJoint, index );
+	tbJoint* joint = world->joints.data + index;
+	uint16_t generation = joint->generation;
+	memset( joint, 0, sizeof( *joint ) );
+	joint->generation = generation;
+	joint->id = index;
+	joint->nextFree = -1;
+	joint->type = type;
+	joint->localFrameA = def->localFrameA;
+	joint->localFrameA.q = tbNormalizeQ( joint->localFrameA.q );
+	joint->localFrameB = def->localFrameB;
+	joint->localFrameB.q = tbNormalizeQ( joint->localFrameB.q );
+	if ( def->name != NULL )
+	{
+		strncpy( joint->name, def->name, TB_JOINT_NAME_LENGTH - 1 );
+	}
+	joint->userData = def->userData;
+	joint->breakForce = def->breakForce;
+	joint->breakTorque = def->breakTorque;
+	joint->collideConnected = def->collideConnected;
+	joint->enabled = true;
+	joint->broken = false;
+	tbLinkJointEdge( world, joint, 0, bodyIdA );
+	tbLinkJointEdge( world, joint, 1, bodyIdB );
+
+	if ( joint->collideConnected == false )
+	{
+		tbDestroyContactsBetween( world, bodyIdA, bodyIdB );
+	}
+	tbWakeJointBodies( world, joint );
+	*result = tbResult_ok;
+	return joint;
+}
+
+void tbDestroyJointInternal( tbWorld* world, tbJoint* joint, bool wakeBodies )
+{
+	if ( wakeBodies )
+	{
+		tbWakeJointBodies( world, joint );
+	}
+	tbUnlinkJointEdge( world, joint, 0 );
+	tbUnlinkJointEdge( world, joint, 1 );
+	// TB_POOL_FREE writes id = -1 before using the index again: pass a copy.
+	int index = joint->id;
+	TB_POOL_FREE( world->joints, index );
+}
+
+tbResult tbDestroyJoint( tbJointId jointId )
+{
+	tbWorld* world;
+	tbJoint* joint;
+	tbResult r = tbGetMutableJoint( jointId, tbJoint_typeCount, &world, &joint );
+	if ( r != tbResult_ok )
+	{
+		return r;
+	}
+	int bodyIdA = joint->edges[0].bodyId;
+	int bodyIdB = joint->edges[1].bodyId;
+	bool refresh = joint->collideConnected == false;
+	tbDestroyJointInternal( world, joint, true );
+	if ( refresh )
+	{
+		tbRefreshBodyPairs( world, bodyIdA, bodyIdB );
+	}
+	return tbResult_ok;
+}
+
+void tbDestroyAllJoints( tbWorld* world )
+{
+	tbDestroyMovers( world );
+	for ( int i = 0; i < world->joints.count; ++i )
+	{
+		tbJoint* joint = world->joints.data + i;
+		if ( joint->id >= 0 )
+		{
+			tbDestroyJointInternal( world, joint, false );
+		}
+	}
+	tbFree( world->joints.data, sizeof( tbJoint ) * (size_t)world->joints.capacity );
+	world->joints.data = NULL;
+	world->joints.count = 0;
+	world->joints.capacity = 0;
+	world->joints.freeList = -1;
+	world->joints.liveCount = 0;
+}
+
+// Common getters and setters ----------------------------------------------------------------------
+
+bool tbJoint_IsValid( tbJointId jointId )
+{
+	return tbGetJointChecked( jointId, tbJoint_typeCount, NULL ) != NULL;
+}
+
+tbJointType tbJoint_GetType( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, NULL );
+	return joint != NULL ? joint->type : tbJoint_typeCount;
+}
+
+tbWorldId tbJoint_GetWorld( tbJointId jointId )
+{
+	tbWorld* world;
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, &world );
+	if ( joint == NULL )
+	{
+		return tb_nullWorldId;
+	}
+	tbWorldId id = { (uint16_t)( world->worldId + 1 ), world->generation };
+	return id;
+}
+
+static tbBodyId tbJointBodyId( tbJointId jointId, int edgeIndex )
+{
+	tbWorld* world;
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, &world );
+	if ( joint == NULL || joint->edges[edgeIndex].bodyId < 0 )
+	{
+		return tb_nullBodyId;
+	}
+	return tbMakeBodyId( world, world->bodies.data + joint->edges[edgeIndex].bodyId );
+}
+
+tbBodyId tbJoint_GetBodyA( tbJointId jointId )
+{
+	return tbJointBodyId( jointId, 0 );
+}
+
+tbBodyId tbJoint_GetBodyB( tbJointId jointId )
+{
+	return tbJointBodyId( jointId, 1 );
+}
+
+tbTransform tbJoint_GetLocalFrameA( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, NULL );
+	return joint != NULL ? joint->localFrameA : tb_transformIdentity;
+}
+
+tbTransform tbJoint_GetLocalFrameB( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, NULL );
+	return joint != NULL ? joint->localFrameB : tb_transformIdentity;
+}
+
+tbResult tbJoint_SetLocalFrames( tbJointId jointId, tbTransform localFrameA, tbTransform localFrameB )
+{
+	tbWorld* world;
+	tbJoint* joint;
+	tbResult r = tbGetMutableJoint( jointId, tbJoint_typeCount, &world, &joint );
+	if ( r != tbResult_ok )
+	{
+		return r;
+	}
+	if ( !tbIsValidFrame( localFrameA ) || !tbIsValidFrame( localFrameB ) )
+	{
+		return tbResult_invalidArgument;
+	}
+	joint->localFrameA = localFrameA;
+	joint->localFrameA.q = tbNormalizeQ( localFrameA.q );
+	joint->localFrameB = localFrameB;
+	joint->localFrameB.q = tbNormalizeQ( localFrameB.q );
+	tbWakeJointBodies( world, joint );
+	return tbResult_ok;
+}
+
+static tbTransform tbJointWorldFrame( tbWorld* world, const tbJoint* joint, int edgeIndex )
+{
+	tbTransform local = edgeIndex == 0 ? joint->localFrameA : joint->localFrameB;
+	int bodyId = joint->edges[edgeIndex].bodyId;
+	if ( bodyId < 0 )
+	{
+		return local;
+	}
+	return tbMulTransforms( world->bodies.data[bodyId].transform, local );
+}
+
+tbTransform tbJoint_GetWorldFrameA( tbJointId jointId )
+{
+	tbWorld* world;
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, &world );
+	return joint != NULL ? tbJointWorldFrame( world, joint, 0 ) : tb_transformIdentity;
+}
+
+tbTransform tbJoint_GetWorldFrameB( tbJointId jointId )
+{
+	tbWorld* world;
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, &world );
+	return joint != NULL ? tbJointWorldFrame( world, joint, 1 ) : tb_transformIdentity;
+}
+
+tbResult tbJoint_GetError( tbJointId jointId, float* posError, float* angleError )
+{
+	tbWorld* world;
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, &world );
+	float linear = 0.0f, angular = 0.0f;
+	if ( joint != NULL )
+	{
+		tbJointPose pose;
+		tbComputeJointBodyPose( world, joint, &pose );
+		tbGetJointClass( joint->type )->getError( joint, &pose, &linear, &angular );
+	}
+	if ( posError != NULL )
+	{
+		*posError = linear;
+	}
+	if ( angleError != NULL )
+	{
+		*angleError = angular;
+	}
+	return joint != NULL ? tbResult_ok : tbResult_invalidId;
+}
+
+bool tbJoint_IsBroken( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, NULL );
+	return joint != NULL && joint->broken;
+}
+
+static void tbClearJointImpulses( tbJoint* joint )
+{
+	tbGetJointClass( joint->type )->scaleImpulses( joint, 0.0f );
+	joint->impulseH = 0.0f;
+	joint->force = tb_vec3_zero;
+	joint->torque = tb_vec3_zero;
+}
+
+tbResult tbJoint_SetEnabled( tbJointId jointId, bool enabled )
+{
+	tbWorld* world;
+	tbJoint* joint;
+	tbResult r = tbGetMutableJoint( jointId, tbJoint_typeCount, &world, &joint );
+	if ( r != tbResult_ok )
+	{
+		return r;
+	}
+	bool wasActive = joint->enabled && !joint->broken;
+	joint->enabled = enabled;
+	if ( enabled )
+	{
+		joint->broken = false;
+	}
+	bool isActive = joint->enabled && !joint->broken;
+	if ( wasActive != isActive )
+	{
+		tbClearJointImpulses( joint );
+		if ( joint->collideConnected == false )
+		{
+			if ( isActive )
+			{
+				tbDestroyContactsBetween( world, joint->edges[0].bodyId, joint->edges[1].bodyId );
+			}
+			else
+			{
+				tbRefreshBodyPairs( world, joint->edges[0].bodyId, joint->edges[1].bodyId );
+			}
+		}
+	}
+	tbWakeJointBodies( world, joint );
+	return tbResult_ok;
+}
+
+bool tbJoint_IsEnabled( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, NULL );
+	return joint != NULL && joint->enabled && !joint->broken;
+}
+
+tbResult tbJoint_SetBreakForce( tbJointId jointId, float force )
+{
+	tbWorld* world;
+	tbJoint* joint;
+	tbResult r = tbGetMutableJoint( jointId, tbJoint_typeCount, &world, &joint );
+	if ( r != tbResult_ok )
+	{
+		return r;
+	}
+	if ( !tbIsValidBreakLimit( force ) )
+	{
+		return tbResult_invalidArgument;
+	}
+	joint->breakForce = force;
+	tbWakeJointBodies( world, joint );
+	return tbResult_ok;
+}
+
+float tbJoint_GetBreakForce( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, NULL );
+	return joint != NULL ? joint->breakForce : 0.0f;
+}
+
+tbResult tbJoint_SetBreakTorque( tbJointId jointId, float torque )
+{
+	tbWorld* world;
+	tbJoint* joint;
+	tbResult r = tbGetMutableJoint( jointId, tbJoint_typeCount, &world, &joint );
+	if ( r != tbResult_ok )
+	{
+		return r;
+	}
+	if ( !tbIsValidBreakLimit( torque ) )
+	{
+		return tbResult_invalidArgument;
+	}
+	joint->breakTorque = torque;
+	tbWakeJointBodies( world, joint );
+	return tbResult_ok;
+}
+
+float tbJoint_GetBreakTorque( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, NULL );
+	return joint != NULL ? joint->breakTorque : 0.0f;
+}
+
+tbVec3 tbJoint_GetConstraintForce( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, NULL );
+	return joint != NULL ? joint->force : tb_vec3_zero;
+}
+
+tbVec3 tbJoint_GetConstraintTorque( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, NULL );
+	return joint != NULL ? joint->torque : tb_vec3_zero;
+}
+
+tbResult tbJoint_SetCollideConnected( tbJointId jointId, bool collide )
+{
+	tbWorld* world;
+	tbJoint* joint;
+	tbResult r = tbGetMutableJoint( jointId, tbJoint_typeCount, &world, &joint );
+	if ( r != tbResult_ok )
+	{
+		return r;
+	}
+	if ( joint->collideConnected == collide )
+	{
+		return tbResult_ok;
+	}
+	joint->collideConnected = collide;
+	if ( collide )
+	{
+		tbRefreshBodyPairs( world, joint->edges[0].bodyId, joint->edges[1].bodyId );
+	}
+	else if ( joint->enabled && !joint->broken )
+	{
+		tbDestroyContactsBetween( world, joint->edges[0].bodyId, joint->edges[1].bodyId );
+	}
+	tbWakeJointBodies( world, joint );
+	return tbResult_ok;
+}
+
+bool tbJoint_GetCollideConnected( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, NULL );
+	return joint != NULL && joint->collideConnected;
+}
+
+const char* tbJoint_GetName( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, NULL );
+	return joint != NULL ? joint->name : NULL;
+}
+
+tbResult tbJoint_SetName( tbJointId jointId, const char* name )
+{
+	tbWorld* world;
+	tbJoint* joint;
+	tbResult r = tbGetMutableJoint( jointId, tbJoint_typeCount, &world, &joint );
+	if ( r != tbResult_ok )
+	{
+		return r;
+	}
+	memset( joint->name, 0, sizeof( joint->name ) );
+	if ( name != NULL )
+	{
+		strncpy( joint->name, name, TB_JOINT_NAME_LENGTH - 1 );
+	}
+	return tbResult_ok;
+}
+
+void* tbJoint_GetUserData( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, NULL );
+	return joint != NULL ? joint->userData : NULL;
+}
+
+void tbJoint_SetUserData( tbJointId jointId, void* userData )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, NULL );
+	if ( joint != NULL )
+	{
+		joint->userData = userData;
+	}
+}
+
+tbResult tbJoint_WakeBodies( tbJointId jointId )
+{
+	tbWorld* world;
+	tbJoint* joint;
+	tbResult r = tbGetMutableJoint( jointId, tbJoint_typeCount, &world, &joint );
+	if ( r == tbResult_ok )
+	{
+		tbWakeJointBodies( world, joint );
+	}
+	return r;
+}
+
+// World interface ---------------------------------------------------------------------------------
+
+static bool tbIsAwakeDynamic( const tbBody* body )
+{
+	return body != NULL && body->type == tbBody_dynamic && body->awake;
+}
+
+static bool tbIsMovingKinematic( const tbBody* body )
+{
+	return body != NULL && body->type == tbBody_kinematic && body->awake &&
+		   ( tbLengthSquared( body->linearVelocity ) > 0.0f || tbLengthSquared( body->angularVelocity ) > 0.0f );
+}
+
+int tbCollectAwakeJoints( tbWorld* world, int* outIds )
+{
+	int n = 0;
+	for ( int i = 0; i < world->joints.count; ++i )
+	{
+		tbJoint* joint = world->joints.data + i;
+		if ( joint->id < 0 || joint->enabled == false || joint->broken )
+		{
+			continue;
+		}
+		tbBody* bodyA = joint->edges[0].bodyId >= 0 ? world->bodies.data + joint->edges[0].bodyId : NULL;
+		tbBody* bodyB = joint->edges[1].bodyId >= 0 ? world->bodies.data + joint->edges[1].bodyId : NULL;
+		bool awakeA = tbIsAwakeDynamic( bodyA );
+		bool awakeB = tbIsAwakeDynamic( bodyB );
+		// An awake body (or a moving mover) pulls its sleeping partner awake; it takes part from
+		// the next step on (this step's solver arrays are already built).
+		if ( ( awakeA || tbIsMovingKinematic( bodyA ) ) && bodyB != NULL && bodyB->type == tbBody_dynamic &&
+			 bodyB->awake == false )
+		{
+			tbWakeBody( world, bodyB );
+		}
+		if ( ( awakeB || tbIsMovingKinematic( bodyB ) ) && bodyA != NULL && bodyA->type == tbBody_dynamic &&
+			 bodyA->awake == false )
+		{
+			tbWakeBody( world, bodyA );
+		}
+		bool solvableA = awakeA && bodyA->solverIndex >= 0;
+		bool solvableB = awakeB && bodyB->solverIndex >= 0;
+		if ( solvableA || solvableB )
+		{
+			outIds[n++] = i;
+		}
+	}
+	return n;
+}
+
+void tbLinkJoints( tbWorld* world, tbJointLinkFcn* fcn )
+{
+	for ( int i = 0; i < world->joints.count; ++i )
+	{
+		tbJoint* joint = world->joints.data + i;
+		if ( joint->id < 0 || joint->enabled == false || joint->broken )
+		{
+			continue;
+		}
+		if ( joint->edges[0].bodyId >= 0 && joint->edges[1].bodyId >= 0 )
+		{
+			fcn( world, joint->edges[0].bodyId, joint->edges[1].bodyId );
+		}
+	}
+}
+
+bool tbShouldJointedBodiesCollide( tbWorld* world, int bodyIdA, int bodyIdB )
+{
+	if ( bodyIdA < 0 || bodyIdB < 0 )
+	{
+		return true;
+	}
+	tbBody* bodyA = world->bodies.data + bodyIdA;
+	tbBody* bodyB = world->bodies.data + bodyIdB;
+	// Walk the shorter list.
+	int self = bodyIdA, other = bodyIdB;
+	int key = bodyA->headJointKey;
+	if ( bodyB->jointCount < bodyA->jointCount )
+	{
+		self = bodyIdB;
+		other = bodyIdA;
+		key = bodyB->headJointKey;
+	}
+	TB_UNUSED( self );
+	while ( key >= 0 )
+	{
+		tbJoint* joint = world->joints.data + ( key >> 1 );
+		int edge = key & 1;
+		if ( joint->edges[edge ^ 1].bodyId == other && joint->collideConnected == false && joint->enabled &&
+			 joint->broken == false )
+		{
+			return false;
+		}
+		key = joint->edges[edge].nextKey;
+	}
+	return true;
+}
+
+// Step --------------------------------------------------------------------------------------------
+
+static void tbPrepareJointSide( tbStepContext* ctx, int bodyId, tbTransform localFrame, tbJointSide* side )
+{
+	if ( bodyId < 0 )
+	{
+		// The static world: the frame is in world coordinates; put the "centre" on the anchor.
+		side->solverIndex = -1;
+		side->invMass = 0.0f;
+		side->invI = tb_mat3Zero;
+		side->center0 = localFrame.p;
+		side->anchor0 = tb_vec3_zero;
+		side->frame0 = localFrame.q;
+		return;
+	}
+	tbBody* body = ctx->world->bodies.data + bodyId;
+	tbQuat q0;
+	if ( body->solverIndex >= 0 && body->solverIndex < ctx->bodyCount )
+	{
+		tbSolverBody* sb = ctx->bodies + body->solverIndex;
+		side->solverIndex = body->solverIndex;
+		side->invMass = body->type == tbBody_dynamic ? sb->invMass : 0.0f;
+		side->invI = body->type == tbBody_dynamic ? sb->invInertia : tb_mat3Zero;
+		side->center0 = sb->center0;
+		q0 = sb->q0;
+	}
+	else
+	{
+		// Static, or asleep this step: it does not move during the step.
+		side->solverIndex = -1;
+		side->invMass = 0.0f;
+		side->invI = tb_mat3Zero;
+		side->center0 = body->center;
+		q0 = body->transform.q;
+	}
+	side->anchor0 = tbRotate( q0, tbSub( localFrame.p, body->localCenter ) );
+	side->frame0 = tbNormalizeQ( tbMulQQ( q0, localFrame.q ) );
+}
+
+// Warm-start guard (000 ch. 10.1) and time-step change: the accumulated impulses are per sub-step,
+// so a new sub-step length rescales them; NaN clears them; a replay that alone would change the
+// relative velocity by more than TB_WARM_START_MAX_SPEED is scaled down.
+static void tbGuardWarmStart( tbStepContext* ctx, tbJoint* joint, const tbJointClass* cls )
+{
+	if ( ctx->enableWarmStarting == false || joint->impulseH <= 0.0f )
+	{
+		cls->scaleImpulses( joint, 0.0f );
+		return;
+	}
+	float scale = ctx->h / joint->impulseH;
+	tbVec3 linear, angular;
+	cls->getReaction( joint, &linear, &angular );
+	if ( !tbIsValidVec3( linear ) || !tbIsValidVec3( angular ) )
+	{
+		cls->scaleImpulses( joint, 0.0f );
+		return;
+	}
+	float invMass = joint->sideA.invMass + joint->sideB.invMass;
+	float dv = scale * invMass * tbLength( linear );
+	if ( dv > TB_WARM_START_MAX_SPEED )
+	{
+		scale *= TB_WARM_START_MAX_SPEED / dv;
+	}
+	// Largest row sum of the summed inverse inertia bounds its largest eigenvalue.
+	tbMat3 invI = tbAddMM( joint->sideA.invI, joint->sideB.invI );
+	tbMat3 t = tbTranspose( invI );
+	float norm = tbMaxFloat( tbAbsFloat( t.cx.x ) + tbAbsFloat( t.cx.y ) + tbAbsFloat( t.cx.z ),
+							 tbMaxFloat( tbAbsFloat( t.cy.x ) + tbAbsFloat( t.cy.y ) + tbAbsFloat( t.cy.z ),
+										 tbAbsFloat( t.cz.x ) + tbAbsFloat( t.cz.y ) + tbAbsFloat( t.cz.z ) ) );
+	float dw = scale * norm * tbLength( angular );
+	if ( dw > TB_WARM_START_MAX_ANGULAR_SPEED )
+	{
+		scale *= TB_WARM_START_MAX_ANGULAR_SPEED / dw;
+	}
+	if ( scale != 1.0f )
+	{
+		cls->scaleImpulses( joint, scale );
+	}
+}
+
+void tbPrepareJoints( tbStepContext* ctx )
+{
+	tbWorld* world = ctx->world;
+	for ( int i = 0; i < ctx->jointCount; ++i )
+	{
+		tbJoint* joint = world->joints.data + ctx->jointIds[i];
+		tbPrepareJointSide( ctx, joint->edges[0].bodyId, joint->localFrameA, &joint->sideA );
+		tbPrepareJointSide( ctx, joint->edges[1].bodyId, joint->localFrameB, &joint->sideB );
+		joint->deltaCenter = tbSub( joint->sideB.center0, joint->sideA.center0 );
+		const tbJointClass* cls = tbGetJointClass( joint->type );
+		tbGuardWarmStart( ctx, joint, cls );
+		cls->prepare( ctx, joint );
+	}
+}
+
+static void tbLoadSide( tbStepContext* ctx, const tbJointSide* side, tbVec3* v, tbVec3* w, tbVec3* dp, tbQuat* dq,
+						float* invMass, tbMat3* invI )
+{
+	if ( side->solverIndex >= 0 )
+	{
+		const tbBodyState* s = ctx->states + side->solverIndex;
+		*v = s->v;
+		*w = s->w;
+		*dp = s->dp;
+		*dq = s->dq;
+		// The solver keeps the world inverse inertia current as the body turns.
+		*invI = side->invMass > 0.0f ? ctx->bodies[side->solverIndex].invInertia : tb_mat3Zero;
+	}
+	else
+	{
+		*v = tb_vec3_zero;
+		*w = tb_vec3_zero;
+		*dp = tb_vec3_zero;
+		*dq = tb_quatIdentity;
+		*invI = tb_mat3Zero;
+	}
+	*invMass = side->invMass;
+}
+
+static void tbLoadMotion( tbStepContext* ctx, const tbJoint* joint, tbJointMotion* m )
+{
+	tbLoadSide( ctx, &joint->sideA, &m->vA, &m->wA, &m->dpA, &m->dqA, &m->mA, &m->iA );
+	tbLoadSide( ctx, &joint->sideB, &m->vB, &m->wB, &m->dpB, &m->dqB, &m->mB, &m->iB );
+}
+
+static void tbStoreMotion( tbStepContext* ctx, const tbJoint* joint, const tbJointMotion* m )
+{
+	// Bodies with zero inverse mass (kinematic) keep their velocity untouched.
+	if ( joint->sideA.solverIndex >= 0 && joint->sideA.invMass > 0.0f )
+	{
+		tbBodyState* s = ctx->states + joint->sideA.solverIndex;
+		s->v = m->vA;
+		s->w = m->wA;
+	}
+	if ( joint->sideB.solverIndex >= 0 && joint->sideB.invMass > 0.0f )
+	{
+		tbBodyState* s = ctx->states + joint->sideB.solverIndex;
+		s->v = m->vB;
+		s->w = m->wB;
+	}
+}
+
+void tbWarmStartJoints( tbStepContext* ctx )
+{
+	tbWorld* world = ctx->world;
+	for ( int i = 0; i < ctx->jointCount; ++i )
+	{
+		tbJoint* joint = world->joints.data + ctx->jointIds[i];
+		tbJointMotion m;
+		tbLoadMotion( ctx, joint, &m );
+		tbGetJointClass( joint->type )->warmStart( ctx, joint, &m );
+		tbStoreMotion( ctx, joint, &m );
+	}
+}
+
+void tbSolveJoints( tbStepContext* ctx, bool useBias )
+{
+	tbWorld* world = ctx->world;
+	int passes = getenv( "TB_PASSES" ) ? atoi( getenv( "TB_PASSES" ) ) : 1;
+	for ( int pass = 0; pass < passes; ++pass )
+	for ( int i = 0; i < ctx->jointCount; ++i )
+	{
+		tbJoint* joint = world->joints.data + ctx->jointIds[i];
+		tbJointMotion m;
+		tbLoadMotion( ctx, joint, &m );
+		tbGetJointClass( joint->type )->solve( ctx, joint, &m, useBias );
+		tbStoreMotion( ctx, joint, &m );
+	}
+}
+
+void tbFinalizeJoints( tbStepContext* ctx )
+{
+	tbWorld* world = ctx->world;
+	for ( int i = 0; i < ctx->jointCount; ++i )
+	{
+		tbJoint* joint = world->joints.data + ctx->jointIds[i];
+		const tbJointClass* cls = tbGetJointClass( joint->type );
+		tbVec3 linear, angular;
+		cls->getReaction( joint, &linear, &angular );
+		joint->force = tbMulSV( ctx->inv_h, linear );
+		joint->torque = tbMulSV( ctx->inv_h, angular );
+		joint->impulseH = ctx->h;
+		float force = tbLength( joint->force );
+		float torque = tbLength( joint->torque );
+		if ( joint->broken == false && ( force > joint->breakForce || torque > joint->breakTorque ) )
+		{
+			joint->broken = true;
+			cls->scaleImpulses( joint, 0.0f );
+			joint->impulseH = 0.0f;
+			tbJointBreakEvent ev;
+			ev.jointId = tbMakeJointId( world, joint );
+			ev.force = force;
+			ev.torque = torque;
+			tbPushJointBreak( world, &ev );
+		}
+	}
+}
+
+// Poses -------------------------------------------------------------------------------------------
+
+static tbQuat tbRelativeQuat( tbQuat qA, tbQuat qB )
+{
+	tbQuat q = tbInvMulQQ( qA, qB );
+	if ( q.w < 0.0f )
+	{
+		q.x = -q.x;
+		q.y = -q.y;
+		q.z = -q.z;
+		q.w = -q.w;
+	}
+	return q;
+}
+
+void tbComputeJointPose( const tbJoint* joint, const tbJointMotion* m, tbJointPose* p )
+{
+	p->rA = tbRotate( m->dqA, joint->sideA.anchor0 );
+	p->rB = tbRotate( m->dqB, joint->sideB.anchor0 );
+	p->d = tbAdd( tbAdd( tbSub( m->dpB, m->dpA ), tbSub( p->rB, p->rA ) ), joint->deltaCenter );
+	p->qA = tbNormalizeQ( tbMulQQ( m->dqA, joint->sideA.frame0 ) );
+	p->qB = tbNormalizeQ( tbMulQQ( m->dqB, joint->sideB.frame0 ) );
+	p->qRel = tbRelativeQuat( p->qA, p->qB );
+}
+
+static void tbBodyFrame( tbWorld* world, int bodyId, tbTransform local, tbVec3* center, tbVec3* anchor, tbQuat* q )
+{
+	if ( bodyId < 0 )
+	{
+		*center = local.p;
+		*anchor = local.p;
+		*q = local.q;
+		return;
+	}
+	tbBody* body = world->bodies.data + bodyId;
+	*center = body->center;
+	*anchor = tbTransformPoint( body->transform, local.p );
+	*q = tbNormalizeQ( tbMulQQ( body->transform.q, local.q ) );
+}
+
+void tbComputeJointBodyPose( tbWorld* world, const tbJoint* joint, tbJointPose* p )
+{
+	tbVec3 cA, cB, aA, aB;
+	tbBodyFrame( world, joint->edges[0].bodyId, joint->localFrameA, &cA, &aA, &p->qA );
+	tbBodyFrame( world, joint->edges[1].bodyId, joint->localFrameB, &cB, &aB, &p->qB );
+	p->rA = tbSub( aA, cA );
+	p->rB = tbSub( aB, cB );
+	p->d = tbSub( aB, aA );
+	p->qRel = tbRelativeQuat( p->qA, p->qB );
+}
+
+// Row solvers -------------------------------------------------------------------------------------
+
+tbSoftness tbJointSoftness( const tbStepContext* ctx, bool useBias )
+{
+	if ( useBias == false )
+	{
+		tbSoftness none = { 0.0f, 1.0f, 0.0f };
+		return none;
+	}
+	if ( ctx->mode == tbSolver_soft )
+	{
+		if ( getenv( "TB_RIGID" ) )
+		{
+			return tbMakeRigid( ctx->jointSoftness.biasRate * (float)atof( getenv( "TB_RIGID" ) ) );
+		}
+		return ctx->jointSoftness;
+	}
+	// Baumgarte (000 ch. 11): a fraction beta of the error per step. Split mode feeds joint
+	// drift back the same way (only contacts are split).
+	return tbMakeRigid( ctx->baumgarte * ctx->inv_h );
+}
+
+static float tbInverseOrZero( float k )
+{
+	return k > 0.0f ? 1.0f / k : 0.0f;
+}
+
+float tbSolveEqualityRow( tbJointMotion* m, const tbJointRow* J, float C, tbSoftness soft, float* accumulated )
+{
+	float mass = tbInverseOrZero( tbRowCoupling( m, J, J ) );
+	float cdot = tbRowVelocity( m, J );
+	float lambda = -soft.massScale * mass * ( cdot + soft.biasRate * C ) - soft.impulseScale * *accumulated;
+	*accumulated += lambda;
+	tbRowApply( m, J, lambda );
+	return lambda;
+}
+
+void tbSolveLimitRow( const tbStepContext* ctx, tbJointMotion* m, const tbJointRow* J, float C, bool useBias,
+					  float* accumulated )
+{
+	tbSoftness soft = { 0.0f, 1.0f, 0.0f };
+	float bias = 0.0f;
+	if ( C > 0.0f )
+	{
+		// Speculative: allow the approach that closes the gap within this sub-step, no more.
+		bias = C * ctx->inv_h;
+	}
+	else if ( useBias )
+	{
+		soft = tbJointSoftness( ctx, true );
+		bias = soft.biasRate * C;
+	}
+	float mass = tbInverseOrZero( tbRowCoupling( m, J, J ) );
+	float cdot = tbRowVelocity( m, J );
+	float lambda = -soft.massScale * mass * ( cdot + bias ) - soft.impulseScale * *accumulated;
+	float newImpulse = tbMaxFloat( *accumulated + lambda, 0.0f );
+	lambda = newImpulse - *accumulated;
+	*accumulated = newImpulse;
+	tbRowApply( m, J, lambda );
+}
+
+void tbSolveMotorRow( tbJointMotion* m, const tbJointRow* J, float speed, float maxImpulse, float* accumulated )
+{
+	float mass = tbInverseOrZero( tbRowCoupling( m, J, J ) );
+	float cdot = tbRowVelocity( m, J );
+	float lambda = -mass * ( cdot - speed );
+	float newImpulse = tbClampFloat( *accumulated + lambda, -maxImpulse, maxImpulse );
+	lambda = newImpulse - *accumulated;
+	*accumulated = newImpulse;
+	tbRowApply( m, J, lambda );
+}
+
+void tbSolveSpringRow( tbJointMotion* m, const tbJointRow* J, float C, tbSoftness soft, float maxImpulse,
+					   float* accumulated )
+{
+	float mass = tbInverseOrZero( tbRowCoupling( m, J, J ) );
+	float cdot = tbRowVelocity( m, J );
+	float lambda = -soft.massScale * mass * ( cdot + soft.biasRate * C ) - soft.impulseScale * *accumulated;
+	float newImpulse = tbClampFloat( *accumulated + lambda, -maxImpulse, maxImpulse );
+	lambda = newImpulse - *accumulated;
+	*accumulated = newImpulse;
+	tbRowApply( m, J, lambda );
+}
+
+void tbSolveEqualityBlock( tbJointMotion* m, const tbJointRow* J, const float* C, int n, tbSoftness soft,
+						   float* accumulated )
+{
+	TB_ASSERT( n == 2 || n == 3 );
+	// Effective mass K = J M^-1 J^T (symmetric); a 2x2 block is padded with a unit third row.
+	float k[3][3] = { { 1.0f, 0.0f, 0.0f }, { 0.0f, 1.0f, 0.0f }, { 0.0f, 0.0f, 1.0f } };
+	float rhs[3] = { 0.0f, 0.0f, 0.0f };
+	for ( int i = 0; i < n; ++i )
+	{
+		for ( int j = i; j < n; ++j )
+		{
+			k[i][j] = tbRowCoupling( m, J + i, J + j );
+			k[j][i] = k[i][j];
+		}
+		rhs[i] = tbRowVelocity( m, J + i ) + soft.biasRate * C[i];
+	}
+	tbMat3 K = { { k[0][0], k[1][0], k[2][0] }, { k[0][1], k[1][1], k[2][1] }, { k[0][2], k[1][2], k[2][2] } };
+	tbVec3 x = tbSolve3( K, tbMakeVec3( rhs[0], rhs[1], rhs[2] ) );
+	float lambda[3] = { x.x, x.y, x.z };
+	for ( int i = 0; i < n; ++i )
+	{
+		float l = -soft.massScale * lambda[i] - soft.impulseScale * accumulated[i];
+		accumulated[i] += l;
+		tbRowApply( m, J + i, l );
+	}
+}
+
+void tbApplyPointImpulse( tbJointMotion* m, const tbJointPose* p, tbVec3 impulse )
+{
+	m->vA = tbMulSub( m->vA, m->mA, impulse );
+	m->wA = tbSub( m->wA, tbMulMV( m->iA, tbCross( p->rA, impulse ) ) );
+	m->vB = tbMulAdd( m->vB, m->mB, impulse );
+	m->wB = tbAdd( m->wB, tbMulMV( m->iB, tbCross( p->rB, impulse ) ) );
+}
+
+void tbSolvePointBlock( tbJointMotion* m, const tbJointPose* p, tbSoftness soft, tbVec3* accumulated )
+{
+	// C = pB - pA (004 sec. 3.7.2), Cdot = vB + wB x rB - vA - wA x rA.
+	tbMat3 sA = tbSkew( p->rA );
+	tbMat3 sB = tbSkew( p->rB );
+	float mSum = m->mA + m->mB;
+	tbMat3 K = tbMakeDiagonal( tbMakeVec3( mSum, mSum, mSum ) );
+	K = tbSubMM( K, tbMulMM( tbMulMM( sA, m->iA ), sA ) );
+	K = tbSubMM( K, tbMulMM( tbMulMM( sB, m->iB ), sB ) );
+	tbVec3 cdot = tbSub( tbAdd( m->vB, tbCross( m->wB, p->rB ) ), tbAdd( m->vA, tbCross( m->wA, p->rA ) ) );
+	tbVec3 rhs = tbMulAdd( cdot, soft.biasRate, p->d );
+	tbVec3 impulse = tbMulSV( -soft.massScale, tbSolve3( K, rhs ) );
+	impulse = tbMulSub( impulse, soft.impulseScale, *accumulated );
+	*accumulated = tbAdd( *accumulated, impulse );
+	tbApplyPointImpulse( m, p, impulse );
+}
+
+// Quaternion geometry -----------------------------------------------------------------------------
+
+tbVec3 tbQuatRowAxis( const tbJointPose* p, int i )
+{
+	tbQuat q = p->qRel;
+	tbVec3 local;
+	// 1/2 (w e_i + v x e_i), in frame A coordinates.
+	switch ( i )
+	{
+		case 0:
+			local = tbMakeVec3( q.w, q.z, -q.y );
+			break;
+		case 1:
+			local = tbMakeVec3( -q.z, q.w, q.x );
+			break;
+		default:
+			local = tbMakeVec3( q.y, -q.x, q.w );
+			break;
+	}
+	return tbRotate( p->qA, tbMulSV( 0.5f, local ) );
+}
+
+float tbTwistAngle( tbQuat q )
+{
+	// qRel = swing * twist with twist = (cos t/2, sin t/2 e_x): t = 2 atan2(x, w). With w >= 0
+	// (tbRelativeQuat) the angle lies in [-pi, pi].
+	if ( q.x * q.x + q.w * q.w < 1.0e-12f )
+	{
+		return 0.0f;
+	}
+	return 2.0f * atan2f( q.x, q.w );
+}
+
+tbVec3 tbTwistAxis( const tbJointPose* p )
+{
+	// Differentiating t = 2 atan2(x, w) with dq/dt = 1/2 omega_A q (omega_A = wB - wA in frame A):
+	// dt/dt = omega_x + omega_y (w z + x y) / (w^2 + x^2) + omega_z (x z - w y) / (w^2 + x^2).
+	// For a pure swing this is the bisector of the two twist axes, scaled by 1 / cos(swing / 2).
+	tbQuat q = p->qRel;
+	float s = q.w * q.w + q.x * q.x;
+	if ( s < 1.0e-6f )
+	{
+		s = 1.0e-6f;
+	}
+	float inv = 1.0f / s;
+	tbVec3 local = { 1.0f, ( q.w * q.z + q.x * q.y ) * inv, ( q.x * q.z - q.w * q.y ) * inv };
+	return tbRotate( p->qA, local );
+}
+
+float tbSwingAngle( tbQuat q )
+{
+	// The swing part keeps |(w, x)| of qRel: swing = 2 acos(sqrt(w^2 + x^2)), computed with atan2
+	// for accuracy near zero: tan(swing / 2) = sqrt(y^2 + z^2) / sqrt(w^2 + x^2).
+	return 2.0f * atan2f( sqrtf( q.y * q.y + q.z * q.z ), sqrtf( q.w * q.w + q.x * q.x ) );
+}
+
+void tbComputeJointStartPose( const tbJoint* joint, tbJointPose* pose )
+{
+	tbJointMotion m;
+	memset( &m, 0, sizeof( m ) );
+	m.dqA = tb_quatIdentity;
+	m.dqB = tb_quatIdentity;
+	tbComputeJointPose( joint, &m, pose );
+}
+
+tbJointDef tbMakeDefaultJointDef( void )
+{
+	tbJointDef def;
+	memset( &def, 0, sizeof( def ) );
+	def.localFrameA = tb_transformIdentity;
+	def.localFrameB = tb_transformIdentity;
+	def.collideConnected = false;
+	def.breakForce = FLT_MAX;
+	def.breakTorque = FLT_MAX;
+	def.internalValue = TB_SECRET_COOKIE;
+	return def;
+}
+
+tbJointId tbFailJointCreation( tbResult* result, tbResult r )
+{
+	if ( result != NULL )
+	{
+		*result = r;
+	}
+	return tb_nullJointId;
+}
+
+float tbWrapAngle( float x )
+{
+	if ( x > TB_PI || x < -TB_PI )
+	{
+		x = remainderf( x, 2.0f * TB_PI );
+	}
+	return x;
+}
+
+void tbLoadJointBodyMotion( tbWorld* world, const tbJoint* joint, tbJointMotion* m )
+{
+	memset( m, 0, sizeof( *m ) );
+	m->dqA = tb_quatIdentity;
+	m->dqB = tb_quatIdentity;
+	int a = joint->edges[0].bodyId;
+	int b = joint->edges[1].bodyId;
+	if ( a >= 0 )
+	{
+		const tbBody* body = world->bodies.data + a;
+		m->vA = body->linearVelocity;
+		m->wA = body->angularVelocity;
+		m->mA = body->invMass;
+		m->iA = body->invWorldInertia;
+	}
+	if ( b >= 0 )
+	{
+		const tbBody* body = world->bodies.data + b;
+		m->vB = body->linearVelocity;
+		m->wB = body->angularVelocity;
+		m->mB = body->invMass;
+		m->iB = body->invWorldInertia;
+	}
+}

@@ -1,0 +1,389 @@
+// Tumble physics: joint storage and the interface the step uses to solve joints.
+//
+// Every joint type lives in its own file (distance_joint.c, hinge_joint.c, ...) and fills a
+// tbJointClass: prepare once per step, warm start and solve per sub-step, plus the reaction and
+// error it reports. joint.c owns storage, body edge lists, creation checks, dispatch and breaking.
+//
+// Conventions shared by every type (the generic constraint framework of 000 ch. 7 and 004 sec. 3):
+// - A row has a Jacobian J = (linear A, angular A, linear B, angular B) so that Cdot = J v, and an
+//   accumulated impulse lambda applied as P = J^T lambda. Rows are solved with projected
+//   Gauss-Seidel (000 ch. 5) with their accumulated impulses clamped, warm started (000 ch. 10);
+//   coupled equality rows are solved together as 2x2 / 3x3 blocks (004 sec. 3.5).
+// - The current error is measured from the sub-step motion (dp, dq) of the bodies, not from the
+//   pose at the start of the step, so sub-stepping converges: anchors are rotated by dq and the
+//   joint frames are dq * frame0.
+// - Position error becomes a velocity bias per the world's solver mode (tbJointSoftness): soft
+//   constraints in soft mode, beta / h * C (000 ch. 11) in baumgarte and split modes.
+// - Inequality rows (limits) use a speculative bias C / h while inside the limit, so a body
+//   arriving at a limit stops there within the sub-step instead of overshooting.
+// - Accumulated impulses are per sub-step: the reaction force is lambda / h.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "solver.h"
+#include "tumble/joints.h"
+#include "tumble/types.h"
+
+typedef struct tbWorld tbWorld;
+typedef struct tbBody tbBody;
+
+/// Link of a joint into one body's joint list (key = jointId << 1 | edge index).
+typedef struct tbJointEdge
+{
+	int bodyId; ///< -1 for the static world
+	int prevKey;
+	int nextKey;
+} tbJointEdge;
+
+#define TB_JOINT_NAME_LENGTH 32
+
+/// One side of a joint for the current step.
+typedef struct tbJointSide
+{
+	int solverIndex; ///< -1: the static world, a static body, or a body asleep this step
+	float invMass;
+	tbMat3 invI;     ///< world inverse inertia (refreshed from the solver body each sub-step)
+	tbVec3 anchor0;  ///< centre of mass to the anchor, world frame, at the start of the step
+	tbQuat frame0;   ///< world orientation of the joint frame at the start of the step
+	tbVec3 center0;  ///< world centre of mass at the start of the step
+} tbJointSide;
+
+/// Velocities and sub-step motion of the two bodies, loaded for one warm start or solve.
+typedef struct tbJointMotion
+{
+	tbVec3 vA, wA, vB, wB;
+	tbVec3 dpA, dpB;
+	tbQuat dqA, dqB;
+	float mA, mB;     ///< inverse masses
+	tbMat3 iA, iB;    ///< world inverse inertias
+} tbJointMotion;
+
+/// Current joint geometry.
+typedef struct tbJointPose
+{
+	tbVec3 rA, rB; ///< centres of mass to the anchors, world frame
+	tbVec3 d;      ///< anchor B - anchor A, world frame
+	tbQuat qA, qB; ///< world orientation of the joint frames
+	tbQuat qRel;   ///< conj(qA) qB, sign chosen so that w >= 0: frame B relative to frame A
+} tbJointPose;
+
+/// A constraint row's Jacobian (see the header comment).
+typedef struct tbJointRow
+{
+	tbVec3 linearA, angularA, linearB, angularB;
+} tbJointRow;
+
+// Per-type parameters and accumulated impulses ---------------------------------------------------
+
+typedef struct tbDistanceJointData
+{
+	float length, minLength, maxLength;
+	float hertz, dampingRatio;
+	bool enableSpring, enableLimit;
+	float impulse;      ///< rigid rod or spring, along the axis
+	float lowerImpulse; ///< >= 0: pushes apart at minLength
+	float upperImpulse; ///< >= 0: pulls together at maxLength
+	tbVec3 pointImpulse; ///< zero-length rigid rod = point constraint
+	tbSoftness springSoftness;
+	tbVec3 axis;         ///< last axis used (fallback when the anchors coincide)
+} tbDistanceJointData;
+
+typedef struct tbBallJointData
+{
+	tbVec3 linearImpulse;
+} tbBallJointData;
+
+typedef struct tbHingeJointData
+{
+	bool enableLimit, enableMotor, enableServo;
+	float lowerAngle, upperAngle;
+	float motorSpeed, maxMotorTorque;
+	float servoAngle, maxServoTorque, servoGain, maxServoSpeed;
+	tbVec3 linearImpulse;
+	float angularImpulse[2]; ///< about frame y and z (quaternion rows, 000 ch. 17)
+	float lowerImpulse, upperImpulse, motorImpulse, servoImpulse;
+} tbHingeJointData;
+
+typedef struct tbConeJointData
+{
+	bool enableConeLimit, enablePyramidLimit, enableTwistLimit;
+	float coneAngle, maxSwingY, maxSwingZ, lowerTwist, upperTwist;
+	tbVec3 linearImpulse;
+	float coneImpulse;
+	float pyramidLowerImpulse[2], pyramidUpperImpulse[2];
+	float twistImpulse; ///< equality twist lock (lower == upper)
+	float twistLowerImpulse, twistUpperImpulse;
+} tbConeJointData;
+
+typedef struct tbFixedJointData
+{
+	tbVec3 linearImpulse;
+	tbVec3 angularImpulse;
+} tbFixedJointData;
+
+typedef struct tbSliderJointData
+{
+	bool enableLimit, enableMotor;
+	float lowerTranslation, upperTranslation;
+	float motorSpeed, maxMotorForce;
+	float linearImpulse[2]; ///< along frame y and z
+	tbVec3 angularImpulse;
+	float lowerImpulse, upperImpulse, motorImpulse;
+} tbSliderJointData;
+
+typedef struct tbSixDofJointData
+{
+	tbAxisMode mode[tbSixDof_axisCount];
+	float lower[tbSixDof_axisCount], upper[tbSixDof_axisCount];
+	bool enableMotor[tbSixDof_axisCount];
+	float motorSpeed[tbSixDof_axisCount], maxMotorForce[tbSixDof_axisCount];
+	float fixedImpulse[tbSixDof_axisCount];
+	float lowerImpulse[tbSixDof_axisCount], upperImpulse[tbSixDof_axisCount];
+	float motorImpulse[tbSixDof_axisCount];
+} tbSixDofJointData;
+
+typedef struct tbMotorJointData
+{
+	float motorSpeed, maxMotorTorque;
+	tbVec3 linearImpulse;
+	float angularImpulse[2];
+	float motorImpulse;
+} tbMotorJointData;
+
+typedef struct tbMouseJointData
+{
+	tbVec3 target;
+	float hertz, dampingRatio, maxForce;
+	tbVec3 linearImpulse;
+	tbSoftness softness;
+} tbMouseJointData;
+
+typedef struct tbCustomJointData
+{
+	tbCustomRowsFcn* rowsFcn;
+	void* context;
+	int rowCount;
+	tbCustomRow rows[TB_MAX_CUSTOM_ROWS]; ///< bounds converted to sub-step impulses in prepare
+	float impulses[TB_MAX_CUSTOM_ROWS];
+	float masses[TB_MAX_CUSTOM_ROWS];     ///< 1 / (J M^-1 J^T), 0 for an empty row
+	tbVec3 anchorB0;                      ///< for the torque about the anchor
+	float stepScale;                      ///< dt / h of the last step
+} tbCustomJointData;
+
+/// A joint slot in the world's pool.
+typedef struct tbJoint
+{
+	int id; ///< own index, -1 when the slot is free
+	int nextFree;
+	uint16_t generation;
+	tbJointType type;
+	tbJointEdge edges[2]; ///< edges[0]: body A, edges[1]: body B
+
+	tbTransform localFrameA; ///< relative to body A's origin (world frame for the static world)
+	tbTransform localFrameB;
+	char name[TB_JOINT_NAME_LENGTH];
+	void* userData;
+	float breakForce, breakTorque;
+	tbVec3 force, torque; ///< reaction on body B in the last solved step, N and N m
+	float impulseH;       ///< sub-step the accumulated impulses belong to (0: none yet)
+	bool collideConnected;
+	bool enabled;
+	bool broken;
+
+	// Step data, filled by tbPrepareJoints.
+	tbJointSide sideA, sideB;
+	tbVec3 deltaCenter; ///< centre B - centre A at the start of the step
+
+	union
+	{
+		tbDistanceJointData distance;
+		tbBallJointData ball;
+		tbHingeJointData hinge;
+		tbConeJointData cone;
+		tbFixedJointData fixed;
+		tbSliderJointData slider;
+		tbSixDofJointData sixDof;
+		tbMotorJointData motor;
+		tbMouseJointData mouse;
+		tbCustomJointData custom;
+	};
+} tbJoint;
+
+/// What each joint type provides.
+typedef struct tbJointClass
+{
+	/// Once per step after the sides are set: softness, callbacks, reset disabled parts.
+	void ( *prepare )( tbStepContext* ctx, tbJoint* joint );
+	void ( *warmStart )( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m );
+	void ( *solve )( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, bool useBias );
+	/// Multiply every accumulated impulse by scale (0 clears them).
+	void ( *scaleImpulses )( tbJoint* joint, float scale );
+	/// Accumulated linear and angular impulse applied to body B (world frame; angular about the anchor).
+	void ( *getReaction )( const tbJoint* joint, tbVec3* linear, tbVec3* angular );
+	/// Constraint violation at a pose: linear (m) and angular (rad), both >= 0.
+	void ( *getError )( const tbJoint* joint, const tbJointPose* pose, float* linear, float* angular );
+} tbJointClass;
+
+extern const tbJointClass tb_distanceJointClass;
+extern const tbJointClass tb_ballJointClass;
+extern const tbJointClass tb_hingeJointClass;
+extern const tbJointClass tb_coneJointClass;
+extern const tbJointClass tb_fixedJointClass;
+extern const tbJointClass tb_sliderJointClass;
+extern const tbJointClass tb_sixDofJointClass;
+extern const tbJointClass tb_motorJointClass;
+extern const tbJointClass tb_mouseJointClass;
+extern const tbJointClass tb_customJointClass;
+
+// Interface with the world and the solver (keep these signatures) --------------------------------
+
+/// Free a joint slot and unlink it (world.c calls this when a body is destroyed).
+void tbDestroyJointInternal( tbWorld* world, tbJoint* joint, bool wakeBodies );
+
+/// Step interface, called by the solver for every awake enabled joint, in this order:
+/// prepare once per step, then per sub-step warm start and solve(useBias), relax = solve(false).
+void tbPrepareJoints( tbStepContext* ctx );
+void tbWarmStartJoints( tbStepContext* ctx );
+void tbSolveJoints( tbStepContext* ctx, bool useBias );
+/// After the solve: reaction force and torque, break joints over their limits (one event each).
+void tbFinalizeJoints( tbStepContext* ctx );
+
+/// Enabled, unbroken joints with at least one awake dynamic body (the other awake, static,
+/// kinematic or the world); a sleeping body on the other side is woken. Returns the count.
+int tbCollectAwakeJoints( tbWorld* world, int* outIds );
+
+/// Union-find links for islands: calls fcn(bodyIdA, bodyIdB) for every enabled, unbroken joint
+/// between two bodies (joints to the static world link nothing and are skipped).
+typedef void tbJointLinkFcn( tbWorld* world, int bodyIdA, int bodyIdB );
+void tbLinkJoints( tbWorld* world, tbJointLinkFcn* fcn );
+
+/// False when bodies a and b are connected by an enabled joint with collideConnected == false.
+bool tbShouldJointedBodiesCollide( tbWorld* world, int bodyIdA, int bodyIdB );
+
+/// Destroy every joint and mover and free the joint pool (world teardown).
+void tbDestroyAllJoints( tbWorld* world );
+
+// Used by body.c (lead): keep these.
+/// The joint behind an edge key (jointId << 1 | edge index).
+tbJoint* tbGetJointByKey( tbWorld* world, int jointKey );
+/// Fill up to capacity ids of the body's joints; returns the count.
+int tbGetBodyJointIds( tbWorld* world, const tbBody* body, tbJointId* out, int capacity );
+/// The body at the other end of a joint from bodyId (-1: the static world or invalid joint).
+int tbGetJointOtherBody( tbWorld* world, tbJointId jointId, int bodyId );
+
+// Shared by the joint type files ------------------------------------------------------------------
+
+/// A live joint of the given type (or any type when type == tbJoint_typeCount); NULL otherwise.
+/// worldOut may be NULL.
+tbJoint* tbGetJointChecked( tbJointId id, tbJointType type, tbWorld** worldOut );
+/// The same for setters: also refuses a locked world. Returns ok, invalidId or worldLocked.
+tbResult tbGetMutableJoint( tbJointId id, tbJointType type, tbWorld** worldOut, tbJoint** jointOut );
+/// Wake both bodies (setters call this).
+void tbWakeJointBodies( tbWorld* world, tbJoint* joint );
+/// Common creation: validates the base def, allocates and links the joint. The type fills its
+/// data afterwards. Returns NULL and sets *result on failure.
+tbJoint* tbCreateJointInternal( tbWorldId worldId, const tbJointDef* def, tbJointType type, tbResult* result,
+								tbWorld** worldOut );
+tbJointId tbMakeJointId( const tbWorld* world, const tbJoint* joint );
+/// Pose of the joint from the bodies' current transforms (getters, errors).
+void tbComputeJointBodyPose( tbWorld* world, const tbJoint* joint, tbJointPose* pose );
+/// Pose of the joint during the step from the loaded motion.
+void tbComputeJointPose( const tbJoint* joint, const tbJointMotion* m, tbJointPose* pose );
+/// Pose at the start of the step (prepared sides, no motion): axes for reporting reactions.
+void tbComputeJointStartPose( const tbJoint* joint, tbJointPose* pose );
+/// Current velocities (and masses) of the two bodies from the body store, zero for the world.
+void tbLoadJointBodyMotion( tbWorld* world, const tbJoint* joint, tbJointMotion* m );
+/// Base def defaults shared by every tbDefault*JointDef.
+tbJointDef tbMakeDefaultJointDef( void );
+/// Store r in *result when result is not NULL and return the null id.
+tbJointId tbFailJointCreation( tbResult* result, tbResult r );
+/// x wrapped into [-pi, pi].
+float tbWrapAngle( float x );
+static inline int tbClampInt( int x, int lo, int hi )
+{
+	return x < lo ? lo : ( x > hi ? hi : x );
+}
+/// True for a finite float (not NaN or inf).
+static inline bool tbIsFinite( float x )
+{
+	return tbIsValidFloat( x );
+}
+/// Bias and mass coefficients for equality rows: soft constraint, Baumgarte, or none (relax).
+tbSoftness tbJointSoftness( const tbStepContext* ctx, bool useBias );
+
+// Row algebra -------------------------------------------------------------------------------------
+
+static inline float tbRowVelocity( const tbJointMotion* m, const tbJointRow* J )
+{
+	return tbDot( J->linearA, m->vA ) + tbDot( J->angularA, m->wA ) + tbDot( J->linearB, m->vB ) +
+		   tbDot( J->angularB, m->wB );
+}
+
+/// J M^-1 K^T for two rows (the entry of the effective mass matrix).
+static inline float tbRowCoupling( const tbJointMotion* m, const tbJointRow* J, const tbJointRow* K )
+{
+	return m->mA * tbDot( J->linearA, K->linearA ) + tbDot( J->angularA, tbMulMV( m->iA, K->angularA ) ) +
+		   m->mB * tbDot( J->linearB, K->linearB ) + tbDot( J->angularB, tbMulMV( m->iB, K->angularB ) );
+}
+
+/// Apply P = J^T lambda.
+static inline void tbRowApply( tbJointMotion* m, const tbJointRow* J, float lambda )
+{
+	m->vA = tbMulAdd( m->vA, m->mA * lambda, J->linearA );
+	m->wA = tbMulAdd( m->wA, lambda, tbMulMV( m->iA, J->angularA ) );
+	m->vB = tbMulAdd( m->vB, m->mB * lambda, J->linearB );
+	m->wB = tbMulAdd( m->wB, lambda, tbMulMV( m->iB, J->angularB ) );
+}
+
+/// A pure relative-rotation row: Cdot = axis . (wB - wA).
+static inline tbJointRow tbAngularRow( tbVec3 axis )
+{
+	tbJointRow J = { tb_vec3_zero, tbNeg( axis ), tb_vec3_zero, axis };
+	return J;
+}
+
+/// A translation row along a world axis n that turns with body A (002 position axis constraint,
+/// 004 sec. 3.7.4): C = n . d, Cdot = n . (vB + wB x rB - vA - wA x rA) + (wA x n) . d, so the
+/// angular part of A is taken about the point of B's anchor, (rA + d) x n.
+static inline tbJointRow tbLinearAxisRow( const tbJointPose* p, tbVec3 n )
+{
+	tbJointRow J = { tbNeg( n ), tbNeg( tbCross( tbAdd( p->rA, p->d ), n ) ), n, tbCross( p->rB, n ) };
+	return J;
+}
+
+/// Equality row: lambda = -massScale K^-1 (Cdot + biasRate C) - impulseScale * accumulated.
+float tbSolveEqualityRow( tbJointMotion* m, const tbJointRow* J, float C, tbSoftness soft, float* accumulated );
+/// Inequality row C >= 0 with a non-negative accumulated impulse (limits). Speculative when C > 0.
+void tbSolveLimitRow( const tbStepContext* ctx, tbJointMotion* m, const tbJointRow* J, float C, bool useBias,
+					  float* accumulated );
+/// Velocity row driving Cdot to speed with |accumulated| <= maxImpulse (motors).
+void tbSolveMotorRow( tbJointMotion* m, const tbJointRow* J, float speed, float maxImpulse, float* accumulated );
+/// Soft row towards C = 0 with given softness and |accumulated| <= maxImpulse (springs, servos).
+void tbSolveSpringRow( tbJointMotion* m, const tbJointRow* J, float C, tbSoftness soft, float maxImpulse,
+					   float* accumulated );
+/// Coupled equality rows (n = 2 or 3) solved as one block (004 sec. 3.5).
+void tbSolveEqualityBlock( tbJointMotion* m, const tbJointRow* J, const float* C, int n, tbSoftness soft,
+						   float* accumulated );
+/// Point constraint block: anchors coincide (004 sec. 3.7.2), K = (mA + mB) E - [rA] IA^-1 [rA] - [rB] IB^-1 [rB].
+void tbSolvePointBlock( tbJointMotion* m, const tbJointPose* p, tbSoftness soft, tbVec3* accumulated );
+/// Apply a point impulse at the anchors (warm start).
+void tbApplyPointImpulse( tbJointMotion* m, const tbJointPose* p, tbVec3 impulse );
+
+// Quaternion constraint geometry (000 ch. 15-20) --------------------------------------------------
+
+/// World axis a_i with d(qRel.v_i)/dt = a_i . (wB - wA), for qRel = conj(qA) qB = (w, v).
+/// From dqRel/dt = 1/2 (conj(qA) (wB - wA) qA) qRel: the vector part changes at
+/// 1/2 (w E - [v]x) conj(qA)(wB - wA), so a_i = 1/2 R(qA) (w e_i + v x e_i). This is the book's
+/// P L(q1*) R(q2 q0*) P^T e_i written in the joint frame.
+tbVec3 tbQuatRowAxis( const tbJointPose* p, int i );
+/// Twist angle of qRel about frame x (swing-twist decomposition), rad in [-pi, pi].
+float tbTwistAngle( tbQuat qRel );
+/// World axis with d(twist)/dt = axis . (wB - wA).
+tbVec3 tbTwistAxis( const tbJointPose* p );
+/// Angle between the two frames' x axes, rad in [0, pi].
+float tbSwingAngle( tbQuat qRel );
+/// Sub-step impulse bound from a force or torque bound (FLT_MAX stays unbounded).
+static inline float tbMaxImpulse( float maxForce, float h )
+{
+	return maxForce >= FLT_MAX ? FLT_MAX : maxForce * h;
+}

@@ -1,0 +1,1330 @@
+// Tumble physics: contact manifolds. Spheres and capsules use direct closest-feature geometry;
+// hulls use the separating axis test followed by reference/incident face clipping.
+// SPDX-License-Identifier: MIT
+#include "core.h"
+
+#include "tumble/collision.h"
+
+#include <float.h>
+#include <string.h>
+
+// Tolerances ------------------------------------------------------------------------------------
+
+// A core (segment or sphere centre) closer to a hull than this is handled by the deep path (SAT
+// axis normal) instead of a normal taken from closest points, whose direction is noise when the
+// closest points nearly coincide. Metres.
+#define TB_CORE_TOUCH_DISTANCE 1.0e-5f
+
+// Polygon vertices up to this far outside a reference side plane are kept: two equal boxes stacked
+// flush have every incident vertex on a side plane, and round-off must not turn those four
+// vertices into eight clip points (whose ids would differ from frame to frame). Metres.
+#define TB_CLIP_SIDE_TOLERANCE ( 0.1f * TB_LINEAR_SLOP )
+
+// A clip point this close to a vertex of the incident face is reported with that vertex's feature
+// key (and duplicates merged): a box corner poking past the reference face's rim keeps the id it
+// had while inside, so warm starting survives small motion of a stack of equal boxes. Corners of two
+// such boxes jittered by 1 mm and 0.5 deg each move about 2 cm relative to each other. Capped at a
+// tenth of the incident face's shortest edge so small hulls are not collapsed. Metres.
+#define TB_CLIP_WELD_DISTANCE ( 5.0f * TB_LINEAR_SLOP )
+
+// A capsule over a face gets the two clipped ends of its segment only if their deepest separation
+// (along the face normal) is within this of the true closest-point separation; otherwise the
+// closest approach is past the face's rim and one closest point is reported. A flat capsule
+// matches to round-off; one crossing a rim at a small angle a differs by about r a^2 / 2. Metres.
+#define TB_FLAT_CAPSULE_TOLERANCE 1.0e-4f
+
+// Clipped polygon capacity. An n-gon clipped by m planes has at most n + m vertices.
+#define TB_MAX_CLIP_VERTICES 256
+
+// Hysteresis for choosing among SAT axes (Gregorius, GDC 2013, uses the same kind of relative plus
+// absolute bias): a candidate must beat the preferred one by this much. Without it the reference
+// face of a resting stack flips between frames and the solver loses its warm start.
+static float tbAxisTolerance( float separation )
+{
+	return 0.1f * TB_LINEAR_SLOP + 0.05f * tbAbsFloat( separation );
+}
+
+// Contact ids -----------------------------------------------------------------------------------
+
+#define TB_HASH_SEED 2166136261u
+
+// FNV-1a over the bytes of one 32-bit word: ids only need to be equal for equal feature tuples
+// and, with overwhelming probability, different otherwise.
+static uint32_t tbHashWord( uint32_t hash, uint32_t word )
+{
+	for ( int i = 0; i < 4; ++i )
+	{
+		hash ^= ( word >> ( 8 * i ) ) & 0xFFu;
+		hash *= 16777619u;
+	}
+	return hash;
+}
+
+static uint32_t tbHash2( uint32_t a, uint32_t b )
+{
+	return tbHashWord( tbHashWord( TB_HASH_SEED, a ), b );
+}
+
+static uint32_t tbHash3( uint32_t a, uint32_t b, uint32_t c )
+{
+	return tbHashWord( tbHash2( a, b ), c );
+}
+
+// Feature key kinds (first hashed word).
+enum
+{
+	tbKey_incidentVertex = 1,
+	tbKey_clip = 2,
+	tbKey_edgePair = 3,
+	tbKey_faceA = 4,
+	tbKey_faceB = 5,
+	tbKey_capsuleEnd = 6,
+};
+
+// Polygon edge labels during clipping: an incident hull edge or a reference side plane.
+#define TB_SIDE_LABEL 0x80000000u
+
+// Small helpers ---------------------------------------------------------------------------------
+
+static void tbAddPoint( tbManifold* manifold, tbVec3 point, float separation, uint32_t id, tbTransform xfA,
+						tbTransform xfB )
+{
+	TB_ASSERT( manifold->pointCount < TB_MAX_MANIFOLD_POINTS );
+	tbManifoldPoint* mp = manifold->points + manifold->pointCount;
+	memset( mp, 0, sizeof( *mp ) );
+	mp->point = point;
+	mp->anchorA = tbSub( point, xfA.p );
+	mp->anchorB = tbSub( point, xfB.p );
+	mp->separation = separation;
+	mp->id = id;
+	manifold->pointCount += 1;
+}
+
+static tbManifold tbEmptyManifold( void )
+{
+	tbManifold manifold;
+	memset( &manifold, 0, sizeof( manifold ) );
+	return manifold;
+}
+
+static tbVec3 tbEdgeTail( const tbHull* hull, int edge )
+{
+	return hull->vertices[hull->edges[edge].origin];
+}
+
+static tbVec3 tbEdgeHead( const tbHull* hull, int edge )
+{
+	return hull->vertices[hull->edges[hull->edges[edge].twin].origin];
+}
+
+// Parameter t in [0, 1] of the point of segment a-b closest to q.
+static float tbSegmentParameter( tbVec3 a, tbVec3 b, tbVec3 q )
+{
+	tbVec3 d = tbSub( b, a );
+	float dd = tbDot( d, d );
+	if ( dd < 1.0e-20f )
+	{
+		return 0.0f;
+	}
+	return tbClampFloat( tbDot( tbSub( q, a ), d ) / dd, 0.0f, 1.0f );
+}
+
+// Closest points of segments p1-q1 and p2-q2. Minimises |p1 + s d1 - p2 - t d2|^2 over the unit
+// square: the unconstrained stationary point from the 2x2 normal equations, then clamping s,
+// recomputing t for it, and if t clamps, recomputing s (the objective is convex, so the clamped
+// coordinate's optimum on the boundary edge is the minimiser). Parallel segments pick s = 0.
+static void tbSegmentClosestPoints( tbVec3 p1, tbVec3 q1, tbVec3 p2, tbVec3 q2, tbVec3* c1, tbVec3* c2 )
+{
+	tbVec3 d1 = tbSub( q1, p1 );
+	tbVec3 d2 = tbSub( q2, p2 );
+	tbVec3 r = tbSub( p1, p2 );
+	float a = tbDot( d1, d1 );
+	float e = tbDot( d2, d2 );
+	float f = tbDot( d2, r );
+	float s = 0.0f;
+	float t = 0.0f;
+	const float tiny = 1.0e-20f;
+
+	if ( a <= tiny && e <= tiny )
+	{
+		s = 0.0f;
+		t = 0.0f;
+	}
+	else if ( a <= tiny )
+	{
+		t = tbClampFloat( f / e, 0.0f, 1.0f );
+	}
+	else
+	{
+		float c = tbDot( d1, r );
+		if ( e <= tiny )
+		{
+			s = tbClampFloat( -c / a, 0.0f, 1.0f );
+		}
+		else
+		{
+			float b = tbDot( d1, d2 );
+			float denom = a * e - b * b;
+			// denom = |d1|^2 |d2|^2 sin^2(angle): relative test so the scale does not matter
+			if ( denom > 1.0e-10f * a * e )
+			{
+				s = tbClampFloat( ( b * f - c * e ) / denom, 0.0f, 1.0f );
+			}
+			t = ( b * s + f ) / e;
+			if ( t < 0.0f )
+			{
+				t = 0.0f;
+				s = tbClampFloat( -c / a, 0.0f, 1.0f );
+			}
+			else if ( t > 1.0f )
+			{
+				t = 1.0f;
+				s = tbClampFloat( ( b - c ) / a, 0.0f, 1.0f );
+			}
+		}
+	}
+
+	*c1 = tbMulAdd( p1, s, d1 );
+	*c2 = tbMulAdd( p2, t, d2 );
+}
+
+// Two cores (points) with radii: the sphere-sphere case shared by spheres and capsule ends.
+// cA, cB in world frame.
+static tbManifold tbCollideCores( tbVec3 cA, float radiusA, tbVec3 cB, float radiusB, tbTransform xfA, tbTransform xfB,
+								  float speculativeDistance )
+{
+	tbManifold manifold = tbEmptyManifold();
+	float distance;
+	tbVec3 normal = tbGetLengthAndNormalize( &distance, tbSub( cB, cA ) );
+	if ( distance < 1.0e-20f )
+	{
+		// Concentric: any direction separates equally well; up is as good as any and deterministic.
+		normal = tbMakeVec3( 0.0f, 0.0f, 1.0f );
+	}
+	float separation = distance - radiusA - radiusB;
+	if ( separation >= speculativeDistance )
+	{
+		return manifold;
+	}
+	manifold.normal = normal;
+	// Surface of A at cA + rA n, of B at cA + (rA + separation) n: the midpoint is halfway.
+	tbVec3 point = tbMulAdd( cA, radiusA + 0.5f * separation, normal );
+	tbAddPoint( &manifold, point, separation, 0, xfA, xfB );
+	return manifold;
+}
+
+// Spheres and capsules --------------------------------------------------------------------------
+
+tbManifold tbCollideSpheres( const tbSphere* sphereA, tbTransform xfA, const tbSphere* sphereB, tbTransform xfB,
+							 float speculativeDistance )
+{
+	tbVec3 cA = tbTransformPoint( xfA, sphereA->center );
+	tbVec3 cB = tbTransformPoint( xfB, sphereB->center );
+	return tbCollideCores( cA, sphereA->radius, cB, sphereB->radius, xfA, xfB, speculativeDistance );
+}
+
+tbManifold tbCollideCapsuleAndSphere( const tbCapsule* capsuleA, tbTransform xfA, const tbSphere* sphereB,
+									  tbTransform xfB, float speculativeDistance )
+{
+	tbVec3 a1 = tbTransformPoint( xfA, capsuleA->center1 );
+	tbVec3 a2 = tbTransformPoint( xfA, capsuleA->center2 );
+	tbVec3 cB = tbTransformPoint( xfB, sphereB->center );
+	float t = tbSegmentParameter( a1, a2, cB );
+	tbVec3 cA = tbLerp( a1, a2, t );
+	return tbCollideCores( cA, capsuleA->radius, cB, sphereB->radius, xfA, xfB, speculativeDistance );
+}
+
+tbManifold tbCollideCapsules( const tbCapsule* capsuleA, tbTransform xfA, const tbCapsule* capsuleB, tbTransform xfB,
+							  float speculativeDistance )
+{
+	tbVec3 a1 = tbTransformPoint( xfA, capsuleA->center1 );
+	tbVec3 a2 = tbTransformPoint( xfA, capsuleA->center2 );
+	tbVec3 b1 = tbTransformPoint( xfB, capsuleB->center1 );
+	tbVec3 b2 = tbTransformPoint( xfB, capsuleB->center2 );
+	float rA = capsuleA->radius;
+	float rB = capsuleB->radius;
+
+	tbVec3 cA, cB;
+	tbSegmentClosestPoints( a1, a2, b1, b2, &cA, &cB );
+	float distance = tbDistance( cA, cB );
+	if ( distance - rA - rB >= speculativeDistance )
+	{
+		return tbEmptyManifold();
+	}
+
+	float lengthA, lengthB;
+	tbVec3 uA = tbGetLengthAndNormalize( &lengthA, tbSub( a2, a1 ) );
+	tbVec3 uB = tbGetLengthAndNormalize( &lengthB, tbSub( b2, b1 ) );
+
+	// Nearly parallel segments that overlap along A's axis: two points at the ends of the overlap,
+	// so a capsule lying on another does not balance on one point. sin(angle) < 0.1 is ~5.7 deg.
+	const float parallelSine = 0.1f;
+	if ( lengthA > TB_LINEAR_SLOP && lengthB > TB_LINEAR_SLOP && tbLength( tbCross( uA, uB ) ) < parallelSine )
+	{
+		float tb1 = tbDot( tbSub( b1, a1 ), uA );
+		float tb2 = tbDot( tbSub( b2, a1 ), uA );
+		float lower = tbMaxFloat( 0.0f, tbMinFloat( tb1, tb2 ) );
+		float upper = tbMinFloat( lengthA, tbMaxFloat( tb1, tb2 ) );
+		if ( upper - lower > TB_LINEAR_SLOP )
+		{
+			// Common normal: the part of the closest-point offset across A's axis.
+			tbVec3 offset = tbSub( cB, cA );
+			tbVec3 normal = tbNormalize( tbMulSub( offset, tbDot( offset, uA ), uA ) );
+			if ( tbLengthSquared( normal ) == 0.0f )
+			{
+				// Coincident axes: any perpendicular; prefer the one towards B's centre.
+				tbVec3 toB = tbSub( tbMulSV( 0.5f, tbAdd( b1, b2 ) ), tbMulSV( 0.5f, tbAdd( a1, a2 ) ) );
+				normal = tbNormalize( tbMulSub( toB, tbDot( toB, uA ), uA ) );
+				if ( tbLengthSquared( normal ) == 0.0f )
+				{
+					normal = tbPerpendicular( uA );
+				}
+			}
+
+			tbManifold manifold = tbEmptyManifold();
+			manifold.normal = normal;
+			float ends[2] = { lower, upper };
+			for ( int i = 0; i < 2; ++i )
+			{
+				tbVec3 pA = tbMulAdd( a1, ends[i], uA );
+				tbVec3 pB = tbLerp( b1, b2, tbSegmentParameter( b1, b2, pA ) );
+				float separation = tbDot( tbSub( pB, pA ), normal ) - rA - rB;
+				if ( separation < speculativeDistance )
+				{
+					tbVec3 point = tbMulAdd( pA, rA + 0.5f * separation, normal );
+					tbAddPoint( &manifold, point, separation, (uint32_t)( i + 1 ), xfA, xfB );
+				}
+			}
+			if ( manifold.pointCount > 0 )
+			{
+				return manifold;
+			}
+		}
+	}
+
+	if ( distance < 1.0e-20f )
+	{
+		// Intersecting axes: the normal of the plane holding both segments separates them.
+		tbVec3 normal = tbNormalize( tbCross( uA, uB ) );
+		if ( tbLengthSquared( normal ) == 0.0f )
+		{
+			normal = lengthA > 0.0f ? tbPerpendicular( uA ) : tbMakeVec3( 0.0f, 0.0f, 1.0f );
+		}
+		tbVec3 toB = tbSub( tbTransformPoint( xfB, tb_vec3_zero ), tbTransformPoint( xfA, tb_vec3_zero ) );
+		if ( tbDot( normal, toB ) < 0.0f )
+		{
+			normal = tbNeg( normal );
+		}
+		float separation = -rA - rB;
+		tbManifold manifold = tbEmptyManifold();
+		manifold.normal = normal;
+		tbAddPoint( &manifold, tbMulAdd( cA, rA + 0.5f * separation, normal ), separation, 0, xfA, xfB );
+		return manifold;
+	}
+
+	return tbCollideCores( cA, rA, cB, rB, xfA, xfB, speculativeDistance );
+}
+
+// Hull features ---------------------------------------------------------------------------------
+
+// Closest point of a hull's surface to q, which lies outside the hull. The closest point is in a
+// face's interior (q projects inside the face, on its front side) or on an edge (vertices are
+// edge ends), so checking those two sets is exhaustive.
+static tbVec3 tbClosestPointOnHull( const tbHull* hull, tbVec3 q, float* distance )
+{
+	float bestSq = FLT_MAX;
+	tbVec3 best = q;
+
+	for ( int f = 0; f < hull->faceCount; ++f )
+	{
+		tbPlane plane = hull->planes[f];
+		float d = tbDot( plane.normal, q ) - plane.offset;
+		if ( d <= 0.0f || d * d >= bestSq )
+		{
+			continue;
+		}
+		tbVec3 projected = tbMulSub( q, d, plane.normal );
+		bool inside = true;
+		int first = hull->faces[f].edge;
+		int e = first;
+		int guard = 0;
+		do
+		{
+			tbVec3 v0 = tbEdgeTail( hull, e );
+			tbVec3 v1 = tbEdgeHead( hull, e );
+			// Counter-clockwise seen from outside: the interior is on the left of each edge.
+			if ( tbDot( tbCross( tbSub( v1, v0 ), tbSub( projected, v0 ) ), plane.normal ) < 0.0f )
+			{
+				inside = false;
+				break;
+			}
+			e = hull->edges[e].next;
+			guard += 1;
+		}
+		while ( e != first && guard < hull->edgeCount );
+
+		if ( inside )
+		{
+			bestSq = d * d;
+			best = projected;
+		}
+	}
+
+	for ( int e = 0; e < hull->edgeCount; ++e )
+	{
+		if ( hull->edges[e].twin < e )
+		{
+			continue;
+		}
+		tbVec3 v0 = tbEdgeTail( hull, e );
+		tbVec3 v1 = tbEdgeHead( hull, e );
+		tbVec3 c = tbLerp( v0, v1, tbSegmentParameter( v0, v1, q ) );
+		float dSq = tbDistanceSquared( c, q );
+		if ( dSq < bestSq )
+		{
+			bestSq = dSq;
+			best = c;
+		}
+	}
+
+	*distance = sqrtf( bestSq );
+	return best;
+}
+
+// Support point of a hull (local frame) in direction d.
+static int tbFindSupport( const tbHull* hull, tbVec3 d )
+{
+	int best = 0;
+	float bestValue = tbDot( hull->vertices[0], d );
+	for ( int i = 1; i < hull->vertexCount; ++i )
+	{
+		float value = tbDot( hull->vertices[i], d );
+		if ( value > bestValue )
+		{
+			bestValue = value;
+			best = i;
+		}
+	}
+	return best;
+}
+
+// Clip segment p1 + t (p2 - p1), t in [*t1, *t2], to the prism over a hull face (its side planes,
+// pushed out by tolerance). Returns false if nothing remains.
+static bool tbClipSegmentToFace( const tbHull* hull, int face, tbVec3 p1, tbVec3 p2, float tolerance, float* t1,
+								 float* t2 )
+{
+	tbVec3 normal = hull->planes[face].normal;
+	tbVec3 d = tbSub( p2, p1 );
+	float lower = *t1;
+	float upper = *t2;
+	int first = hull->faces[face].edge;
+	int e = first;
+	int guard = 0;
+	do
+	{
+		tbVec3 v0 = tbEdgeTail( hull, e );
+		tbVec3 v1 = tbEdgeHead( hull, e );
+		tbVec3 side = tbNormalize( tbCross( tbSub( v1, v0 ), normal ) );
+		float d0 = tbDot( side, tbSub( p1, v0 ) ) - tolerance;
+		float dd = tbDot( side, d );
+		if ( tbAbsFloat( dd ) < 1.0e-12f )
+		{
+			if ( d0 > 0.0f )
+			{
+				return false;
+			}
+		}
+		else if ( dd > 0.0f )
+		{
+			upper = tbMinFloat( upper, -d0 / dd );
+		}
+		else
+		{
+			lower = tbMaxFloat( lower, -d0 / dd );
+		}
+		if ( lower > upper )
+		{
+			return false;
+		}
+		e = hull->edges[e].next;
+		guard += 1;
+	}
+	while ( e != first && guard < hull->edgeCount );
+
+	*t1 = lower;
+	*t2 = upper;
+	return true;
+}
+
+// Hull and sphere -------------------------------------------------------------------------------
+
+tbManifold tbCollideHullAndSphere( const tbHull* hullA, tbTransform xfA, const tbSphere* sphereB, tbTransform xfB,
+								   float speculativeDistance )
+{
+	tbManifold manifold = tbEmptyManifold();
+	float radius = sphereB->radius;
+	// Work in A's frame: the hull's planes and vertices are used as stored.
+	tbVec3 c = tbInvTransformPoint( xfA, tbTransformPoint( xfB, sphereB->center ) );
+
+	float maxDistance = -FLT_MAX;
+	int maxFace = 0;
+	for ( int f = 0; f < hullA->faceCount; ++f )
+	{
+		float d = tbDot( hullA->planes[f].normal, c ) - hullA->planes[f].offset;
+		if ( d > maxDistance )
+		{
+			maxDistance = d;
+			maxFace = f;
+		}
+	}
+
+	// The largest plane distance is a lower bound on the distance to a convex hull.
+	if ( maxDistance - radius >= speculativeDistance )
+	{
+		return manifold;
+	}
+
+	tbVec3 normal, surfaceA;
+	float separation;
+	if ( maxDistance <= TB_CORE_TOUCH_DISTANCE )
+	{
+		// Centre inside (or on the surface): push out through the least penetrated face.
+		normal = hullA->planes[maxFace].normal;
+		surfaceA = tbMulSub( c, maxDistance, normal );
+		separation = maxDistance - radius;
+	}
+	else
+	{
+		float distance;
+		surfaceA = tbClosestPointOnHull( hullA, c, &distance );
+		separation = distance - radius;
+		if ( separation >= speculativeDistance )
+		{
+			return manifold;
+		}
+		normal = tbMulSV( 1.0f / distance, tbSub( c, surfaceA ) );
+	}
+
+	// Midway between the hull surface point and the sphere surface point c - r n.
+	tbVec3 point = tbMulSV( 0.5f, tbAdd( surfaceA, tbMulSub( c, radius, normal ) ) );
+	manifold.normal = tbRotate( xfA.q, normal );
+	tbAddPoint( &manifold, tbTransformPoint( xfA, point ), separation, 0, xfA, xfB );
+	return manifold;
+}
+
+// Hull and capsule ------------------------------------------------------------------------------
+
+// Points of a capsule core segment p1-p2 clipped to face `face` of the hull (A's frame), with
+// separations measured along the face normal. Nothing is added, and 0 returned, if no point
+// survives or the deepest one is shallower than maxDeepest (the clipped part then misses the
+// closest approach, which lies beyond the face's rim).
+static int tbAddCapsuleFacePoints( tbManifold* manifold, const tbHull* hull, int face, tbVec3 p1, tbVec3 p2,
+								   float radius, float speculativeDistance, float maxDeepest, tbTransform xfA,
+								   tbTransform xfB )
+{
+	tbPlane plane = hull->planes[face];
+	float t1 = 0.0f;
+	float t2 = 1.0f;
+	if ( tbClipSegmentToFace( hull, face, p1, p2, 0.0f, &t1, &t2 ) == false )
+	{
+		return 0;
+	}
+	// A segment standing on the face clips to one point twice; keep it once.
+	int endCount = tbDistanceSquared( tbLerp( p1, p2, t1 ), tbLerp( p1, p2, t2 ) ) > 1.0e-12f ? 2 : 1;
+	float ts[2] = { t1, t2 };
+	tbVec3 points[2];
+	float separations[2];
+	float deepest = FLT_MAX;
+	for ( int i = 0; i < endCount; ++i )
+	{
+		tbVec3 q = tbLerp( p1, p2, ts[i] );
+		separations[i] = tbDot( plane.normal, q ) - plane.offset - radius;
+		points[i] = tbMulSub( q, radius + 0.5f * separations[i], plane.normal );
+		deepest = tbMinFloat( deepest, separations[i] );
+	}
+	if ( deepest >= speculativeDistance || deepest > maxDeepest )
+	{
+		return 0;
+	}
+	int added = 0;
+	for ( int i = 0; i < endCount; ++i )
+	{
+		if ( separations[i] < speculativeDistance )
+		{
+			uint32_t id = tbHash3( tbKey_capsuleEnd, (uint32_t)face, (uint32_t)i );
+			tbAddPoint( manifold, tbTransformPoint( xfA, points[i] ), separations[i], id, xfA, xfB );
+			added += 1;
+		}
+	}
+	return added;
+}
+
+tbManifold tbCollideHullAndCapsule( const tbHull* hullA, tbTransform xfA, const tbCapsule* capsuleB, tbTransform xfB,
+									float speculativeDistance )
+{
+	tbManifold manifold = tbEmptyManifold();
+	tbTransform xf = tbInvMulTransforms( xfA, xfB );
+	tbVec3 p1 = tbTransformPoint( xf, capsuleB->center1 );
+	tbVec3 p2 = tbTransformPoint( xf, capsuleB->center2 );
+	tbVec3 d = tbSub( p2, p1 );
+	float radius = capsuleB->radius;
+	float limit = radius + speculativeDistance;
+
+	// SAT of the core segment against the hull. The Minkowski sum of the hull and a segment has
+	// faces parallel to the hull faces and parallelograms spanned by a hull edge and d, so these
+	// axes are complete.
+	float faceSeparation = -FLT_MAX;
+	int faceIndex = 0;
+	for ( int f = 0; f < hullA->faceCount; ++f )
+	{
+		tbPlane plane = hullA->planes[f];
+		float s = tbMinFloat( tbDot( plane.normal, p1 ), tbDot( plane.normal, p2 ) ) - plane.offset;
+		if ( s > faceSeparation )
+		{
+			faceSeparation = s;
+			faceIndex = f;
+		}
+	}
+	if ( faceSeparation > limit )
+	{
+		return manifold;
+	}
+
+	float edgeSeparation = -FLT_MAX;
+	int edgeIndex = -1;
+	tbVec3 edgeAxis = tb_vec3_zero;
+	float lengthD = tbLength( d );
+	for ( int e = 0; e < hullA->edgeCount && lengthD > 0.0f; ++e )
+	{
+		int twin = hullA->edges[e].twin;
+		if ( twin < e )
+		{
+			continue;
+		}
+		tbVec3 a = hullA->planes[hullA->edges[e].face].normal;
+		tbVec3 b = hullA->planes[hullA->edges[twin].face].normal;
+		// The segment's Gauss map is the great circle perpendicular to d; the edge's arc a-b
+		// crosses it only if a and b lie on opposite sides.
+		if ( tbDot( a, d ) * tbDot( b, d ) >= 0.0f )
+		{
+			continue;
+		}
+		tbVec3 v0 = tbEdgeTail( hullA, e );
+		tbVec3 edge = tbSub( tbEdgeHead( hullA, e ), v0 );
+		tbVec3 axis = tbCross( edge, d );
+		float length = tbLength( axis );
+		if ( length < 0.005f * tbLength( edge ) * lengthD )
+		{
+			continue;
+		}
+		axis = tbMulSV( 1.0f / length, axis );
+		if ( tbDot( axis, tbAdd( a, b ) ) < 0.0f )
+		{
+			axis = tbNeg( axis );
+		}
+		float s = tbDot( axis, tbSub( p1, v0 ) );
+		if ( s > edgeSeparation )
+		{
+			edgeSeparation = s;
+			edgeIndex = e;
+			edgeAxis = axis;
+		}
+	}
+	if ( edgeSeparation > limit )
+	{
+		return manifold;
+	}
+
+	float satSeparation = tbMaxFloat( faceSeparation, edgeSeparation );
+	if ( satSeparation > TB_CORE_TOUCH_DISTANCE )
+	{
+		// The core is outside the hull: exact closest points. The closest pair has an end of the
+		// segment against the hull, or the segment against a hull edge (an interior segment point
+		// over a face interior means the segment is parallel to the face, which an end matches).
+		float distance1, distance2;
+		tbVec3 y1 = tbClosestPointOnHull( hullA, p1, &distance1 );
+		tbVec3 y2 = tbClosestPointOnHull( hullA, p2, &distance2 );
+		tbVec3 x = p1;
+		tbVec3 y = y1;
+		float distance = distance1;
+		if ( distance2 < distance )
+		{
+			x = p2;
+			y = y2;
+			distance = distance2;
+		}
+		for ( int e = 0; e < hullA->edgeCount; ++e )
+		{
+			if ( hullA->edges[e].twin < e )
+			{
+				continue;
+			}
+			tbVec3 cE, cS;
+			tbSegmentClosestPoints( tbEdgeTail( hullA, e ), tbEdgeHead( hullA, e ), p1, p2, &cE, &cS );
+			float dist = tbDistance( cE, cS );
+			if ( dist < distance )
+			{
+				distance = dist;
+				x = cS;
+				y = cE;
+			}
+		}
+
+		float separation = distance - radius;
+		if ( separation >= speculativeDistance )
+		{
+			return manifold;
+		}
+		tbVec3 normal = tbMulSV( 1.0f / distance, tbSub( x, y ) );
+
+		// Lying flat on a face (normal is the face normal, segment nearly parallel to it): two
+		// points, one per clipped end. |cos| < 0.25 is within ~14.5 deg of parallel; points of a
+		// steeper segment end up too high and are dropped by the speculative test anyway.
+		int bestFace = 0;
+		float bestDot = -FLT_MAX;
+		for ( int f = 0; f < hullA->faceCount; ++f )
+		{
+			float dot = tbDot( hullA->planes[f].normal, normal );
+			if ( dot > bestDot )
+			{
+				bestDot = dot;
+				bestFace = f;
+			}
+		}
+		tbVec3 faceNormal = hullA->planes[bestFace].normal;
+		if ( bestDot > 0.999f && tbAbsFloat( tbDot( faceNormal, d ) ) < 0.25f * lengthD )
+		{
+			manifold.normal = tbRotate( xfA.q, faceNormal );
+			float maxDeepest = separation + TB_FLAT_CAPSULE_TOLERANCE;
+			if ( tbAddCapsuleFacePoints( &manifold, hullA, bestFace, p1, p2, radius, speculativeDistance, maxDeepest, xfA,
+										 xfB ) > 0 )
+			{
+				return manifold;
+			}
+		}
+
+		manifold.normal = tbRotate( xfA.q, normal );
+		tbVec3 point = tbMulSV( 0.5f, tbAdd( y, tbMulSub( x, radius, normal ) ) );
+		tbAddPoint( &manifold, tbTransformPoint( xfA, point ), separation, 0, xfA, xfB );
+		return manifold;
+	}
+
+	// The core touches or crosses the hull: use the SAT axis of least penetration.
+	if ( edgeIndex >= 0 && edgeSeparation > faceSeparation + tbAxisTolerance( faceSeparation ) )
+	{
+		tbVec3 cE, cS;
+		tbSegmentClosestPoints( tbEdgeTail( hullA, edgeIndex ), tbEdgeHead( hullA, edgeIndex ), p1, p2, &cE, &cS );
+		float separation = tbDot( edgeAxis, tbSub( cS, cE ) ) - radius;
+		if ( separation < speculativeDistance )
+		{
+			manifold.normal = tbRotate( xfA.q, edgeAxis );
+			tbVec3 point = tbMulSV( 0.5f, tbAdd( cE, tbMulSub( cS, radius, edgeAxis ) ) );
+			tbAddPoint( &manifold, tbTransformPoint( xfA, point ), separation, 0, xfA, xfB );
+		}
+		return manifold;
+	}
+
+	tbPlane plane = hullA->planes[faceIndex];
+	manifold.normal = tbRotate( xfA.q, plane.normal );
+	if ( tbAddCapsuleFacePoints( &manifold, hullA, faceIndex, p1, p2, radius, speculativeDistance, FLT_MAX, xfA, xfB ) >
+		 0 )
+	{
+		return manifold;
+	}
+	// The segment's part over the face was clipped away (it enters through a neighbour region):
+	// fall back to its deepest end.
+	tbVec3 q = tbDot( plane.normal, p1 ) <= tbDot( plane.normal, p2 ) ? p1 : p2;
+	float separation = tbDot( plane.normal, q ) - plane.offset - radius;
+	if ( separation < speculativeDistance )
+	{
+		tbVec3 point = tbMulSub( q, radius + 0.5f * separation, plane.normal );
+		tbAddPoint( &manifold, tbTransformPoint( xfA, point ), separation, 0, xfA, xfB );
+	}
+	return manifold;
+}
+
+// Hull and hull: separating axis test -----------------------------------------------------------
+// Gregorius, "The Separating Axis Test between Convex Polyhedra" (GDC 2013): the candidate axes are
+// the face normals of both hulls and the cross products of edge pairs whose arcs on the Gauss map
+// intersect (i.e. the edge pair builds a face of the Minkowski difference). Other edge pairs can be
+// skipped: their cross product is not a face normal of A - B and cannot be the best axis.
+
+typedef struct tbFaceQuery
+{
+	float separation;
+	int index;
+} tbFaceQuery;
+
+typedef struct tbEdgeQuery
+{
+	float separation;
+	int indexA, indexB; ///< half-edges (the lower index of each twin pair); -1 if none
+	tbVec3 axis;        ///< A's frame, pointing from A to B
+} tbEdgeQuery;
+
+// Separation of hull `other` from face `face` of hull `ref`. xf maps other's frame into ref's.
+static float tbFaceSeparation( const tbHull* ref, int face, const tbHull* other, tbTransform xf )
+{
+	tbPlane plane = ref->planes[face];
+	tbVec3 direction = tbInvRotate( xf.q, tbNeg( plane.normal ) );
+	tbVec3 support = tbTransformPoint( xf, other->vertices[tbFindSupport( other, direction )] );
+	return tbDot( plane.normal, support ) - plane.offset;
+}
+
+static tbFaceQuery tbQueryFaces( const tbHull* ref, const tbHull* other, tbTransform xf )
+{
+	tbFaceQuery query = { -FLT_MAX, 0 };
+	for ( int f = 0; f < ref->faceCount; ++f )
+	{
+		float s = tbFaceSeparation( ref, f, other, xf );
+		if ( s > query.separation )
+		{
+			query.separation = s;
+			query.index = f;
+		}
+	}
+	return query;
+}
+
+// Arcs a-b (A's edge) and c-d (B's edge, normals already negated) on the unit sphere intersect.
+// Each pair of endpoints must straddle the other arc's great circle, and the two arcs must be in
+// the same hemisphere (otherwise the great circles meet at the antipode of the arcs' crossing).
+static bool tbIsMinkowskiFace( tbVec3 a, tbVec3 b, tbVec3 c, tbVec3 d )
+{
+	tbVec3 bxa = tbCross( b, a );
+	tbVec3 dxc = tbCross( d, c );
+	float cba = tbDot( c, bxa );
+	float dba = tbDot( d, bxa );
+	float adc = tbDot( a, dxc );
+	float bdc = tbDot( b, dxc );
+	return cba * dba < 0.0f && adc * bdc < 0.0f && cba * bdc > 0.0f;
+}
+
+// Edge eB of B expressed in A's frame: the negated normals of its two faces (B's Gauss map is
+// negated for the Minkowski difference A - B) and its end points.
+typedef struct tbEdgeInA
+{
+	tbVec3 c, d;
+	tbVec3 p, edge;
+} tbEdgeInA;
+
+static tbEdgeInA tbMakeEdgeInA( const tbHull* hullB, int eB, tbTransform xf )
+{
+	tbEdgeInA e;
+	e.c = tbNeg( tbRotate( xf.q, hullB->planes[hullB->edges[eB].face].normal ) );
+	e.d = tbNeg( tbRotate( xf.q, hullB->planes[hullB->edges[hullB->edges[eB].twin].face].normal ) );
+	e.p = tbTransformPoint( xf, tbEdgeTail( hullB, eB ) );
+	e.edge = tbSub( tbTransformPoint( xf, tbEdgeHead( hullB, eB ) ), e.p );
+	return e;
+}
+
+// Separation along the cross product of edge eA of A and edge b of B, if the pair builds a
+// Minkowski face. Returns false for non-supporting or parallel pairs.
+static bool tbEdgeSeparation( const tbHull* hullA, int eA, const tbEdgeInA* b, float* separation, tbVec3* axisOut )
+{
+	tbVec3 na = hullA->planes[hullA->edges[eA].face].normal;
+	tbVec3 nb = hullA->planes[hullA->edges[hullA->edges[eA].twin].face].normal;
+	if ( tbIsMinkowskiFace( na, nb, b->c, b->d ) == false )
+	{
+		return false;
+	}
+	tbVec3 pA = tbEdgeTail( hullA, eA );
+	tbVec3 edgeA = tbSub( tbEdgeHead( hullA, eA ), pA );
+	tbVec3 axis = tbCross( edgeA, b->edge );
+	float length = tbLength( axis );
+	// Nearly parallel edges: the face axes already cover that contact, and the normal is noise.
+	if ( length < 0.005f * tbLength( edgeA ) * tbLength( b->edge ) )
+	{
+		return false;
+	}
+	axis = tbMulSV( 1.0f / length, axis );
+	// The Minkowski face normal lies on the arc na-nb, so it has a positive component along na + nb.
+	if ( tbDot( axis, tbAdd( na, nb ) ) < 0.0f )
+	{
+		axis = tbNeg( axis );
+	}
+	*separation = tbDot( axis, tbSub( b->p, pA ) );
+	*axisOut = axis;
+	return true;
+}
+
+// xf maps B's frame into A's.
+static tbEdgeQuery tbQueryEdges( const tbHull* hullA, const tbHull* hullB, tbTransform xf )
+{
+	tbEdgeQuery query = { -FLT_MAX, -1, -1, { 0.0f, 0.0f, 0.0f } };
+	for ( int eB = 0; eB < hullB->edgeCount; ++eB )
+	{
+		if ( hullB->edges[eB].twin < eB )
+		{
+			continue;
+		}
+		tbEdgeInA b = tbMakeEdgeInA( hullB, eB, xf );
+		for ( int eA = 0; eA < hullA->edgeCount; ++eA )
+		{
+			if ( hullA->edges[eA].twin < eA )
+			{
+				continue;
+			}
+			float s;
+			tbVec3 axis;
+			if ( tbEdgeSeparation( hullA, eA, &b, &s, &axis ) && s > query.separation )
+			{
+				query.separation = s;
+				query.indexA = eA;
+				query.indexB = eB;
+				query.axis = axis;
+			}
+		}
+	}
+	return query;
+}
+
+// Hull and hull: clipping -----------------------------------------------------------------------
+
+typedef struct tbClipVertex
+{
+	tbVec3 p;       ///< reference hull frame
+	uint32_t key;   ///< feature key of this vertex
+	uint32_t label; ///< feature of the polygon edge leaving this vertex
+	bool clipped;   ///< made by clipping (not an incident vertex)
+} tbClipVertex;
+
+typedef struct tbClipPoint
+{
+	tbVec3 point; ///< midway point, reference frame
+	float separation;
+	uint32_t id;
+} tbClipPoint;
+
+// Clip the incident face of `inc` against face `refFace` of `ref` (Sutherland-Hodgman against the
+// reference face's side planes) and keep vertices below the reference plane + speculative
+// distance. xf maps inc's frame into ref's. Returns the point count written to out (reference
+// frame); ids are hashed with salt (which hull is the reference).
+static int tbClipHullFaces( const tbHull* ref, int refFace, const tbHull* inc, tbTransform xf,
+							float speculativeDistance, uint32_t salt, tbClipPoint* out )
+{
+	tbPlane refPlane = ref->planes[refFace];
+
+	// Incident face: the face of inc most anti-parallel to the reference normal.
+	tbVec3 n = tbInvRotate( xf.q, refPlane.normal );
+	int incFace = 0;
+	float minDot = FLT_MAX;
+	for ( int f = 0; f < inc->faceCount; ++f )
+	{
+		float dot = tbDot( inc->planes[f].normal, n );
+		if ( dot < minDot )
+		{
+			minDot = dot;
+			incFace = f;
+		}
+	}
+
+	tbClipVertex buffer1[TB_MAX_CLIP_VERTICES];
+	tbClipVertex buffer2[TB_MAX_CLIP_VERTICES];
+	tbClipVertex* input = buffer1;
+	tbClipVertex* output = buffer2;
+	int count = 0;
+	{
+		int first = inc->faces[incFace].edge;
+		int e = first;
+		do
+		{
+			int twin = inc->edges[e].twin;
+			input[count].p = tbTransformPoint( xf, tbEdgeTail( inc, e ) );
+			input[count].key = tbHash2( tbKey_incidentVertex, inc->edges[e].origin );
+			input[count].label = (uint32_t)( e < twin ? e : twin );
+			input[count].clipped = false;
+			count += 1;
+			e = inc->edges[e].next;
+		}
+		while ( e != first && count < TB_MAX_CLIP_VERTICES );
+	}
+
+	tbClipVertex incident[TB_MAX_CLIP_VERTICES];
+	int incidentCount = count;
+	memcpy( incident, input, (size_t)count * sizeof( tbClipVertex ) );
+	float weld = TB_CLIP_WELD_DISTANCE;
+	for ( int i = 0; i < count; ++i )
+	{
+		weld = tbMinFloat( weld, 0.1f * tbDistance( incident[i].p, incident[i + 1 < count ? i + 1 : 0].p ) );
+	}
+
+	int first = ref->faces[refFace].edge;
+	int k = first;
+	int guard = 0;
+	do
+	{
+		tbVec3 v0 = tbEdgeTail( ref, k );
+		tbVec3 v1 = tbEdgeHead( ref, k );
+		// Outward side normal: the face interior is on the left of each counter-clockwise edge.
+		tbVec3 side = tbNormalize( tbCross( tbSub( v1, v0 ), refPlane.normal ) );
+		float offset = tbDot( side, v0 ) + TB_CLIP_SIDE_TOLERANCE;
+		uint32_t sideLabel = TB_SIDE_LABEL | (uint32_t)k;
+
+		int outCount = 0;
+		for ( int i = 0; i < count; ++i )
+		{
+			tbClipVertex cur = input[i];
+			tbClipVertex next = input[i + 1 < count ? i + 1 : 0];
+			float dc = tbDot( side, cur.p ) - offset;
+			float dn = tbDot( side, next.p ) - offset;
+			bool curIn = dc <= 0.0f;
+			bool nextIn = dn <= 0.0f;
+			if ( curIn && outCount < TB_MAX_CLIP_VERTICES )
+			{
+				output[outCount++] = cur;
+			}
+			if ( curIn != nextIn && outCount < TB_MAX_CLIP_VERTICES )
+			{
+				tbClipVertex v;
+				v.p = tbLerp( cur.p, next.p, dc / ( dc - dn ) );
+				v.key = tbHash3( tbKey_clip, cur.label, sideLabel );
+				v.clipped = true;
+				// Leaving: the polygon continues along the side plane to where it re-enters.
+				v.label = curIn ? sideLabel : cur.label;
+				output[outCount++] = v;
+			}
+		}
+
+		tbClipVertex* swap = input;
+		input = output;
+		output = swap;
+		count = outCount;
+		k = ref->edges[k].next;
+		guard += 1;
+	}
+	while ( k != first && count > 0 && guard < ref->edgeCount );
+
+	// The tolerance only decides what is clipped; a vertex kept within it outside a side plane is
+	// moved onto that plane so no point lies outside the reference face. The side normals are
+	// perpendicular to the reference normal, so depths do not change.
+	for ( int i = 0; i < count; ++i )
+	{
+		int e = first;
+		guard = 0;
+		do
+		{
+			tbVec3 v0 = tbEdgeTail( ref, e );
+			tbVec3 side = tbNormalize( tbCross( tbSub( tbEdgeHead( ref, e ), v0 ), refPlane.normal ) );
+			float outside = tbDot( side, tbSub( input[i].p, v0 ) );
+			if ( outside > 0.0f )
+			{
+				input[i].p = tbMulSub( input[i].p, outside, side );
+			}
+			e = ref->edges[e].next;
+			guard += 1;
+		}
+		while ( e != first && guard < ref->edgeCount );
+	}
+
+	for ( int i = 0; i < count; ++i )
+	{
+		if ( input[i].clipped == false )
+		{
+			continue;
+		}
+		int nearest = -1;
+		float nearestSq = weld * weld;
+		for ( int j = 0; j < incidentCount; ++j )
+		{
+			float dSq = tbDistanceSquared( input[i].p, incident[j].p );
+			if ( dSq < nearestSq )
+			{
+				nearestSq = dSq;
+				nearest = j;
+			}
+		}
+		if ( nearest >= 0 )
+		{
+			input[i].key = incident[nearest].key;
+		}
+	}
+
+	int pointCount = 0;
+	for ( int i = 0; i < count; ++i )
+	{
+		float separation = tbDot( refPlane.normal, input[i].p ) - refPlane.offset;
+		if ( separation >= speculativeDistance )
+		{
+			continue;
+		}
+		uint32_t id = tbHash3( salt, (uint32_t)refFace, input[i].key );
+		// Clip points welded to one incident vertex share its id: keep the deeper one.
+		int duplicate = -1;
+		for ( int j = 0; j < pointCount; ++j )
+		{
+			if ( out[j].id == id )
+			{
+				duplicate = j;
+				break;
+			}
+		}
+		tbClipPoint cp;
+		cp.point = tbMulSub( input[i].p, 0.5f * separation, refPlane.normal );
+		cp.separation = separation;
+		cp.id = id;
+		if ( duplicate < 0 )
+		{
+			out[pointCount++] = cp;
+		}
+		else if ( separation < out[duplicate].separation )
+		{
+			out[duplicate] = cp;
+		}
+	}
+	return pointCount;
+}
+
+// Index of the unused point with the largest score; scores within tolerance of the best count as
+// equal and the smallest id wins, so symmetric configurations pick the same points every frame.
+static int tbPickStable( const float* score, const tbClipPoint* points, const bool* used, int count, float tolerance )
+{
+	float best = -FLT_MAX;
+	for ( int i = 0; i < count; ++i )
+	{
+		if ( used[i] == false && score[i] > best )
+		{
+			best = score[i];
+		}
+	}
+	int pick = -1;
+	for ( int i = 0; i < count; ++i )
+	{
+		if ( used[i] == false && score[i] >= best - tolerance && ( pick < 0 || points[i].id < points[pick].id ) )
+		{
+			pick = i;
+		}
+	}
+	return pick;
+}
+
+// Keep 4 of count > 4 coplanar-ish points: the deepest (ties broken towards the polygon's rim),
+// the farthest from it, the one spanning the largest triangle, and the one adding the most area
+// to that triangle. Writes the kept points, in their original order, to the front of points.
+static int tbReducePoints( tbClipPoint* points, int count, tbVec3 normal )
+{
+	if ( count <= TB_MAX_MANIFOLD_POINTS )
+	{
+		return count;
+	}
+
+	float score[TB_MAX_CLIP_VERTICES];
+	bool used[TB_MAX_CLIP_VERTICES];
+	tbVec3 center = tb_vec3_zero;
+	for ( int i = 0; i < count; ++i )
+	{
+		used[i] = false;
+		center = tbAdd( center, points[i].point );
+	}
+	center = tbMulSV( 1.0f / (float)count, center );
+
+	// Deepest: among points within a quarter slop of the deepest, the one farthest from the
+	// centre, so a flat face resting on a face starts from a corner, not an edge midpoint.
+	float minSeparation = FLT_MAX;
+	for ( int i = 0; i < count; ++i )
+	{
+		minSeparation = tbMinFloat( minSeparation, points[i].separation );
+	}
+	float maxRadiusSq = 0.0f;
+	for ( int i = 0; i < count; ++i )
+	{
+		bool deep = points[i].separation <= minSeparation + 0.25f * TB_LINEAR_SLOP;
+		score[i] = deep ? tbDistanceSquared( points[i].point, center ) : -1.0f;
+		maxRadiusSq = tbMaxFloat( maxRadiusSq, score[i] );
+	}
+	int i0 = tbPickStable( score, points, used, count, 1.0e-3f * maxRadiusSq );
+	used[i0] = true;
+	tbVec3 p0 = points[i0].point;
+
+	float maxSq = 0.0f;
+	for ( int i = 0; i < count; ++i )
+	{
+		score[i] = tbDistanceSquared( points[i].point, p0 );
+		maxSq = tbMaxFloat( maxSq, score[i] );
+	}
+	int i1 = tbPickStable( score, points, used, count, 1.0e-3f * maxSq );
+	used[i1] = true;
+	tbVec3 p1 = points[i1].point;
+
+	// Twice the triangle area (p0, p1, q), signed about the normal.
+	float maxArea = 0.0f;
+	for ( int i = 0; i < count; ++i )
+	{
+		score[i] = tbAbsFloat( tbDot( tbCross( tbSub( p1, p0 ), tbSub( points[i].point, p0 ) ), normal ) );
+		maxArea = tbMaxFloat( maxArea, score[i] );
+	}
+	int i2 = tbPickStable( score, points, used, count, 1.0e-3f * maxArea );
+	used[i2] = true;
+	tbVec3 p2 = points[i2].point;
+
+	// Area a fourth point adds: the largest triangle it forms outside one of the triangle's edges.
+	float orientation = tbDot( tbCross( tbSub( p1, p0 ), tbSub( p2, p0 ) ), normal ) >= 0.0f ? 1.0f : -1.0f;
+	tbVec3 corners[3] = { p0, p1, p2 };
+	float maxAdded = 0.0f;
+	for ( int i = 0; i < count; ++i )
+	{
+		float added = 0.0f;
+		for ( int j = 0; j < 3; ++j )
+		{
+			tbVec3 a = corners[j];
+			tbVec3 b = corners[( j + 1 ) % 3];
+			float signedArea = orientation * tbDot( tbCross( tbSub( b, a ), tbSub( points[i].point, a ) ), normal );
+			added = tbMaxFloat( added, -signedArea );
+		}
+		score[i] = added;
+		maxAdded = tbMaxFloat( maxAdded, added );
+	}
+	int i3 = tbPickStable( score, points, used, count, 1.0e-3f * maxAdded );
+	used[i3] = true;
+
+	int kept = 0;
+	for ( int i = 0; i < count; ++i )
+	{
+		if ( used[i] )
+		{
+			points[kept++] = points[i];
+		}
+	}
+	return kept;
+}
+
+// Face contact with `ref` as reference hull. xfRef/xfInc are the body transforms; flip is true
+// when ref is B (the manifold normal then points against the reference face normal).
+static tbManifold tbFaceContact( const tbHull* ref, tbTransform xfRef, int refFace, const tbHull* inc,
+								 tbTransform xfInc, bool flip, float speculativeDistance )
+{
+	tbManifold manifold = tbEmptyManifold();
+	tbTransform xf = tbInvMulTransforms( xfRef, xfInc );
+	tbClipPoint points[TB_MAX_CLIP_VERTICES];
+	int count = tbClipHullFaces( ref, refFace, inc, xf, speculativeDistance, flip ? tbKey_faceB : tbKey_faceA, points );
+	tbVec3 localNormal = ref->planes[refFace].normal;
+	count = tbReducePoints( points, count, localNormal );
+
+	tbVec3 normal = tbRotate( xfRef.q, localNormal );
+	manifold.normal = flip ? tbNeg( normal ) : normal;
+	tbTransform xfA = flip ? xfInc : xfRef;
+	tbTransform xfB = flip ? xfRef : xfInc;
+	for ( int i = 0; i < count; ++i )
+	{
+		tbVec3 point = tbTransformPoint( xfRef, points[i].point );
+		tbAddPoint( &manifold, point, points[i].separation, points[i].id, xfA, xfB );
+	}
+	return manifold;
+}
+
+static void tbStoreCache( tbSATCache* cache, uint8_t type, int indexA, int indexB, float separation )
+{
+	if ( cache != NULL )
+	{
+		cache->type = type;
+		cache->indexA = (uint16_t)indexA;
+		cache->indexB = (uint16_t)indexB;
+		cache->separation = separation;
+	}
+}
+
+tbManifold tbCollideHulls( const tbHull* hullA, tbTransform xfA, const tbHull* hullB, tbTransform xfB,
+						   float speculativeDistance, tbSATCache* cache )
+{
+	tbManifold manifold = tbEmptyManifold();
+	tbTransform xfBA = tbInvMulTransforms( xfA, xfB ); // B's frame into A's
+	tbTransform xfAB = tbInvMulTransforms( xfB, xfA ); // A's frame into B's
+
+	// Frame coherence: if last step's separating axis still separates, nothing else is needed.
+	if ( cache != NULL && cache->type != 0 && cache->separation > speculativeDistance )
+	{
+		float s = -FLT_MAX;
+		tbVec3 axis;
+		if ( cache->type == 1 && cache->indexA < hullA->faceCount )
+		{
+			s = tbFaceSeparation( hullA, cache->indexA, hullB, xfBA );
+		}
+		else if ( cache->type == 2 && cache->indexB < hullB->faceCount )
+		{
+			s = tbFaceSeparation( hullB, cache->indexB, hullA, xfAB );
+		}
+		else if ( cache->type == 3 && cache->indexA < hullA->edgeCount && cache->indexB < hullB->edgeCount )
+		{
+			tbEdgeInA b = tbMakeEdgeInA( hullB, cache->indexB, xfBA );
+			if ( tbEdgeSeparation( hullA, cache->indexA, &b, &s, &axis ) == false )
+			{
+				s = -FLT_MAX;
+			}
+		}
+		if ( s > speculativeDistance )
+		{
+			cache->separation = s;
+			return manifold;
+		}
+	}
+
+	tbFaceQuery faceA = tbQueryFaces( hullA, hullB, xfBA );
+	if ( faceA.separation > speculativeDistance )
+	{
+		tbStoreCache( cache, 1, faceA.index, 0, faceA.separation );
+		return manifold;
+	}
+	tbFaceQuery faceB = tbQueryFaces( hullB, hullA, xfAB );
+	if ( faceB.separation > speculativeDistance )
+	{
+		tbStoreCache( cache, 2, 0, faceB.index, faceB.separation );
+		return manifold;
+	}
+	tbEdgeQuery edge = tbQueryEdges( hullA, hullB, xfBA );
+	if ( edge.indexA >= 0 && edge.separation > speculativeDistance )
+	{
+		tbStoreCache( cache, 3, edge.indexA, edge.indexB, edge.separation );
+		return manifold;
+	}
+
+	// Keep last step's reference face while it stays within tolerance of the best face.
+	if ( cache != NULL && cache->type == 1 && cache->indexA < hullA->faceCount && cache->indexA != faceA.index )
+	{
+		float s = tbFaceSeparation( hullA, cache->indexA, hullB, xfBA );
+		if ( s >= faceA.separation - tbAxisTolerance( faceA.separation ) )
+		{
+			faceA.index = cache->indexA;
+			faceA.separation = s;
+		}
+	}
+	else if ( cache != NULL && cache->type == 2 && cache->indexB < hullB->faceCount && cache->indexB != faceB.index )
+	{
+		float s = tbFaceSeparation( hullB, cache->indexB, hullA, xfAB );
+		if ( s >= faceB.separation - tbAxisTolerance( faceB.separation ) )
+		{
+			faceB.index = cache->indexB;
+			faceB.separation = s;
+		}
+	}
+
+	// Prefer face contacts over edge contacts and A's face over B's, each within tolerance.
+	float faceSeparation = tbMaxFloat( faceA.separation, faceB.separation );
+	if ( edge.indexA >= 0 && edge.separation > faceSeparation + tbAxisTolerance( faceSeparation ) )
+	{
+		tbStoreCache( cache, 3, edge.indexA, edge.indexB, edge.separation );
+		tbVec3 pA0 = tbEdgeTail( hullA, edge.indexA );
+		tbVec3 pA1 = tbEdgeHead( hullA, edge.indexA );
+		tbVec3 pB0 = tbTransformPoint( xfBA, tbEdgeTail( hullB, edge.indexB ) );
+		tbVec3 pB1 = tbTransformPoint( xfBA, tbEdgeHead( hullB, edge.indexB ) );
+		tbVec3 cA, cB;
+		tbSegmentClosestPoints( pA0, pA1, pB0, pB1, &cA, &cB );
+		float separation = tbDot( edge.axis, tbSub( cB, cA ) );
+		if ( separation < speculativeDistance )
+		{
+			manifold.normal = tbRotate( xfA.q, edge.axis );
+			tbVec3 point = tbTransformPoint( xfA, tbMulSV( 0.5f, tbAdd( cA, cB ) ) );
+			uint32_t id = tbHash3( tbKey_edgePair, (uint32_t)edge.indexA, (uint32_t)edge.indexB );
+			tbAddPoint( &manifold, point, separation, id, xfA, xfB );
+		}
+		return manifold;
+	}
+
+	bool flip = faceB.separation > faceA.separation + tbAxisTolerance( faceA.separation );
+	if ( flip )
+	{
+		tbStoreCache( cache, 2, 0, faceB.index, faceB.separation );
+		return tbFaceContact( hullB, xfB, faceB.index, hullA, xfA, true, speculativeDistance );
+	}
+	tbStoreCache( cache, 1, faceA.index, 0, faceA.separation );
+	return tbFaceContact( hullA, xfA, faceA.index, hullB, xfB, false, speculativeDistance );
+}

@@ -1,0 +1,13 @@
+// Tumble physics: movers, kinematic bodies whose velocity is set by a script each step.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+typedef struct tbWorld tbWorld;
+
+/// Set the velocity of every mover's kinematic body so that integrating it over dt lands it where
+/// its mode wants it (path, target pose, constant velocity). Called by the world at the start of
+/// every step, before the solver, while the world is locked.
+void tbUpdateMovers( tbWorld* world, float dt );
+
+/// Free the world's movers (world teardown; called from tbDestroyAllJoints).
+void tbDestroyMovers( tbWorld* world );

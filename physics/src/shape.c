@@ -1,0 +1,620 @@
+// Tumble physics: shapes attached to bodies.
+// SPDX-License-Identifier: MIT
+#include "shape.h"
+
+#include "body.h"
+#include "contact.h"
+#include "core.h"
+#include "world.h"
+#include "tumble/tumble.h"
+
+#include <float.h>
+#include <string.h>
+
+tbShapeDef tbDefaultShapeDef( void )
+{
+	tbShapeDef def;
+	memset( &def, 0, sizeof( def ) );
+	def.density = 1000.0f;
+	def.friction = 0.5f;
+	def.restitution = 0.0f;
+	def.categoryBits = 1;
+	def.maskBits = UINT64_MAX;
+	def.enableContactEvents = true;
+	def.updateBodyMass = true;
+	def.internalValue = TB_SECRET_COOKIE;
+	return def;
+}
+
+tbShape* tbGetShapeFromId( tbWorld* world, tbShapeId id )
+{
+	if ( world == NULL || id.index1 < 1 || id.index1 > world->shapes.count )
+	{
+		return NULL;
+	}
+	tbShape* shape = world->shapes.data + ( id.index1 - 1 );
+	if ( shape->id < 0 || shape->generation != id.generation )
+	{
+		return NULL;
+	}
+	return shape;
+}
+
+static tbShape* tbGetShapeChecked( tbShapeId id, tbWorld** worldOut )
+{
+	tbWorld* world = tbGetWorldFromIndex( id.world0 );
+	if ( worldOut != NULL )
+	{
+		*worldOut = world;
+	}
+	return tbGetShapeFromId( world, id );
+}
+
+tbShapeId tbMakeShapeId( const tbWorld* world, const tbShape* shape )
+{
+	tbShapeId id = { shape->id + 1, world->worldId, shape->generation };
+	return id;
+}
+
+tbAABB tbComputeShapeAABB( const tbShape* shape, tbTransform xf )
+{
+	switch ( shape->type )
+	{
+		case tbShape_sphere:
+			return tbComputeSphereAABB( &shape->sphere, xf );
+		case tbShape_capsule:
+			return tbComputeCapsuleAABB( &shape->capsule, xf );
+		default:
+			return tbComputeHullAABB( shape->hull, xf );
+	}
+}
+
+tbMassData tbComputeShapeMass( const tbShape* shape )
+{
+	switch ( shape->type )
+	{
+		case tbShape_sphere:
+			return tbComputeSphereMass( &shape->sphere, shape->density );
+		case tbShape_capsule:
+			return tbComputeCapsuleMass( &shape->capsule, shape->density );
+		default:
+			return tbComputeHullMass( shape->hull, shape->density );
+	}
+}
+
+tbShapeProxy tbMakeShapeDistanceProxy( const tbShape* shape )
+{
+	switch ( shape->type )
+	{
+		case tbShape_sphere:
+			return tbMakeSphereProxy( &shape->sphere );
+		case tbShape_capsule:
+			return tbMakeCapsuleProxy( &shape->capsule );
+		default:
+			return tbMakeHullProxy( shape->hull );
+	}
+}
+
+tbCastOutput tbRayCastShape( const tbShape* shape, tbTransform xf, tbVec3 origin, tbVec3 translation, float maxFraction )
+{
+	// Cast in the body frame, then bring the hit back to the world frame.
+	tbRayCastInput input = { tbInvTransformPoint( xf, origin ), tbInvRotate( xf.q, translation ), maxFraction };
+	tbCastOutput out;
+	switch ( shape->type )
+	{
+		case tbShape_sphere:
+			out = tbRayCastSphere( &input, &shape->sphere );
+			break;
+		case tbShape_capsule:
+			out = tbRayCastCapsule( &input, &shape->capsule );
+			break;
+		default:
+			out = tbRayCastHull( &input, shape->hull );
+			break;
+	}
+	if ( out.hit )
+	{
+		out.point = tbTransformPoint( xf, out.point );
+		out.normal = tbRotate( xf.q, out.normal );
+	}
+	return out;
+}
+
+float tbComputeShapeExtent( const tbShape* shape, tbVec3 localCenter )
+{
+	switch ( shape->type )
+	{
+		case tbShape_sphere:
+			return tbDistance( shape->sphere.center, localCenter ) + shape->sphere.radius;
+		case tbShape_capsule:
+			return tbMaxFloat( tbDistance( shape->capsule.center1, localCenter ),
+							   tbDistance( shape->capsule.center2, localCenter ) ) +
+				   shape->capsule.radius;
+		default:
+		{
+			float extent = 0.0f;
+			for ( int i = 0; i < shape->hull->vertexCount; ++i )
+			{
+				extent = tbMaxFloat( extent, tbDistance( shape->hull->vertices[i], localCenter ) );
+			}
+			return extent;
+		}
+	}
+}
+
+float tbComputeShapeMinExtent( const tbShape* shape )
+{
+	switch ( shape->type )
+	{
+		case tbShape_sphere:
+			return shape->sphere.radius;
+		case tbShape_capsule:
+			return shape->capsule.radius;
+		default:
+			return shape->hull->innerRadius;
+	}
+}
+
+bool tbShouldShapesCollide( const tbShape* a, const tbShape* b )
+{
+	if ( a->groupIndex == b->groupIndex && a->groupIndex != 0 )
+	{
+		return a->groupIndex > 0;
+	}
+	return ( a->maskBits & b->categoryBits ) != 0 && ( a->categoryBits & b->maskBits ) != 0;
+}
+
+void tbCreateShapeProxy( tbWorld* world, tbShape* shape, const tbBody* body )
+{
+	shape->aabb = tbComputeShapeAABB( shape, body->transform );
+	float margin = body->type == tbBody_static ? 0.0f : TB_AABB_MARGIN;
+	tbVec3 m = { margin, margin, margin };
+	tbAABB fat = { tbSub( shape->aabb.lowerBound, m ), tbAdd( shape->aabb.upperBound, m ) };
+	shape->fatAABB = fat;
+	// Static shapes added after the first step must still find the dynamic bodies resting on them.
+	shape->proxyKey = tbBroadPhase_CreateProxy( &world->broadPhase, fat, shape->categoryBits, shape->id, body->type, true );
+}
+
+static bool tbIsValidShapeDef( const tbShapeDef* def )
+{
+	return def != NULL && def->internalValue == TB_SECRET_COOKIE && tbIsValidFloat( def->density ) &&
+		   def->density >= 0.0f && tbIsValidFloat( def->friction ) && def->friction >= 0.0f &&
+		   tbIsValidFloat( def->restitution ) && def->restitution >= 0.0f;
+}
+
+// Shared part of every tbCreate*Shape: validate, take a slot, fill the common fields, link to the body.
+static tbShape* tbCreateShapeInternal( tbBodyId bodyId, const tbShapeDef* def, tbShapeType type, tbResult* result,
+									   tbWorld** worldOut )
+{
+	tbWorld* world;
+	tbBody* body = tbGetBodyChecked( bodyId, &world );
+	tbResult r = tbResult_ok;
+	if ( body == NULL )
+	{
+		r = tbResult_invalidId;
+	}
+	else if ( world->locked )
+	{
+		r = tbResult_worldLocked;
+	}
+	else if ( !tbIsValidShapeDef( def ) )
+	{
+		r = tbResult_invalidArgument;
+	}
+	if ( result != NULL )
+	{
+		*result = r;
+	}
+	if ( r != tbResult_ok )
+	{
+		return NULL;
+	}
+
+	int index;
+	TB_POOL_ALLOC( world->shapes, tbShape, index );
+	tbShape* shape = world->shapes.data + index;
+	uint16_t generation = shape->generation;
+	memset( shape, 0, sizeof( *shape ) );
+	shape->id = index;
+	shape->generation = generation;
+	shape->nextFree = -1;
+	shape->bodyId = body->id;
+	shape->type = type;
+	shape->density = def->density;
+	shape->friction = def->friction;
+	shape->restitution = def->restitution;
+	shape->categoryBits = def->categoryBits;
+	shape->maskBits = def->maskBits;
+	shape->groupIndex = def->groupIndex;
+	shape->userData = def->userData;
+	shape->isSensor = def->isSensor;
+	shape->enableContactEvents = def->enableContactEvents;
+	shape->proxyKey = -1;
+	shape->nextShapeId = body->headShapeId;
+	body->headShapeId = index;
+	body->shapeCount += 1;
+	*worldOut = world;
+	return shape;
+}
+
+// Shared tail: proxy and mass once the geometry is in place.
+static tbShapeId tbFinishShape( tbWorld* world, tbShape* shape, const tbShapeDef* def )
+{
+	tbBody* body = world->bodies.data + shape->bodyId;
+	tbCreateShapeProxy( world, shape, body );
+	if ( def->updateBodyMass )
+	{
+		tbUpdateBodyMass( world, body );
+	}
+	else
+	{
+		float extent = tbComputeShapeExtent( shape, body->localCenter );
+		body->maxExtent = tbMaxFloat( body->maxExtent, extent );
+	}
+	return tbMakeShapeId( world, shape );
+}
+
+static bool tbIsPositive( float x )
+{
+	return tbIsValidFloat( x ) && x > 0.0f;
+}
+
+tbShapeId tbCreateSphereShape( tbBodyId bodyId, const tbShapeDef* def, const tbSphere* sphere, tbResult* result )
+{
+	if ( sphere == NULL || !tbIsValidVec3( sphere->center ) || !tbIsPositive( sphere->radius ) )
+	{
+		if ( result != NULL )
+		{
+			*result = tbResult_invalidArgument;
+		}
+		return tb_nullShapeId;
+	}
+	tbWorld* world;
+	tbShape* shape = tbCreateShapeInternal( bodyId, def, tbShape_sphere, result, &world );
+	if ( shape == NULL )
+	{
+		return tb_nullShapeId;
+	}
+	shape->sphere = *sphere;
+	return tbFinishShape( world, shape, def );
+}
+
+tbShapeId tbCreateCapsuleShape( tbBodyId bodyId, const tbShapeDef* def, const tbCapsule* capsule, tbResult* result )
+{
+	if ( capsule == NULL || !tbIsValidVec3( capsule->center1 ) || !tbIsValidVec3( capsule->center2 ) ||
+		 !tbIsPositive( capsule->radius ) )
+	{
+		if ( result != NULL )
+		{
+			*result = tbResult_invalidArgument;
+		}
+		return tb_nullShapeId;
+	}
+	tbWorld* world;
+	tbShape* shape = tbCreateShapeInternal( bodyId, def, tbShape_capsule, result, &world );
+	if ( shape == NULL )
+	{
+		return tb_nullShapeId;
+	}
+	shape->capsule = *capsule;
+	return tbFinishShape( world, shape, def );
+}
+
+tbShapeId tbCreateHullShape( tbBodyId bodyId, const tbShapeDef* def, const tbHull* hull, tbResult* result )
+{
+	if ( hull == NULL || hull->vertexCount < 4 || hull->faceCount < 4 )
+	{
+		if ( result != NULL )
+		{
+			*result = tbResult_invalidArgument;
+		}
+		return tb_nullShapeId;
+	}
+	tbHull* copy = tbCloneHull( hull );
+	if ( copy == NULL )
+	{
+		if ( result != NULL )
+		{
+			*result = tbResult_outOfMemory;
+		}
+		return tb_nullShapeId;
+	}
+	tbWorld* world;
+	tbShape* shape = tbCreateShapeInternal( bodyId, def, tbShape_hull, result, &world );
+	if ( shape == NULL )
+	{
+		tbDestroyHull( copy );
+		return tb_nullShapeId;
+	}
+	shape->hull = copy;
+	return tbFinishShape( world, shape, def );
+}
+
+tbShapeId tbCreateBoxShape( tbBodyId bodyId, const tbShapeDef* def, tbVec3 halfExtents, tbTransform local,
+							tbResult* result )
+{
+	if ( !tbIsPositive( halfExtents.x ) || !tbIsPositive( halfExtents.y ) || !tbIsPositive( halfExtents.z ) ||
+		 !tbIsValidVec3( local.p ) || !tbIsValidQuat( local.q ) )
+	{
+		if ( result != NULL )
+		{
+			*result = tbResult_invalidArgument;
+		}
+		return tb_nullShapeId;
+	}
+	local.q = tbNormalizeQ( local.q );
+	tbHull* box = tbMakeBoxHull( halfExtents, local );
+	if ( box == NULL )
+	{
+		if ( result != NULL )
+		{
+			*result = tbResult_outOfMemory;
+		}
+		return tb_nullShapeId;
+	}
+	tbWorld* world;
+	tbShape* shape = tbCreateShapeInternal( bodyId, def, tbShape_hull, result, &world );
+	if ( shape == NULL )
+	{
+		tbDestroyHull( box );
+		return tb_nullShapeId;
+	}
+	shape->hull = box;
+	return tbFinishShape( world, shape, def );
+}
+
+void tbDestroyShapeInternal( tbWorld* world, tbShape* shape )
+{
+	tbBody* body = world->bodies.data + shape->bodyId;
+
+	// Destroy contacts that use this shape.
+	int key = body->headContactKey;
+	while ( key >= 0 )
+	{
+		tbContact* contact = world->contacts.data + ( key >> 1 );
+		key = contact->edges[key & 1].nextKey;
+		if ( contact->shapeIdA == shape->id || contact->shapeIdB == shape->id )
+		{
+			tbDestroyContact( world, contact, true );
+		}
+	}
+
+	// Unlink from the body's shape list.
+	int* link = &body->headShapeId;
+	while ( *link >= 0 && *link != shape->id )
+	{
+		link = &world->shapes.data[*link].nextShapeId;
+	}
+	if ( *link == shape->id )
+	{
+		*link = shape->nextShapeId;
+		body->shapeCount -= 1;
+	}
+
+	if ( shape->proxyKey >= 0 )
+	{
+		tbBroadPhase_DestroyProxy( &world->broadPhase, shape->proxyKey );
+	}
+	if ( shape->type == tbShape_hull )
+	{
+		tbDestroyHull( shape->hull );
+		shape->hull = NULL;
+	}
+	TB_POOL_FREE( world->shapes, shape->id );
+}
+
+tbResult tbDestroyShape( tbShapeId shapeId, bool updateBodyMass )
+{
+	tbWorld* world;
+	tbShape* shape = tbGetShapeChecked( shapeId, &world );
+	if ( shape == NULL )
+	{
+		return tbResult_invalidId;
+	}
+	if ( world->locked )
+	{
+		return tbResult_worldLocked;
+	}
+	tbBody* body = world->bodies.data + shape->bodyId;
+	tbDestroyShapeInternal( world, shape );
+	if ( updateBodyMass )
+	{
+		tbUpdateBodyMass( world, body );
+	}
+	return tbResult_ok;
+}
+
+bool tbShape_IsValid( tbShapeId shapeId )
+{
+	return tbGetShapeChecked( shapeId, NULL ) != NULL;
+}
+
+tbShapeType tbShape_GetType( tbShapeId shapeId )
+{
+	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
+	return shape != NULL ? shape->type : tbShape_sphere;
+}
+
+tbBodyId tbShape_GetBody( tbShapeId shapeId )
+{
+	tbWorld* world;
+	tbShape* shape = tbGetShapeChecked( shapeId, &world );
+	if ( shape == NULL )
+	{
+		return tb_nullBodyId;
+	}
+	return tbMakeBodyId( world, world->bodies.data + shape->bodyId );
+}
+
+const tbSphere* tbShape_GetSphere( tbShapeId shapeId )
+{
+	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
+	return shape != NULL && shape->type == tbShape_sphere ? &shape->sphere : NULL;
+}
+
+const tbCapsule* tbShape_GetCapsule( tbShapeId shapeId )
+{
+	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
+	return shape != NULL && shape->type == tbShape_capsule ? &shape->capsule : NULL;
+}
+
+const tbHull* tbShape_GetHull( tbShapeId shapeId )
+{
+	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
+	return shape != NULL && shape->type == tbShape_hull ? shape->hull : NULL;
+}
+
+float tbShape_GetFriction( tbShapeId shapeId )
+{
+	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
+	return shape != NULL ? shape->friction : 0.0f;
+}
+
+float tbShape_GetRestitution( tbShapeId shapeId )
+{
+	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
+	return shape != NULL ? shape->restitution : 0.0f;
+}
+
+float tbShape_GetDensity( tbShapeId shapeId )
+{
+	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
+	return shape != NULL ? shape->density : 0.0f;
+}
+
+// Shared checks of the material setters.
+static tbShape* tbGetMutableShape( tbShapeId shapeId, float value, tbResult* result, tbWorld** worldOut )
+{
+	tbWorld* world;
+	tbShape* shape = tbGetShapeChecked( shapeId, &world );
+	*result = tbResult_ok;
+	if ( shape == NULL )
+	{
+		*result = tbResult_invalidId;
+	}
+	else if ( world->locked )
+	{
+		*result = tbResult_worldLocked;
+	}
+	else if ( !tbIsValidFloat( value ) || value < 0.0f )
+	{
+		*result = tbResult_invalidArgument;
+	}
+	*worldOut = world;
+	return *result == tbResult_ok ? shape : NULL;
+}
+
+tbResult tbShape_SetFriction( tbShapeId shapeId, float friction )
+{
+	tbResult r;
+	tbWorld* world;
+	tbShape* shape = tbGetMutableShape( shapeId, friction, &r, &world );
+	if ( shape != NULL )
+	{
+		shape->friction = friction;
+		tbRefreshContactMaterials( world, shape );
+	}
+	return r;
+}
+
+tbResult tbShape_SetRestitution( tbShapeId shapeId, float restitution )
+{
+	tbResult r;
+	tbWorld* world;
+	tbShape* shape = tbGetMutableShape( shapeId, restitution, &r, &world );
+	if ( shape != NULL )
+	{
+		shape->restitution = restitution;
+		tbRefreshContactMaterials( world, shape );
+	}
+	return r;
+}
+
+tbResult tbShape_SetDensity( tbShapeId shapeId, float density, bool updateBodyMass )
+{
+	tbResult r;
+	tbWorld* world;
+	tbShape* shape = tbGetMutableShape( shapeId, density, &r, &world );
+	if ( shape != NULL )
+	{
+		shape->density = density;
+		if ( updateBodyMass )
+		{
+			tbUpdateBodyMass( world, world->bodies.data + shape->bodyId );
+		}
+	}
+	return r;
+}
+
+tbResult tbShape_SetFilter( tbShapeId shapeId, uint64_t categoryBits, uint64_t maskBits, int32_t groupIndex )
+{
+	tbResult r;
+	tbWorld* world;
+	tbShape* shape = tbGetMutableShape( shapeId, 0.0f, &r, &world );
+	if ( shape == NULL )
+	{
+		return r;
+	}
+	shape->categoryBits = categoryBits;
+	shape->maskBits = maskBits;
+	shape->groupIndex = groupIndex;
+	// Drop the shape's contacts; the broad phase re-pairs under the new filter.
+	tbBody* body = world->bodies.data + shape->bodyId;
+	int key = body->headContactKey;
+	while ( key >= 0 )
+	{
+		tbContact* contact = world->contacts.data + ( key >> 1 );
+		key = contact->edges[key & 1].nextKey;
+		if ( contact->shapeIdA == shape->id || contact->shapeIdB == shape->id )
+		{
+			tbDestroyContact( world, contact, true );
+		}
+	}
+	if ( shape->proxyKey >= 0 )
+	{
+		tbBroadPhase_DestroyProxy( &world->broadPhase, shape->proxyKey );
+	}
+	tbCreateShapeProxy( world, shape, body );
+	return tbResult_ok;
+}
+
+bool tbShape_IsSensor( tbShapeId shapeId )
+{
+	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
+	return shape != NULL && shape->isSensor;
+}
+
+tbAABB tbShape_GetAABB( tbShapeId shapeId )
+{
+	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
+	tbAABB empty = { tb_vec3_zero, tb_vec3_zero };
+	return shape != NULL ? shape->aabb : empty;
+}
+
+void* tbShape_GetUserData( tbShapeId shapeId )
+{
+	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
+	return shape != NULL ? shape->userData : NULL;
+}
+
+void tbShape_SetUserData( tbShapeId shapeId, void* userData )
+{
+	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
+	if ( shape != NULL )
+	{
+		shape->userData = userData;
+	}
+}
+
+tbCastOutput tbShape_RayCast( tbShapeId shapeId, tbVec3 origin, tbVec3 translation )
+{
+	tbWorld* world;
+	tbShape* shape = tbGetShapeChecked( shapeId, &world );
+	tbCastOutput none;
+	memset( &none, 0, sizeof( none ) );
+	if ( shape == NULL || !tbIsValidVec3( origin ) || !tbIsValidVec3( translation ) )
+	{
+		return none;
+	}
+	return tbRayCastShape( shape, world->bodies.data[shape->bodyId].transform, origin, translation, 1.0f );
+}

@@ -1,0 +1,52 @@
+// Tumble physics: shape storage.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "tumble/types.h"
+
+typedef struct tbWorld tbWorld;
+typedef struct tbBody tbBody;
+
+typedef struct tbShape
+{
+	int id;        ///< own index, or -1 when free
+	int nextFree;
+	uint16_t generation;
+	int bodyId;
+	int nextShapeId; ///< next shape of the same body, -1 ends
+	tbShapeType type;
+	union
+	{
+		tbSphere sphere;
+		tbCapsule capsule;
+		tbHull* hull; ///< owned
+	};
+	float density;
+	float friction;
+	float restitution;
+	uint64_t categoryBits;
+	uint64_t maskBits;
+	int32_t groupIndex;
+	void* userData;
+	tbAABB aabb;    ///< tight world AABB
+	tbAABB fatAABB; ///< enlarged AABB stored in the broad phase
+	int proxyKey;   ///< broad-phase proxy, -1 when none
+	bool isSensor;
+	bool enableContactEvents;
+} tbShape;
+
+tbShape* tbGetShapeFromId( tbWorld* world, tbShapeId id );
+tbShapeId tbMakeShapeId( const tbWorld* world, const tbShape* shape );
+tbAABB tbComputeShapeAABB( const tbShape* shape, tbTransform xf );
+tbMassData tbComputeShapeMass( const tbShape* shape );
+tbShapeProxy tbMakeShapeDistanceProxy( const tbShape* shape );
+/// Ray cast in world frame against the shape on a body at xf.
+tbCastOutput tbRayCastShape( const tbShape* shape, tbTransform xf, tbVec3 origin, tbVec3 translation, float maxFraction );
+/// Largest distance from point (body frame) to the shape's surface, and the smallest half size.
+float tbComputeShapeExtent( const tbShape* shape, tbVec3 localCenter );
+float tbComputeShapeMinExtent( const tbShape* shape );
+bool tbShouldShapesCollide( const tbShape* a, const tbShape* b );
+/// Unlink from the body, remove the proxy, destroy the shape's contacts, free the slot.
+void tbDestroyShapeInternal( tbWorld* world, tbShape* shape );
+/// Insert the shape's proxy into the broad phase (tree chosen by the body's type).
+void tbCreateShapeProxy( tbWorld* world, tbShape* shape, const tbBody* body );

@@ -1,0 +1,322 @@
+// Tumble physics: slider (prismatic) joint, 004 sec. 3.7.4.
+//
+// The slider axis a and two perpendiculars n1, n2 are frame A's x, y, z axes in world, turning
+// with body A. With d = pB - pA the translation rows are C_i = n_i . d = 0 (i = 1, 2), whose
+// derivative (n_i turns with A) is Cdot = n_i . (vB + wB x rB - vA - wA x rA) + (wA x n_i) . d,
+// giving J = (-n_i, -(rA + d) x n_i, n_i, rB x n_i) (the thesis' (r1 + u) x n, tbLinearAxisRow),
+// solved as a 2x2 block. Rotation is locked with the quaternion rows of the fixed joint
+// (fixed_joint.c, 000 ch. 16) instead of the thesis' Euler-angle differences, which are only valid
+// near the rest pose. The translation t = a . d has the same kind of row J_a: limits are the
+// inequalities t - lower >= 0 and upper - t >= 0, the motor drives Cdot = J_a v to the speed with
+// |lambda| <= maxForce h (the thesis' motor uses only the linear part; the full row also stays
+// right when A turns).
+// SPDX-License-Identifier: MIT
+#include "joint.h"
+
+#include "core.h"
+#include "world.h"
+
+#include <float.h>
+
+tbSliderJointDef tbDefaultSliderJointDef( void )
+{
+	tbSliderJointDef def;
+	def.base = tbMakeDefaultJointDef();
+	def.enableLimit = false;
+	def.lowerTranslation = 0.0f;
+	def.upperTranslation = 0.0f;
+	def.enableMotor = false;
+	def.motorSpeed = 0.0f;
+	def.maxMotorForce = 0.0f;
+	return def;
+}
+
+static bool tbIsValidRange( float lower, float upper )
+{
+	return tbIsFinite( lower ) && tbIsFinite( upper ) && lower <= upper;
+}
+
+static bool tbIsValidForce( float x )
+{
+	return !isnan( x ) && x >= 0.0f;
+}
+
+tbJointId tbCreateSliderJoint( tbWorldId worldId, const tbSliderJointDef* def, tbResult* result )
+{
+	if ( def == NULL || !tbIsValidRange( def->lowerTranslation, def->upperTranslation ) ||
+		 !tbIsFinite( def->motorSpeed ) || !tbIsValidForce( def->maxMotorForce ) )
+	{
+		return tbFailJointCreation( result, tbResult_invalidArgument );
+	}
+	tbWorld* world;
+	tbJoint* joint = tbCreateJointInternal( worldId, &def->base, tbJoint_slider, result, &world );
+	if ( joint == NULL )
+	{
+		return tb_nullJointId;
+	}
+	tbSliderJointData* s = &joint->slider;
+	s->enableLimit = def->enableLimit;
+	s->lowerTranslation = def->lowerTranslation;
+	s->upperTranslation = def->upperTranslation;
+	s->enableMotor = def->enableMotor;
+	s->motorSpeed = def->motorSpeed;
+	s->maxMotorForce = def->maxMotorForce;
+	return tbMakeJointId( world, joint );
+}
+
+static void tbPrepareSlider( tbStepContext* ctx, tbJoint* joint )
+{
+	TB_UNUSED( ctx );
+	tbSliderJointData* s = &joint->slider;
+	if ( s->enableLimit == false )
+	{
+		s->lowerImpulse = 0.0f;
+		s->upperImpulse = 0.0f;
+	}
+	if ( s->enableMotor == false )
+	{
+		s->motorImpulse = 0.0f;
+	}
+}
+
+typedef struct tbSliderRows
+{
+	tbVec3 axis;
+	tbJointRow axial;      ///< along the slider axis
+	tbJointRow normal[2];  ///< along frame y and z
+	tbJointRow lock[3];    ///< quaternion rotation lock
+} tbSliderRows;
+
+static void tbMakeSliderRows( const tbJointPose* p, tbSliderRows* rows )
+{
+	rows->axis = tbRotate( p->qA, tbMakeVec3( 1.0f, 0.0f, 0.0f ) );
+	rows->axial = tbLinearAxisRow( p, rows->axis );
+	rows->normal[0] = tbLinearAxisRow( p, tbRotate( p->qA, tbMakeVec3( 0.0f, 1.0f, 0.0f ) ) );
+	rows->normal[1] = tbLinearAxisRow( p, tbRotate( p->qA, tbMakeVec3( 0.0f, 0.0f, 1.0f ) ) );
+	for ( int i = 0; i < 3; ++i )
+	{
+		rows->lock[i] = tbAngularRow( tbQuatRowAxis( p, i ) );
+	}
+}
+
+static void tbWarmStartSlider( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m )
+{
+	TB_UNUSED( ctx );
+	tbSliderJointData* s = &joint->slider;
+	tbJointPose p;
+	tbComputeJointPose( joint, m, &p );
+	tbSliderRows rows;
+	tbMakeSliderRows( &p, &rows );
+	tbRowApply( m, &rows.axial, s->motorImpulse + s->lowerImpulse - s->upperImpulse );
+	tbRowApply( m, rows.lock + 0, s->angularImpulse.x );
+	tbRowApply( m, rows.lock + 1, s->angularImpulse.y );
+	tbRowApply( m, rows.lock + 2, s->angularImpulse.z );
+	tbRowApply( m, rows.normal + 0, s->linearImpulse[0] );
+	tbRowApply( m, rows.normal + 1, s->linearImpulse[1] );
+}
+
+static void tbSolveSlider( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, bool useBias )
+{
+	tbSliderJointData* s = &joint->slider;
+	tbJointPose p;
+	tbComputeJointPose( joint, m, &p );
+	tbSliderRows rows;
+	tbMakeSliderRows( &p, &rows );
+	float translation = tbDot( rows.axis, p.d );
+
+	if ( s->enableMotor )
+	{
+		tbSolveMotorRow( m, &rows.axial, s->motorSpeed, tbMaxImpulse( s->maxMotorForce, ctx->h ), &s->motorImpulse );
+	}
+	if ( s->enableLimit )
+	{
+		tbSolveLimitRow( ctx, m, &rows.axial, translation - s->lowerTranslation, useBias, &s->lowerImpulse );
+		tbJointRow upper = { tbNeg( rows.axial.linearA ), tbNeg( rows.axial.angularA ), tbNeg( rows.axial.linearB ),
+							 tbNeg( rows.axial.angularB ) };
+		tbSolveLimitRow( ctx, m, &upper, s->upperTranslation - translation, useBias, &s->upperImpulse );
+	}
+
+	tbSoftness soft = tbJointSoftness( ctx, useBias );
+	float angularC[3] = { p.qRel.x, p.qRel.y, p.qRel.z };
+	float angular[3] = { s->angularImpulse.x, s->angularImpulse.y, s->angularImpulse.z };
+	tbSolveEqualityBlock( m, rows.lock, angularC, 3, soft, angular );
+	s->angularImpulse = tbMakeVec3( angular[0], angular[1], angular[2] );
+
+	float linearC[2] = { tbDot( rows.normal[0].linearB, p.d ), tbDot( rows.normal[1].linearB, p.d ) };
+	tbSolveEqualityBlock( m, rows.normal, linearC, 2, soft, s->linearImpulse );
+}
+
+static void tbScaleSlider( tbJoint* joint, float scale )
+{
+	tbSliderJointData* s = &joint->slider;
+	s->linearImpulse[0] *= scale;
+	s->linearImpulse[1] *= scale;
+	s->angularImpulse = tbMulSV( scale, s->angularImpulse );
+	s->lowerImpulse *= scale;
+	s->upperImpulse *= scale;
+	s->motorImpulse *= scale;
+}
+
+static void tbReactionSlider( const tbJoint* joint, tbVec3* linear, tbVec3* angular )
+{
+	const tbSliderJointData* s = &joint->slider;
+	tbJointPose p;
+	tbComputeJointStartPose( joint, &p );
+	tbVec3 f = tbMulSV( s->motorImpulse + s->lowerImpulse - s->upperImpulse, tbRotate( p.qA, tbMakeVec3( 1, 0, 0 ) ) );
+	f = tbMulAdd( f, s->linearImpulse[0], tbRotate( p.qA, tbMakeVec3( 0, 1, 0 ) ) );
+	f = tbMulAdd( f, s->linearImpulse[1], tbRotate( p.qA, tbMakeVec3( 0, 0, 1 ) ) );
+	*linear = f;
+	tbVec3 t = tbMulSV( s->angularImpulse.x, tbQuatRowAxis( &p, 0 ) );
+	t = tbMulAdd( t, s->angularImpulse.y, tbQuatRowAxis( &p, 1 ) );
+	t = tbMulAdd( t, s->angularImpulse.z, tbQuatRowAxis( &p, 2 ) );
+	*angular = t;
+}
+
+static void tbErrorSlider( const tbJoint* joint, const tbJointPose* p, float* linear, float* angular )
+{
+	const tbSliderJointData* s = &joint->slider;
+	tbVec3 axis = tbRotate( p->qA, tbMakeVec3( 1.0f, 0.0f, 0.0f ) );
+	float t = tbDot( axis, p->d );
+	tbVec3 off = tbMulSub( p->d, t, axis );
+	float excess = 0.0f;
+	if ( s->enableLimit )
+	{
+		excess = tbMaxFloat( s->lowerTranslation - t, tbMaxFloat( t - s->upperTranslation, 0.0f ) );
+	}
+	*linear = tbLength( off ) + excess;
+	*angular = tbQuatAngle( p->qRel );
+}
+
+const tbJointClass tb_sliderJointClass = {
+	tbPrepareSlider, tbWarmStartSlider, tbSolveSlider, tbScaleSlider, tbReactionSlider, tbErrorSlider,
+};
+
+// Parameters --------------------------------------------------------------------------------------
+
+static tbSliderJointData* tbGetSlider( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_slider, NULL );
+	return joint != NULL ? &joint->slider : NULL;
+}
+
+#define TB_SLIDER_SETTER( valid )                                                                                      \
+	tbWorld* world;                                                                                                    \
+	tbJoint* joint;                                                                                                    \
+	tbResult r = tbGetMutableJoint( jointId, tbJoint_slider, &world, &joint );                                         \
+	if ( r != tbResult_ok )                                                                                            \
+	{                                                                                                                  \
+		return r;                                                                                                      \
+	}                                                                                                                  \
+	if ( !( valid ) )                                                                                                  \
+	{                                                                                                                  \
+		return tbResult_invalidArgument;                                                                               \
+	}                                                                                                                  \
+	tbWakeJointBodies( world, joint );                                                                                 \
+	tbSliderJointData* s = &joint->slider
+
+tbResult tbSliderJoint_EnableLimit( tbJointId jointId, bool enable )
+{
+	TB_SLIDER_SETTER( true );
+	s->enableLimit = enable;
+	return tbResult_ok;
+}
+
+bool tbSliderJoint_IsLimitEnabled( tbJointId jointId )
+{
+	tbSliderJointData* s = tbGetSlider( jointId );
+	return s != NULL && s->enableLimit;
+}
+
+tbResult tbSliderJoint_SetLimits( tbJointId jointId, float lower, float upper )
+{
+	TB_SLIDER_SETTER( tbIsValidRange( lower, upper ) );
+	s->lowerTranslation = lower;
+	s->upperTranslation = upper;
+	return tbResult_ok;
+}
+
+float tbSliderJoint_GetLowerLimit( tbJointId jointId )
+{
+	tbSliderJointData* s = tbGetSlider( jointId );
+	return s != NULL ? s->lowerTranslation : 0.0f;
+}
+
+float tbSliderJoint_GetUpperLimit( tbJointId jointId )
+{
+	tbSliderJointData* s = tbGetSlider( jointId );
+	return s != NULL ? s->upperTranslation : 0.0f;
+}
+
+tbResult tbSliderJoint_EnableMotor( tbJointId jointId, bool enable )
+{
+	TB_SLIDER_SETTER( true );
+	s->enableMotor = enable;
+	return tbResult_ok;
+}
+
+bool tbSliderJoint_IsMotorEnabled( tbJointId jointId )
+{
+	tbSliderJointData* s = tbGetSlider( jointId );
+	return s != NULL && s->enableMotor;
+}
+
+tbResult tbSliderJoint_SetMotorSpeed( tbJointId jointId, float speed )
+{
+	TB_SLIDER_SETTER( tbIsFinite( speed ) );
+	s->motorSpeed = speed;
+	return tbResult_ok;
+}
+
+float tbSliderJoint_GetMotorSpeed( tbJointId jointId )
+{
+	tbSliderJointData* s = tbGetSlider( jointId );
+	return s != NULL ? s->motorSpeed : 0.0f;
+}
+
+tbResult tbSliderJoint_SetMaxMotorForce( tbJointId jointId, float force )
+{
+	TB_SLIDER_SETTER( tbIsValidForce( force ) );
+	s->maxMotorForce = force;
+	return tbResult_ok;
+}
+
+float tbSliderJoint_GetMaxMotorForce( tbJointId jointId )
+{
+	tbSliderJointData* s = tbGetSlider( jointId );
+	return s != NULL ? s->maxMotorForce : 0.0f;
+}
+
+float tbSliderJoint_GetMotorForce( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_slider, NULL );
+	return joint != NULL && joint->impulseH > 0.0f ? joint->slider.motorImpulse / joint->impulseH : 0.0f;
+}
+
+float tbSliderJoint_GetTranslation( tbJointId jointId )
+{
+	tbWorld* world;
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_slider, &world );
+	if ( joint == NULL )
+	{
+		return 0.0f;
+	}
+	tbJointPose p;
+	tbComputeJointBodyPose( world, joint, &p );
+	return tbDot( tbRotate( p.qA, tbMakeVec3( 1.0f, 0.0f, 0.0f ) ), p.d );
+}
+
+float tbSliderJoint_GetSpeed( tbJointId jointId )
+{
+	tbWorld* world;
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_slider, &world );
+	if ( joint == NULL )
+	{
+		return 0.0f;
+	}
+	tbJointPose p;
+	tbComputeJointBodyPose( world, joint, &p );
+	tbJointMotion m;
+	tbLoadJointBodyMotion( world, joint, &m );
+	tbJointRow J = tbLinearAxisRow( &p, tbRotate( p.qA, tbMakeVec3( 1.0f, 0.0f, 0.0f ) ) );
+	return tbRowVelocity( &m, &J );
+}

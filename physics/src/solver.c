@@ -1,0 +1,392 @@
+// Tumble physics: the solver step: integrate, solve joints and contacts, finalize bodies, and
+// continuous collision for fast bodies.
+// SPDX-License-Identifier: MIT
+#include "solver.h"
+
+#include "body.h"
+#include "contact.h"
+#include "contact_solver.h"
+#include "core.h"
+#include "joint.h"
+#include "shape.h"
+#include "world.h"
+#include "tumble/tumble.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+tbSoftness tbMakeSoft( float hertz, float zeta, float h )
+{
+	if ( hertz == 0.0f )
+	{
+		tbSoftness s = { 0.0f, 1.0f, 0.0f };
+		return s;
+	}
+	float omega = 2.0f * TB_PI * hertz;
+	float a1 = 2.0f * zeta + h * omega;
+	float a2 = h * omega * a1;
+	float a3 = 1.0f / ( 1.0f + a2 );
+	tbSoftness s = { omega / a1, a2 * a3, a3 };
+	return s;
+}
+
+tbSoftness tbMakeRigid( float biasRate )
+{
+	tbSoftness s = { biasRate, 1.0f, 0.0f };
+	return s;
+}
+
+// Gather awake non-static bodies into the solver arrays (plus one static slot at the end).
+static void tbPrepareBodies( tbWorld* world, tbStepContext* ctx )
+{
+	int n = 0;
+	for ( int i = 0; i < world->bodies.count; ++i )
+	{
+		tbBody* body = world->bodies.data + i;
+		body->solverIndex = -1;
+		if ( body->id >= 0 && body->awake && body->type != tbBody_static )
+		{
+			n += 1;
+		}
+	}
+	ctx->bodyCount = n;
+	ctx->states = TB_ARENA_ARRAY( ctx->arena, tbBodyState, n + 1 );
+	ctx->bodies = TB_ARENA_ARRAY( ctx->arena, tbSolverBody, n + 1 );
+	int k = 0;
+	for ( int i = 0; i < world->bodies.count; ++i )
+	{
+		tbBody* body = world->bodies.data + i;
+		if ( body->id < 0 || body->awake == false || body->type == tbBody_static )
+		{
+			continue;
+		}
+		body->solverIndex = k;
+		body->center0 = body->center;
+		body->rotation0 = body->transform.q;
+		tbBodyState* state = ctx->states + k;
+		state->v = body->linearVelocity;
+		state->w = body->angularVelocity;
+		state->dp = tb_vec3_zero;
+		state->dq = tb_quatIdentity;
+		tbSolverBody* sb = ctx->bodies + k;
+		sb->invMass = body->invMass;
+		sb->invLocalInertia = body->invLocalInertia;
+		sb->invInertia = body->invWorldInertia;
+		sb->center0 = body->center;
+		sb->q0 = body->transform.q;
+		sb->bodyId = body->id;
+		sb->isKinematic = body->type == tbBody_kinematic;
+		k += 1;
+	}
+	// The static slot: zero velocity, zero inverse mass, identity motion.
+	ctx->states[n].dq = tb_quatIdentity;
+	ctx->bodies[n].q0 = tb_quatIdentity;
+	ctx->bodies[n].bodyId = -1;
+}
+
+// Semi-implicit Euler for velocities, with the gyroscopic term solved implicitly in body frame:
+// one Newton step on f(w) = I (w - w0) + h w x (I w) = 0, Jacobian I + h (Skew(w) I - Skew(I w))
+// (Catto, "Numerical Methods", GDC 2015). Explicit integration of the gyroscopic term gains
+// energy; the implicit step keeps a spinning T-handle flipping with bounded energy.
+static void tbIntegrateVelocities( tbWorld* world, tbStepContext* ctx, float h )
+{
+	tbVec3 gravity = world->def.gravity;
+	float maxSpeed = world->def.maxLinearSpeed;
+	for ( int i = 0; i < ctx->bodyCount; ++i )
+	{
+		tbSolverBody* sb = ctx->bodies + i;
+		if ( sb->isKinematic )
+		{
+			continue;
+		}
+		tbBody* body = world->bodies.data + sb->bodyId;
+		tbBodyState* state = ctx->states + i;
+
+		tbVec3 linearAccel = tbAdd( tbMulSV( body->gravityScale, gravity ), tbMulSV( sb->invMass, body->force ) );
+		tbVec3 v = tbMulAdd( state->v, h, linearAccel );
+		v = tbMulSV( 1.0f / ( 1.0f + h * body->linearDamping ), v );
+
+		tbVec3 w = state->w;
+		if ( body->fixedRotation == false )
+		{
+			tbQuat q = tbNormalizeQ( tbMulQQ( state->dq, sb->q0 ) );
+			tbVec3 wb = tbInvRotate( q, w );
+			tbMat3 I = body->localInertia;
+			tbVec3 Iw = tbMulMV( I, wb );
+			tbVec3 f = tbMulSV( h, tbCross( wb, Iw ) );
+			tbMat3 J = tbAddMM( I, tbMulSM( h, tbSubMM( tbMulMM( tbSkew( wb ), I ), tbSkew( Iw ) ) ) );
+			wb = tbSub( wb, tbSolve3( J, f ) );
+			w = tbRotate( q, wb );
+			w = tbAdd( w, tbMulSV( h, tbMulMV( sb->invInertia, body->torque ) ) );
+			w = tbMulSV( 1.0f / ( 1.0f + h * body->angularDamping ), w );
+		}
+		else
+		{
+			w = tb_vec3_zero;
+		}
+
+		float speedSq = tbLengthSquared( v );
+		if ( speedSq > maxSpeed * maxSpeed )
+		{
+			v = tbMulSV( maxSpeed / sqrtf( speedSq ), v );
+		}
+		state->v = v;
+		state->w = w;
+	}
+}
+
+static void tbIntegratePositions( tbStepContext* ctx, float h )
+{
+	// Rotation per sub-step is capped at a quarter turn so a wild spin cannot fold the
+	// quaternion integration over (keeps the step well-behaved for any input).
+	const float maxRotation = 0.5f * TB_PI;
+	for ( int i = 0; i < ctx->bodyCount; ++i )
+	{
+		tbBodyState* state = ctx->states + i;
+		tbSolverBody* sb = ctx->bodies + i;
+		float wLen = tbLength( state->w );
+		if ( wLen * h > maxRotation )
+		{
+			state->w = tbMulSV( maxRotation / ( wLen * h ), state->w );
+		}
+		state->dp = tbMulAdd( state->dp, h, state->v );
+		state->dq = tbIntegrateRotation( state->dq, state->w, h );
+		if ( sb->invMass > 0.0f )
+		{
+			tbQuat q = tbMulQQ( state->dq, sb->q0 );
+			sb->invInertia = tbRotateInertia( q, sb->invLocalInertia );
+		}
+	}
+}
+
+// Write the solver state back to the bodies and refresh their broad-phase boxes.
+static void tbFinalizeBodies( tbWorld* world, tbStepContext* ctx )
+{
+	for ( int i = 0; i < ctx->bodyCount; ++i )
+	{
+		tbSolverBody* sb = ctx->bodies + i;
+		tbBodyState* state = ctx->states + i;
+		tbBody* body = world->bodies.data + sb->bodyId;
+		body->linearVelocity = state->v;
+		body->angularVelocity = state->w;
+		body->center = tbAdd( sb->center0, state->dp );
+		body->transform.q = tbNormalizeQ( tbMulQQ( state->dq, sb->q0 ) );
+		body->transform.p = tbSub( body->center, tbRotate( body->transform.q, body->localCenter ) );
+		body->invWorldInertia = body->type == tbBody_dynamic && !body->fixedRotation
+									? tbRotateInertia( body->transform.q, body->invLocalInertia )
+									: tb_mat3Zero;
+		body->force = tb_vec3_zero;
+		body->torque = tb_vec3_zero;
+	}
+}
+
+// Continuous collision ---------------------------------------------------------------------------
+
+typedef struct tbContinuousContext
+{
+	tbWorld* world;
+	tbBody* fastBody;
+	tbShape* fastShape;
+	tbSweep sweep;
+	float fraction;
+} tbContinuousContext;
+
+static tbSweep tbMakeBodySweep( const tbBody* body )
+{
+	tbSweep s;
+	s.localCenter = body->localCenter;
+	s.c1 = body->center0;
+	s.c2 = body->center;
+	s.q1 = body->rotation0;
+	s.q2 = body->transform.q;
+	return s;
+}
+
+static bool tbContinuousQuery( int32_t proxyId, int32_t shapeId, void* context )
+{
+	TB_UNUSED( proxyId );
+	tbContinuousContext* cc = context;
+	tbWorld* world = cc->world;
+	tbShape* shape = world->shapes.data + shapeId;
+	if ( shape->bodyId == cc->fastBody->id || shape->isSensor || cc->fastShape->isSensor ||
+		 !tbShouldShapesCollide( shape, cc->fastShape ) )
+	{
+		return true;
+	}
+	tbBody* other = world->bodies.data + shape->bodyId;
+	if ( tbShouldJointedBodiesCollide( world, cc->fastBody->id, other->id ) == false )
+	{
+		return true;
+	}
+
+	tbTOIInput input;
+	input.proxyA = tbMakeShapeDistanceProxy( shape );
+	input.proxyB = tbMakeShapeDistanceProxy( cc->fastShape );
+	input.sweepA = tbMakeBodySweep( other );
+	input.sweepB = cc->sweep;
+	input.maxFraction = cc->fraction;
+	input.target = TB_LINEAR_SLOP;
+
+	// Skip pairs already touching at the start of the step: the speculative contact handles them.
+	tbDistanceInput din;
+	din.proxyA = input.proxyA;
+	din.proxyB = input.proxyB;
+	din.transformA = tbGetSweepTransform( &input.sweepA, 0.0f );
+	din.transformB = tbGetSweepTransform( &input.sweepB, 0.0f );
+	din.useRadii = true;
+	tbSimplexCache cache = { 0 };
+	tbDistanceOutput start = tbShapeDistance( &din, &cache );
+	if ( start.distance < TB_SPECULATIVE_DISTANCE )
+	{
+		return true;
+	}
+
+	tbTOIOutput out = tbTimeOfImpact( &input );
+	if ( out.state == tbTOIState_hit && out.fraction < cc->fraction )
+	{
+		cc->fraction = out.fraction;
+	}
+	return true;
+}
+
+// Bodies moving more than a fraction of their size in one step are swept against the other
+// shapes; on a hit the body is moved back to the time of impact (velocity kept), so the next
+// step's speculative contact stops it. Bodies that are bullets or fast relative to their size
+// only; cheap for the rest.
+static void tbSolveContinuous( tbWorld* world, tbStepContext* ctx )
+{
+	if ( world->def.enableContinuous == false )
+	{
+		return;
+	}
+	for ( int i = 0; i < ctx->bodyCount; ++i )
+	{
+		tbSolverBody* sb = ctx->bodies + i;
+		tbBody* body = world->bodies.data + sb->bodyId;
+		if ( body->type != tbBody_dynamic || body->headShapeId < 0 )
+		{
+			continue;
+		}
+		float motion = tbDistance( body->center0, body->center );
+		float angular = tbQuatAngle( tbInvMulQQ( body->rotation0, body->transform.q ) ) * body->maxExtent;
+		float threshold = 0.25f * tbMaxFloat( body->minExtent, TB_LINEAR_SLOP );
+		if ( body->isBullet == false && motion + angular < threshold )
+		{
+			continue;
+		}
+
+		tbContinuousContext cc;
+		cc.world = world;
+		cc.fastBody = body;
+		cc.sweep = tbMakeBodySweep( body );
+		cc.fraction = 1.0f;
+		for ( int id = body->headShapeId; id >= 0; id = world->shapes.data[id].nextShapeId )
+		{
+			tbShape* shape = world->shapes.data + id;
+			cc.fastShape = shape;
+			tbAABB box1 = tbComputeShapeAABB( shape, tbGetSweepTransform( &cc.sweep, 0.0f ) );
+			tbAABB box2 = tbComputeShapeAABB( shape, tbGetSweepTransform( &cc.sweep, 1.0f ) );
+			tbAABB swept = tbAABB_Union( box1, box2 );
+			for ( int t = 0; t < tbBody_typeCount; ++t )
+			{
+				tbDynamicTree_Query( &world->broadPhase.trees[t], swept, shape->maskBits, tbContinuousQuery, &cc );
+			}
+		}
+		if ( cc.fraction < 1.0f )
+		{
+			tbTransform xf = tbGetSweepTransform( &cc.sweep, cc.fraction );
+			body->transform = xf;
+			body->center = tbTransformPoint( xf, body->localCenter );
+			body->invWorldInertia = tbRotateInertia( xf.q, body->invLocalInertia );
+		}
+	}
+}
+
+void tbSolve( tbWorld* world, tbStepContext* ctx )
+{
+	const tbWorldDef* def = &world->def;
+	tbPrepareBodies( world, ctx );
+
+	ctx->mode = def->solverMode;
+	ctx->subStepCount = def->solverMode == tbSolver_soft ? def->subSteps : 1;
+	ctx->iterations = def->iterations;
+	ctx->h = ctx->dt / (float)ctx->subStepCount;
+	ctx->inv_h = 1.0f / ctx->h;
+	// Soft contacts stiffer than a quarter of the sub-step rate ring; cap them there.
+	float contactHertz = getenv( "TB_NOCAP" ) ? def->contactHertz : tbMinFloat( def->contactHertz, 0.25f * ctx->inv_h );
+	ctx->contactSoftness = tbMakeSoft( contactHertz, def->contactDampingRatio, ctx->h );
+	ctx->staticSoftness = tbMakeSoft( 2.0f * contactHertz, def->contactDampingRatio, ctx->h );
+	ctx->jointSoftness = tbMakeSoft( tbMinFloat( def->jointHertz, 0.25f * ctx->inv_h ) * 2.0f, def->jointDampingRatio, ctx->h );
+	ctx->maxBiasVelocity = def->maxCorrectionSpeed;
+	ctx->baumgarte = def->baumgarte;
+	ctx->linearSlop = def->linearSlop;
+	ctx->restitutionThreshold = def->restitutionThreshold;
+	ctx->enableWarmStarting = def->enableWarmStarting;
+
+	int jointCapacity = world->joints.liveCount;
+	ctx->jointIds = TB_ARENA_ARRAY( ctx->arena, int, jointCapacity > 0 ? jointCapacity : 1 );
+	ctx->jointCount = tbCollectAwakeJoints( world, ctx->jointIds );
+
+	tbPrepareJoints( ctx );
+	tbPrepareContacts( world, ctx );
+
+	if ( ctx->mode == tbSolver_soft )
+	{
+		for ( int sub = 0; sub < ctx->subStepCount; ++sub )
+		{
+			tbIntegrateVelocities( world, ctx, ctx->h );
+			if ( ctx->enableWarmStarting )
+			{
+				tbWarmStartJoints( ctx );
+				tbWarmStartContacts( ctx );
+			}
+			tbSolveJoints( ctx, true );
+			tbSolveContacts( ctx, true );
+			tbIntegratePositions( ctx, ctx->h );
+			tbSolveJoints( ctx, false );
+			tbSolveContacts( ctx, false );
+		}
+	}
+	else
+	{
+		tbIntegrateVelocities( world, ctx, ctx->h );
+		if ( ctx->enableWarmStarting )
+		{
+			tbWarmStartJoints( ctx );
+			tbWarmStartContacts( ctx );
+		}
+		bool bias = ctx->mode == tbSolver_baumgarte;
+		for ( int it = 0; it < ctx->iterations; ++it )
+		{
+			// Split mode still feeds joint drift back as velocity; only contacts are split.
+			tbSolveJoints( ctx, true );
+			tbSolveContacts( ctx, bias );
+		}
+		tbIntegratePositions( ctx, ctx->h );
+		if ( ctx->mode == tbSolver_split )
+		{
+			ctx->splitPass = true;
+			for ( int it = 0; it < def->positionIterations; ++it )
+			{
+				tbSolveContactPositions( ctx );
+			}
+			ctx->splitPass = false;
+		}
+	}
+
+	tbApplyRestitution( ctx );
+	tbStoreContactImpulses( world, ctx );
+	tbFinalizeJoints( ctx );
+	tbFinalizeBodies( world, ctx );
+	tbSolveContinuous( world, ctx );
+
+	int awake = 0;
+	for ( int i = 0; i < ctx->bodyCount; ++i )
+	{
+		tbBody* body = world->bodies.data + ctx->bodies[i].bodyId;
+		tbUpdateBodyShapes( world, body, false );
+		awake += 1;
+	}
+	world->counters.awakeBodyCount = awake;
+}

@@ -1,0 +1,98 @@
+// Tumble physics: the step context shared by the contact and joint solvers.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "arena.h"
+#include "tumble/types.h"
+
+typedef struct tbWorld tbWorld;
+typedef struct tbContactConstraint tbContactConstraint;
+
+/// Velocity state of an awake body, indexed by solver index. dp and dq are the position and
+/// rotation change since the start of the step, so constraints can measure their current error
+/// without recomputing transforms (sub-stepping, soft step).
+typedef struct tbBodyState
+{
+	tbVec3 v;  ///< linear velocity of the centre of mass
+	tbVec3 w;  ///< angular velocity, world frame
+	tbVec3 dp; ///< centre of mass displacement since the step began
+	tbQuat dq; ///< rotation since the step began (world frame: q = dq * q0)
+} tbBodyState;
+
+/// Mass data of an awake body for the solver.
+typedef struct tbSolverBody
+{
+	float invMass;
+	tbMat3 invInertia; ///< world frame, updated as the body rotates
+	tbVec3 center0;    ///< centre of mass at the start of the step
+	tbQuat q0;         ///< orientation at the start of the step
+	tbMat3 invLocalInertia;
+	int bodyId;
+	bool isKinematic;
+} tbSolverBody;
+
+/// Soft constraint coefficients (Catto, "Solver2D"/soft step): for stiffness hertz and damping
+/// ratio zeta over time step h, omega = 2 pi hertz, a1 = 2 zeta + h omega, a2 = h omega a1,
+/// a3 = 1 / (1 + a2): biasRate = omega / a1, massScale = a2 a3, impulseScale = a3.
+typedef struct tbSoftness
+{
+	float biasRate;
+	float massScale;
+	float impulseScale;
+} tbSoftness;
+
+tbSoftness tbMakeSoft( float hertz, float zeta, float h );
+/// A rigid (hard) softness: massScale 1, impulseScale 0, biasRate given.
+tbSoftness tbMakeRigid( float biasRate );
+
+typedef struct tbStepContext
+{
+	tbWorld* world;
+	tbArena* arena;
+	float dt;       ///< full step, s
+	float inv_dt;
+	float h;        ///< sub-step, s
+	float inv_h;
+	int subStepCount;
+	int iterations;
+	tbSolverMode mode;
+
+	tbBodyState* states; ///< awake bodies, by solver index
+	tbSolverBody* bodies;
+	int bodyCount;
+
+	tbContactConstraint* contacts;
+	int contactCount;
+
+	int* jointIds; ///< awake, enabled joints solved this step
+	int jointCount;
+
+	tbSoftness contactSoftness;       ///< dynamic vs dynamic
+	tbSoftness staticSoftness;        ///< dynamic vs static/kinematic (stiffer)
+	tbSoftness jointSoftness;
+	float maxBiasVelocity;    ///< m/s
+	float baumgarte;
+	float linearSlop;
+	float restitutionThreshold;
+	bool enableWarmStarting;
+	/// true while solving position error in the split mode's pseudo-velocity pass
+	bool splitPass;
+	int passIndex;
+} tbStepContext;
+
+/// The state of a body by solver index. Static bodies (index -1) share a dummy slot after the awake
+/// bodies: zero velocity and no motion, and since their inverse mass is zero, solver writes to it
+/// add nothing.
+static inline tbBodyState* tbGetState( tbStepContext* ctx, int solverIndex )
+{
+	return ctx->states + ( solverIndex >= 0 ? solverIndex : ctx->bodyCount );
+}
+
+/// Mass data by solver index; the static slot has zero inverse mass and inertia.
+static inline tbSolverBody* tbGetSolverBody( tbStepContext* ctx, int solverIndex )
+{
+	return ctx->bodies + ( solverIndex >= 0 ? solverIndex : ctx->bodyCount );
+}
+
+/// Run the solver for the step: velocities, positions, joints and contacts, per the world's mode.
+void tbSolve( tbWorld* world, tbStepContext* ctx );

@@ -1,0 +1,831 @@
+// Tumble physics: world creation, the step pipeline, queries and events.
+// SPDX-License-Identifier: MIT
+#define _POSIX_C_SOURCE 199309L
+#include "world.h"
+
+#include "contact_solver.h"
+#include "core.h"
+#include "island.h"
+#include "joint.h"
+#include "mover.h"
+#include "solver.h"
+#include "tumble/tumble.h"
+
+#include <float.h>
+#include <string.h>
+#include <time.h>
+
+static tbWorld* s_worlds[TB_MAX_WORLDS];
+static uint16_t s_worldGenerations[TB_MAX_WORLDS];
+
+tbWorldDef tbDefaultWorldDef( void )
+{
+	tbWorldDef def;
+	memset( &def, 0, sizeof( def ) );
+	def.gravity = tbMakeVec3( 0.0f, 0.0f, -10.0f );
+	def.iterations = 10;
+	def.subSteps = 4;
+	def.positionIterations = 3;
+	def.solverMode = tbSolver_soft;
+	def.baumgarte = 0.2f;
+	def.linearSlop = TB_LINEAR_SLOP;
+	def.maxCorrectionSpeed = 3.0f;
+	def.contactHertz = 30.0f;
+	def.contactDampingRatio = 10.0f;
+	def.jointHertz = 60.0f;
+	def.jointDampingRatio = 2.0f;
+	def.restitutionThreshold = 1.0f;
+	def.frictionMix = tbMix_geometricMean;
+	def.restitutionMix = tbMix_maximum;
+	def.enableSleep = true;
+	def.enableContinuous = true;
+	def.enableWarmStarting = true;
+	def.maxLinearSpeed = 400.0f;
+	def.internalValue = TB_SECRET_COOKIE;
+	return def;
+}
+
+tbQueryFilter tbDefaultQueryFilter( void )
+{
+	tbQueryFilter filter = { 1, UINT64_MAX };
+	filter.categoryBits = UINT64_MAX;
+	return filter;
+}
+
+static bool tbIsValidSettings( const tbWorldDef* def )
+{
+	return tbIsValidVec3( def->gravity ) && def->iterations >= 1 && def->iterations <= 1000 && def->subSteps >= 1 &&
+		   def->subSteps <= 64 && def->positionIterations >= 0 && def->positionIterations <= 1000 &&
+		   (unsigned)def->solverMode < (unsigned)tbSolver_modeCount && tbIsValidFloat( def->baumgarte ) &&
+		   def->baumgarte >= 0.0f && def->baumgarte <= 1.0f && tbIsValidFloat( def->linearSlop ) &&
+		   def->linearSlop >= 0.0f && tbIsValidFloat( def->maxCorrectionSpeed ) && def->maxCorrectionSpeed >= 0.0f &&
+		   tbIsValidFloat( def->contactHertz ) && def->contactHertz > 0.0f &&
+		   tbIsValidFloat( def->contactDampingRatio ) && def->contactDampingRatio >= 0.0f &&
+		   tbIsValidFloat( def->jointHertz ) && def->jointHertz > 0.0f && tbIsValidFloat( def->jointDampingRatio ) &&
+		   def->jointDampingRatio >= 0.0f && tbIsValidFloat( def->restitutionThreshold ) &&
+		   def->restitutionThreshold >= 0.0f && (unsigned)def->frictionMix < (unsigned)tbMix_ruleCount &&
+		   (unsigned)def->restitutionMix < (unsigned)tbMix_ruleCount && tbIsValidFloat( def->maxLinearSpeed ) &&
+		   def->maxLinearSpeed > 0.0f;
+}
+
+tbWorld* tbGetWorldFromIndex( int worldIndex )
+{
+	if ( worldIndex < 0 || worldIndex >= TB_MAX_WORLDS )
+	{
+		return NULL;
+	}
+	return s_worlds[worldIndex];
+}
+
+tbWorld* tbGetWorldFromId( tbWorldId id )
+{
+	if ( id.index1 < 1 || id.index1 > TB_MAX_WORLDS )
+	{
+		return NULL;
+	}
+	tbWorld* world = s_worlds[id.index1 - 1];
+	if ( world == NULL || world->generation != id.generation )
+	{
+		return NULL;
+	}
+	return world;
+}
+
+void tbEnsureCapacity( void** data, int count, int* capacity, size_t elemSize )
+{
+	if ( count < *capacity )
+	{
+		return;
+	}
+	int newCapacity = *capacity < 16 ? 16 : 2 * *capacity;
+	*data = tbGrowAlloc( *data, elemSize * (size_t)*capacity, elemSize * (size_t)newCapacity );
+	*capacity = newCapacity;
+}
+
+tbResult tbCreateWorldChecked( const tbWorldDef* def, tbWorldId* outId )
+{
+	*outId = tb_nullWorldId;
+	if ( def == NULL || def->internalValue != TB_SECRET_COOKIE || !tbIsValidSettings( def ) )
+	{
+		return tbResult_invalidArgument;
+	}
+	int index = -1;
+	for ( int i = 0; i < TB_MAX_WORLDS; ++i )
+	{
+		if ( s_worlds[i] == NULL )
+		{
+			index = i;
+			break;
+		}
+	}
+	if ( index < 0 )
+	{
+		return tbResult_outOfMemory;
+	}
+
+	tbWorld* world = tbAlloc( sizeof( tbWorld ) );
+	if ( world == NULL )
+	{
+		return tbResult_outOfMemory;
+	}
+	memset( world, 0, sizeof( *world ) );
+	world->worldId = (uint16_t)index;
+	world->generation = s_worldGenerations[index];
+	world->def = *def;
+	world->bodies.freeList = -1;
+	world->shapes.freeList = -1;
+	world->contacts.freeList = -1;
+	world->joints.freeList = -1;
+	tbBroadPhase_Create( &world->broadPhase );
+	world->pairSet = tbCreateSet( 256 );
+	tbCreateArena( &world->arena, 64 * 1024 );
+	s_worlds[index] = world;
+
+	outId->index1 = (uint16_t)( index + 1 );
+	outId->generation = world->generation;
+	return tbResult_ok;
+}
+
+tbWorldId tbCreateWorld( const tbWorldDef* def )
+{
+	tbWorldId id;
+	tbCreateWorldChecked( def, &id );
+	return id;
+}
+
+void tbDestroyWorld( tbWorldId worldId )
+{
+	tbWorld* world = tbGetWorldFromId( worldId );
+	if ( world == NULL || world->locked )
+	{
+		return;
+	}
+
+	tbDestroyAllJoints( world );
+	for ( int i = 0; i < world->shapes.count; ++i )
+	{
+		tbShape* shape = world->shapes.data + i;
+		if ( shape->id >= 0 && shape->type == tbShape_hull )
+		{
+			tbDestroyHull( shape->hull );
+		}
+	}
+	tbFree( world->bodies.data, sizeof( tbBody ) * (size_t)world->bodies.capacity );
+	tbFree( world->shapes.data, sizeof( tbShape ) * (size_t)world->shapes.capacity );
+	tbFree( world->contacts.data, sizeof( tbContact ) * (size_t)world->contacts.capacity );
+	tbFree( world->beginEvents, sizeof( tbContactBeginEvent ) * (size_t)world->beginCapacity );
+	tbFree( world->endEvents, sizeof( tbContactEndEvent ) * (size_t)world->endCapacity );
+	tbFree( world->sensorBeginEvents, sizeof( tbSensorEvent ) * (size_t)world->sensorBeginCapacity );
+	tbFree( world->sensorEndEvents, sizeof( tbSensorEvent ) * (size_t)world->sensorEndCapacity );
+	tbFree( world->breakEvents, sizeof( tbJointBreakEvent ) * (size_t)world->breakCapacity );
+	tbFree( world->awakeBodyIds, sizeof( int ) * (size_t)world->awakeBodyCapacity );
+	tbBroadPhase_Destroy( &world->broadPhase );
+	tbDestroySet( &world->pairSet );
+	tbDestroyArena( &world->arena );
+
+	int index = world->worldId;
+	s_worlds[index] = NULL;
+	s_worldGenerations[index] += 1;
+	tbFree( world, sizeof( tbWorld ) );
+}
+
+bool tbWorld_IsValid( tbWorldId worldId )
+{
+	return tbGetWorldFromId( worldId ) != NULL;
+}
+
+// Events -----------------------------------------------------------------------------------------
+
+#define TB_PUSH_EVENT( array, count, capacity, type, ev )                                                             \
+	do                                                                                                                 \
+	{                                                                                                                  \
+		void* data_ = ( array );                                                                                       \
+		tbEnsureCapacity( &data_, ( count ), &( capacity ), sizeof( type ) );                                          \
+		( array ) = data_;                                                                                             \
+		( array )[( count )++] = *( ev );                                                                              \
+	}                                                                                                                  \
+	while ( 0 )
+
+void tbPushContactBegin( tbWorld* world, const tbContactBeginEvent* ev )
+{
+	TB_PUSH_EVENT( world->beginEvents, world->beginCount, world->beginCapacity, tbContactBeginEvent, ev );
+}
+
+void tbPushContactEnd( tbWorld* world, const tbContactEndEvent* ev )
+{
+	TB_PUSH_EVENT( world->endEvents, world->endCount, world->endCapacity, tbContactEndEvent, ev );
+}
+
+void tbPushSensorEvent( tbWorld* world, const tbSensorEvent* ev, bool begin )
+{
+	if ( begin )
+	{
+		TB_PUSH_EVENT( world->sensorBeginEvents, world->sensorBeginCount, world->sensorBeginCapacity, tbSensorEvent, ev );
+	}
+	else
+	{
+		TB_PUSH_EVENT( world->sensorEndEvents, world->sensorEndCount, world->sensorEndCapacity, tbSensorEvent, ev );
+	}
+}
+
+void tbPushJointBreak( tbWorld* world, const tbJointBreakEvent* ev )
+{
+	TB_PUSH_EVENT( world->breakEvents, world->breakCount, world->breakCapacity, tbJointBreakEvent, ev );
+}
+
+tbContactEvents tbWorld_GetContactEvents( tbWorldId worldId )
+{
+	tbContactEvents events = { 0 };
+	tbWorld* world = tbGetWorldFromId( worldId );
+	if ( world == NULL )
+	{
+		return events;
+	}
+	events.beginEvents = world->beginEvents;
+	events.beginCount = world->beginCount;
+	events.endEvents = world->endEvents;
+	events.endCount = world->endCount;
+	return events;
+}
+
+tbSensorEvents tbWorld_GetSensorEvents( tbWorldId worldId )
+{
+	tbSensorEvents events = { 0 };
+	tbWorld* world = tbGetWorldFromId( worldId );
+	if ( world == NULL )
+	{
+		return events;
+	}
+	events.beginEvents = world->sensorBeginEvents;
+	events.beginCount = world->sensorBeginCount;
+	events.endEvents = world->sensorEndEvents;
+	events.endCount = world->sensorEndCount;
+	return events;
+}
+
+tbJointBreakEvents tbWorld_GetJointBreakEvents( tbWorldId worldId )
+{
+	tbJointBreakEvents events = { 0 };
+	tbWorld* world = tbGetWorldFromId( worldId );
+	if ( world == NULL )
+	{
+		return events;
+	}
+	events.events = world->breakEvents;
+	events.count = world->breakCount;
+	return events;
+}
+
+// Settings ---------------------------------------------------------------------------------------
+
+tbResult tbWorld_SetGravity( tbWorldId worldId, tbVec3 gravity )
+{
+	tbWorld* world = tbGetWorldFromId( worldId );
+	if ( world == NULL )
+	{
+		return tbResult_invalidId;
+	}
+	if ( world->locked )
+	{
+		return tbResult_worldLocked;
+	}
+	if ( !tbIsValidVec3( gravity ) )
+	{
+		return tbResult_invalidArgument;
+	}
+	world->def.gravity = gravity;
+	return tbResult_ok;
+}
+
+tbVec3 tbWorld_GetGravity( tbWorldId worldId )
+{
+	tbWorld* world = tbGetWorldFromId( worldId );
+	return world != NULL ? world->def.gravity : tb_vec3_zero;
+}
+
+tbResult tbWorld_SetSolver( tbWorldId worldId, const tbWorldDef* settings )
+{
+	tbWorld* world = tbGetWorldFromId( worldId );
+	if ( world == NULL )
+	{
+		return tbResult_invalidId;
+	}
+	if ( world->locked )
+	{
+		return tbResult_worldLocked;
+	}
+	if ( settings == NULL || !tbIsValidSettings( settings ) )
+	{
+		return tbResult_invalidArgument;
+	}
+	bool wasSleeping = world->def.enableSleep;
+	world->def = *settings;
+	world->def.internalValue = TB_SECRET_COOKIE;
+	if ( wasSleeping && !settings->enableSleep )
+	{
+		tbWakeAllBodies( world );
+	}
+	return tbResult_ok;
+}
+
+tbWorldDef tbWorld_GetSettings( tbWorldId worldId )
+{
+	tbWorld* world = tbGetWorldFromId( worldId );
+	return world != NULL ? world->def : tbDefaultWorldDef();
+}
+
+void tbWorld_EnableSleeping( tbWorldId worldId, bool flag )
+{
+	tbWorld* world = tbGetWorldFromId( worldId );
+	if ( world == NULL || world->locked )
+	{
+		return;
+	}
+	world->def.enableSleep = flag;
+	if ( !flag )
+	{
+		tbWakeAllBodies( world );
+	}
+}
+
+bool tbWorld_IsLocked( tbWorldId worldId )
+{
+	tbWorld* world = tbGetWorldFromId( worldId );
+	return world != NULL && world->locked;
+}
+
+tbWorldCounters tbWorld_GetCounters( tbWorldId worldId )
+{
+	tbWorldCounters c = { 0 };
+	tbWorld* world = tbGetWorldFromId( worldId );
+	if ( world == NULL )
+	{
+		return c;
+	}
+	c = world->counters;
+	c.bodyCount = world->bodies.liveCount;
+	c.shapeCount = world->shapes.liveCount;
+	c.pairCount = world->contacts.liveCount;
+	c.jointCount = world->joints.liveCount;
+	c.treeHeight = tbDynamicTree_GetHeight( &world->broadPhase.trees[tbBody_dynamic] );
+	c.allocationCount = tbGetAllocationCount();
+	return c;
+}
+
+// The step ---------------------------------------------------------------------------------------
+
+typedef struct tbPairContext
+{
+	tbWorld* world;
+} tbPairContext;
+
+// Broad-phase callback for a new overlapping proxy pair: create a contact unless filtered out.
+static void tbPairCallback( int32_t shapeIdA, int32_t shapeIdB, void* context )
+{
+	tbWorld* world = context;
+	tbShape* shapeA = world->shapes.data + shapeIdA;
+	tbShape* shapeB = world->shapes.data + shapeIdB;
+	if ( shapeA->bodyId == shapeB->bodyId || !tbShouldShapesCollide( shapeA, shapeB ) )
+	{
+		return;
+	}
+	tbBody* bodyA = world->bodies.data + shapeA->bodyId;
+	tbBody* bodyB = world->bodies.data + shapeB->bodyId;
+	if ( bodyA->type != tbBody_dynamic && bodyB->type != tbBody_dynamic )
+	{
+		return;
+	}
+	if ( tbShouldJointedBodiesCollide( world, shapeA->bodyId, shapeB->bodyId ) == false )
+	{
+		return;
+	}
+	uint64_t key = TB_SHAPE_PAIR_KEY( shapeIdA, shapeIdB );
+	if ( tbContainsKey( &world->pairSet, key ) )
+	{
+		return;
+	}
+	// Order the pair so results do not depend on which proxy moved: lower shape id is A.
+	if ( shapeIdA < shapeIdB )
+	{
+		tbCreateContact( world, shapeIdA, shapeIdB );
+	}
+	else
+	{
+		tbCreateContact( world, shapeIdB, shapeIdA );
+	}
+}
+
+// Narrow phase: update every contact that has an awake body; destroy those whose fat AABBs
+// stopped overlapping.
+static void tbCollide( tbWorld* world )
+{
+	int touching = 0;
+	float maxPen = 0.0f;
+	for ( int i = 0; i < world->contacts.count; ++i )
+	{
+		tbContact* contact = world->contacts.data + i;
+		if ( contact->id < 0 )
+		{
+			continue;
+		}
+		tbShape* shapeA = world->shapes.data + contact->shapeIdA;
+		tbShape* shapeB = world->shapes.data + contact->shapeIdB;
+		tbBody* bodyA = world->bodies.data + shapeA->bodyId;
+		tbBody* bodyB = world->bodies.data + shapeB->bodyId;
+		bool activeA = bodyA->awake && bodyA->type != tbBody_static;
+		bool activeB = bodyB->awake && bodyB->type != tbBody_static;
+		if ( activeA == false && activeB == false )
+		{
+			// both asleep (or asleep against static): keep the contact as it is
+			if ( contact->flags & tbContact_touching )
+			{
+				touching += 1;
+			}
+			continue;
+		}
+
+		if ( tbAABB_Overlaps( shapeA->fatAABB, shapeB->fatAABB ) == false )
+		{
+			tbDestroyContact( world, contact, false );
+			continue;
+		}
+
+		bool wasTouching = ( contact->flags & tbContact_touching ) != 0;
+		bool isTouching = tbUpdateContact( world, contact );
+		if ( isTouching )
+		{
+			touching += 1;
+			for ( int p = 0; p < contact->manifold.pointCount; ++p )
+			{
+				maxPen = tbMaxFloat( maxPen, -contact->manifold.points[p].separation );
+			}
+			// A touching contact between an awake and a sleeping body wakes the sleeper.
+			if ( activeA == false && bodyA->type == tbBody_dynamic )
+			{
+				tbWakeBody( world, bodyA );
+			}
+			else if ( activeB == false && bodyB->type == tbBody_dynamic )
+			{
+				tbWakeBody( world, bodyB );
+			}
+		}
+
+		if ( isTouching != wasTouching && ( contact->flags & tbContact_enableEvents ) )
+		{
+			tbShapeId idA = tbMakeShapeId( world, shapeA );
+			tbShapeId idB = tbMakeShapeId( world, shapeB );
+			if ( contact->flags & tbContact_sensor )
+			{
+				bool aIsSensor = shapeA->isSensor;
+				tbSensorEvent ev = { aIsSensor ? idA : idB, aIsSensor ? idB : idA };
+				tbPushSensorEvent( world, &ev, isTouching );
+			}
+			else if ( isTouching )
+			{
+				tbContactBeginEvent ev;
+				ev.shapeA = idA;
+				ev.shapeB = idB;
+				ev.normal = contact->manifold.normal;
+				ev.point = contact->manifold.pointCount > 0 ? contact->manifold.points[0].point : tbAABB_Center( shapeA->aabb );
+				tbVec3 vA = tbBody_GetPointVelocity( tbMakeBodyId( world, bodyA ), ev.point );
+				tbVec3 vB = tbBody_GetPointVelocity( tbMakeBodyId( world, bodyB ), ev.point );
+				ev.approachSpeed = -tbDot( tbSub( vB, vA ), ev.normal );
+				tbPushContactBegin( world, &ev );
+			}
+			else
+			{
+				tbContactEndEvent ev = { idA, idB };
+				tbPushContactEnd( world, &ev );
+			}
+		}
+	}
+	world->counters.contactCount = touching;
+	world->counters.maxPenetration = maxPen;
+}
+
+static double tbNowMs( void )
+{
+	struct timespec ts;
+	clock_gettime( CLOCK_MONOTONIC, &ts );
+	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec * 1.0e-6;
+}
+
+tbResult tbWorld_Step( tbWorldId worldId, float timeStep )
+{
+	tbWorld* world = tbGetWorldFromId( worldId );
+	if ( world == NULL )
+	{
+		return tbResult_invalidId;
+	}
+	if ( world->locked )
+	{
+		return tbResult_worldLocked;
+	}
+	if ( !tbIsValidFloat( timeStep ) || timeStep < 0.0f || timeStep > 1.0f )
+	{
+		return tbResult_invalidArgument;
+	}
+
+	double start = tbNowMs();
+	world->beginCount = 0;
+	world->endCount = 0;
+	world->sensorBeginCount = 0;
+	world->sensorEndCount = 0;
+	world->breakCount = 0;
+	tbArenaReset( &world->arena );
+
+	if ( timeStep == 0.0f )
+	{
+		return tbResult_ok;
+	}
+
+	world->locked = true;
+
+	tbUpdateMovers( world, timeStep );
+
+	// New pairs from proxies that moved last step (or were created since).
+	tbBroadPhase_UpdatePairs( &world->broadPhase, tbPairCallback, world );
+	tbCollide( world );
+
+	tbStepContext ctx;
+	memset( &ctx, 0, sizeof( ctx ) );
+	ctx.world = world;
+	ctx.arena = &world->arena;
+	ctx.dt = timeStep;
+	ctx.inv_dt = 1.0f / timeStep;
+	tbSolve( world, &ctx );
+
+	tbUpdateSleep( world, timeStep );
+
+	world->stepIndex += 1;
+	world->locked = false;
+	world->counters.stepMs = (float)( tbNowMs() - start );
+	return tbResult_ok;
+}
+
+// Queries ----------------------------------------------------------------------------------------
+
+typedef struct tbRayContext
+{
+	tbWorld* world;
+	tbQueryFilter filter;
+	tbCastResultFcn* fcn;
+	void* userContext;
+	tbVec3 origin;
+	tbVec3 translation;
+} tbRayContext;
+
+static float tbRayCastCallback( const tbRayCastInput* input, int32_t proxyId, int32_t shapeId, void* context )
+{
+	TB_UNUSED( proxyId );
+	tbRayContext* rc = context;
+	tbWorld* world = rc->world;
+	tbShape* shape = world->shapes.data + shapeId;
+	if ( ( shape->categoryBits & rc->filter.maskBits ) == 0 || ( shape->maskBits & rc->filter.categoryBits ) == 0 )
+	{
+		return input->maxFraction;
+	}
+	tbBody* body = world->bodies.data + shape->bodyId;
+	tbCastOutput out = tbRayCastShape( shape, body->transform, input->origin, input->translation, input->maxFraction );
+	if ( out.hit == false )
+	{
+		return input->maxFraction;
+	}
+	return rc->fcn( tbMakeShapeId( world, shape ), out.point, out.normal, out.fraction, rc->userContext );
+}
+
+void tbWorld_CastRay( tbWorldId worldId, tbVec3 origin, tbVec3 translation, tbQueryFilter filter,
+					  tbCastResultFcn* fcn, void* context )
+{
+	tbWorld* world = tbGetWorldFromId( worldId );
+	if ( world == NULL || fcn == NULL || !tbIsValidVec3( origin ) || !tbIsValidVec3( translation ) )
+	{
+		return;
+	}
+	tbRayCastInput input = { origin, translation, 1.0f };
+	tbRayContext rc = { world, filter, fcn, context, origin, translation };
+	for ( int t = 0; t < tbBody_typeCount; ++t )
+	{
+		tbDynamicTree_RayCast( &world->broadPhase.trees[t], &input, filter.maskBits, tbRayCastCallback, &rc );
+	}
+}
+
+typedef struct tbClosestContext
+{
+	tbRayResult result;
+} tbClosestContext;
+
+static float tbClosestFcn( tbShapeId shapeId, tbVec3 point, tbVec3 normal, float fraction, void* context )
+{
+	tbClosestContext* cc = context;
+	if ( cc->result.hit && fraction >= cc->result.fraction )
+	{
+		return cc->result.fraction;
+	}
+	cc->result.shapeId = shapeId;
+	cc->result.bodyId = tbShape_GetBody( shapeId );
+	cc->result.point = point;
+	cc->result.normal = normal;
+	cc->result.fraction = fraction;
+	cc->result.hit = true;
+	return fraction;
+}
+
+tbRayResult tbWorld_CastRayClosest( tbWorldId worldId, tbVec3 origin, tbVec3 translation, tbQueryFilter filter )
+{
+	tbClosestContext cc;
+	memset( &cc, 0, sizeof( cc ) );
+	tbWorld_CastRay( worldId, origin, translation, filter, tbClosestFcn, &cc );
+	return cc.result;
+}
+
+typedef struct tbOverlapContext
+{
+	tbWorld* world;
+	tbQueryFilter filter;
+	tbOverlapResultFcn* fcn;
+	void* userContext;
+	bool exactSphere;
+	tbSphere sphere; // world frame
+	bool stop;
+} tbOverlapContext;
+
+static bool tbOverlapCallback( int32_t proxyId, int32_t shapeId, void* context )
+{
+	TB_UNUSED( proxyId );
+	tbOverlapContext* oc = context;
+	tbWorld* world = oc->world;
+	tbShape* shape = world->shapes.data + shapeId;
+	if ( ( shape->categoryBits & oc->filter.maskBits ) == 0 || ( shape->maskBits & oc->filter.categoryBits ) == 0 )
+	{
+		return true;
+	}
+	if ( oc->exactSphere )
+	{
+		tbBody* body = world->bodies.data + shape->bodyId;
+		tbDistanceInput input;
+		input.proxyA = tbMakeShapeDistanceProxy( shape );
+		input.proxyB = tbMakeSphereProxy( &oc->sphere );
+		input.transformA = body->transform;
+		input.transformB = tb_transformIdentity;
+		input.useRadii = true;
+		tbSimplexCache cache = { 0 };
+		tbDistanceOutput out = tbShapeDistance( &input, &cache );
+		if ( out.distance > 0.0f )
+		{
+			return true;
+		}
+	}
+	bool go = oc->fcn( tbMakeShapeId( world, shape ), oc->userContext );
+	oc->stop = !go;
+	return go;
+}
+
+void tbWorld_OverlapAABB( tbWorldId worldId, tbAABB aabb, tbQueryFilter filter, tbOverlapResultFcn* fcn,
+						  void* context )
+{
+	tbWorld* world = tbGetWorldFromId( worldId );
+	if ( world == NULL || fcn == NULL || !tbAABB_IsValid( aabb ) )
+	{
+		return;
+	}
+	tbOverlapContext oc = { world, filter, fcn, context, false, { { 0.0f, 0.0f, 0.0f }, 0.0f }, false };
+	for ( int t = 0; t < tbBody_typeCount && !oc.stop; ++t )
+	{
+		tbDynamicTree_Query( &world->broadPhase.trees[t], aabb, filter.maskBits, tbOverlapCallback, &oc );
+	}
+}
+
+void tbWorld_OverlapSphere( tbWorldId worldId, tbVec3 center, float radius, tbQueryFilter filter,
+							tbOverlapResultFcn* fcn, void* context )
+{
+	tbWorld* world = tbGetWorldFromId( worldId );
+	if ( world == NULL || fcn == NULL || !tbIsValidVec3( center ) || !tbIsValidFloat( radius ) || radius < 0.0f )
+	{
+		return;
+	}
+	tbVec3 r = { radius, radius, radius };
+	tbAABB aabb = { tbSub( center, r ), tbAdd( center, r ) };
+	tbOverlapContext oc = { world, filter, fcn, context, true, { center, radius }, false };
+	for ( int t = 0; t < tbBody_typeCount && !oc.stop; ++t )
+	{
+		tbDynamicTree_Query( &world->broadPhase.trees[t], aabb, filter.maskBits, tbOverlapCallback, &oc );
+	}
+}
+
+int tbWorld_GetContacts( tbWorldId worldId, tbContactData* out, int capacity )
+{
+	tbWorld* world = tbGetWorldFromId( worldId );
+	if ( world == NULL )
+	{
+		return 0;
+	}
+	int n = 0;
+	for ( int i = 0; i < world->contacts.count; ++i )
+	{
+		tbContact* contact = world->contacts.data + i;
+		if ( contact->id < 0 || ( contact->flags & tbContact_touching ) == 0 || ( contact->flags & tbContact_sensor ) )
+		{
+			continue;
+		}
+		if ( n < capacity && out != NULL )
+		{
+			out[n].shapeA = tbMakeShapeId( world, world->shapes.data + contact->shapeIdA );
+			out[n].shapeB = tbMakeShapeId( world, world->shapes.data + contact->shapeIdB );
+			out[n].manifold = contact->manifold;
+		}
+		n += 1;
+	}
+	return n;
+}
+
+int tbWorld_GetBodies( tbWorldId worldId, tbBodyId* out, int capacity )
+{
+	tbWorld* world = tbGetWorldFromId( worldId );
+	if ( world == NULL )
+	{
+		return 0;
+	}
+	int n = 0;
+	for ( int i = 0; i < world->bodies.count; ++i )
+	{
+		tbBody* body = world->bodies.data + i;
+		if ( body->id < 0 )
+		{
+			continue;
+		}
+		if ( n < capacity && out != NULL )
+		{
+			out[n] = tbMakeBodyId( world, body );
+		}
+		n += 1;
+	}
+	return n;
+}
+
+tbBodyId tbWorld_FindBody( tbWorldId worldId, const char* name )
+{
+	tbWorld* world = tbGetWorldFromId( worldId );
+	if ( world == NULL || name == NULL || name[0] == 0 )
+	{
+		return tb_nullBodyId;
+	}
+	for ( int i = 0; i < world->bodies.count; ++i )
+	{
+		tbBody* body = world->bodies.data + i;
+		if ( body->id >= 0 && strncmp( body->name, name, TB_NAME_LENGTH ) == 0 )
+		{
+			return tbMakeBodyId( world, body );
+		}
+	}
+	return tb_nullBodyId;
+}
+
+// FNV-1a over the raw bits of the state: equal hashes mean bit-identical states.
+static uint64_t tbHashBytes( uint64_t h, const void* data, size_t size )
+{
+	const unsigned char* p = data;
+	for ( size_t i = 0; i < size; ++i )
+	{
+		h ^= p[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+uint64_t tbWorld_GetStateHash( tbWorldId worldId )
+{
+	tbWorld* world = tbGetWorldFromId( worldId );
+	if ( world == NULL )
+	{
+		return 0;
+	}
+	uint64_t h = 14695981039346656037ull;
+	for ( int i = 0; i < world->bodies.count; ++i )
+	{
+		tbBody* body = world->bodies.data + i;
+		if ( body->id < 0 )
+		{
+			continue;
+		}
+		h = tbHashBytes( h, &body->transform, sizeof( body->transform ) );
+		h = tbHashBytes( h, &body->linearVelocity, sizeof( body->linearVelocity ) );
+		h = tbHashBytes( h, &body->angularVelocity, sizeof( body->angularVelocity ) );
+		h = tbHashBytes( h, &body->awake, sizeof( body->awake ) );
+	}
+	for ( int i = 0; i < world->contacts.count; ++i )
+	{
+		tbContact* contact = world->contacts.data + i;
+		if ( contact->id < 0 )
+		{
+			continue;
+		}
+		for ( int p = 0; p < contact->manifold.pointCount; ++p )
+		{
+			tbManifoldPoint* mp = contact->manifold.points + p;
+			h = tbHashBytes( h, &mp->normalImpulse, sizeof( float ) );
+			h = tbHashBytes( h, mp->tangentImpulse, 2 * sizeof( float ) );
+		}
+	}
+	return h;
+}

@@ -1,0 +1,103 @@
+// Tumble physics: the world: pools of bodies, shapes, contacts and joints, the broad phase and
+// the per-step scratch memory.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "arena.h"
+#include "body.h"
+#include "broad_phase.h"
+#include "contact.h"
+#include "shape.h"
+#include "table.h"
+#include "tumble/types.h"
+
+typedef struct tbJoint tbJoint;
+
+/// A growable array of T with a free list threaded through T::nextFree (T::id == -1 when free).
+#define TB_POOL( T )                                                                                                   \
+	struct                                                                                                             \
+	{                                                                                                                  \
+		T* data;                                                                                                       \
+		int count;    /* slots in use or freed: the high-water mark */                                              \
+		int capacity;                                                                                                  \
+		int freeList; /* -1 when empty */                                                                              \
+		int liveCount;                                                                                                 \
+	}
+
+typedef struct tbWorld
+{
+	uint16_t worldId;
+	uint16_t generation;
+	tbWorldDef def;
+
+	TB_POOL( tbBody ) bodies;
+	TB_POOL( tbShape ) shapes;
+	TB_POOL( tbContact ) contacts;
+	TB_POOL( tbJoint ) joints;
+
+	tbBroadPhase broadPhase;
+	tbHashSet pairSet; ///< shape pairs that have a contact
+	tbArena arena;
+
+	// Buffered events of the last step.
+	tbContactBeginEvent* beginEvents;
+	int beginCount, beginCapacity;
+	tbContactEndEvent* endEvents;
+	int endCount, endCapacity;
+	tbSensorEvent* sensorBeginEvents;
+	int sensorBeginCount, sensorBeginCapacity;
+	tbSensorEvent* sensorEndEvents;
+	int sensorEndCount, sensorEndCapacity;
+	tbJointBreakEvent* breakEvents;
+	int breakCount, breakCapacity;
+
+	// Scratch kept between steps so steady-state steps do not allocate.
+	int* awakeBodyIds;
+	int awakeBodyCapacity;
+
+	tbWorldCounters counters;
+	int stepIndex;
+	bool locked;
+} tbWorld;
+
+tbWorld* tbGetWorldFromId( tbWorldId id );
+tbWorld* tbGetWorldFromIndex( int worldIndex );
+/// Grow an array of elemSize items when count == *capacity (doubling).
+void tbEnsureCapacity( void** data, int count, int* capacity, size_t elemSize );
+/// Take a free slot from a pool (returns the index); grows the pool's array.
+#define TB_POOL_ALLOC( pool, T, outIndex )                                                                             \
+	do                                                                                                                 \
+	{                                                                                                                  \
+		if ( ( pool ).freeList >= 0 )                                                                                  \
+		{                                                                                                              \
+			( outIndex ) = ( pool ).freeList;                                                                          \
+			( pool ).freeList = ( pool ).data[( outIndex )].nextFree;                                                  \
+		}                                                                                                              \
+		else                                                                                                           \
+		{                                                                                                              \
+			void* poolData_ = ( pool ).data;                                                                           \
+			tbEnsureCapacity( &poolData_, ( pool ).count, &( pool ).capacity, sizeof( T ) );                           \
+			( pool ).data = poolData_;                                                                                 \
+			( outIndex ) = ( pool ).count++;                                                                           \
+			( pool ).data[( outIndex )].generation = 0;                                                                \
+		}                                                                                                              \
+		( pool ).liveCount += 1;                                                                                       \
+	}                                                                                                                  \
+	while ( 0 )
+
+/// Return a slot to its pool, bumping the generation so stale ids fail.
+#define TB_POOL_FREE( pool, index )                                                                                    \
+	do                                                                                                                 \
+	{                                                                                                                  \
+		( pool ).data[( index )].id = -1;                                                                              \
+		( pool ).data[( index )].generation += 1;                                                                      \
+		( pool ).data[( index )].nextFree = ( pool ).freeList;                                                         \
+		( pool ).freeList = ( index );                                                                                 \
+		( pool ).liveCount -= 1;                                                                                       \
+	}                                                                                                                  \
+	while ( 0 )
+
+void tbPushContactBegin( tbWorld* world, const tbContactBeginEvent* ev );
+void tbPushContactEnd( tbWorld* world, const tbContactEndEvent* ev );
+void tbPushSensorEvent( tbWorld* world, const tbSensorEvent* ev, bool begin );
+void tbPushJointBreak( tbWorld* world, const tbJointBreakEvent* ev );

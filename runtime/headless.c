@@ -1,0 +1,438 @@
+// Tumble runtime: the headless runner. Batch mode steps a scene N times and prints one JSON
+// report on stdout; live/watch mode runs in real time, reloads on save, and prints a summary line.
+// SPDX-License-Identifier: MIT
+#define _POSIX_C_SOURCE 200809L
+
+#include "app.h"
+#include "json.h"
+#include "watch.h"
+
+#include "tumble/tumble.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TB_DEFAULT_HEADLESS_STEPS 600
+#define TB_MAX_WATCHED_FILES 256
+
+static volatile sig_atomic_t s_interrupted = 0;
+
+static void tbOnSignal( int signal )
+{
+	(void)signal;
+	s_interrupted = 1;
+}
+
+static double tbNowSeconds( void )
+{
+	struct timespec t;
+	clock_gettime( CLOCK_MONOTONIC, &t );
+	return (double)t.tv_sec + 1.0e-9 * (double)t.tv_nsec;
+}
+
+static void tbSleepSeconds( double seconds )
+{
+	if ( seconds <= 0.0 )
+	{
+		return;
+	}
+	struct timespec t;
+	t.tv_sec = (time_t)seconds;
+	t.tv_nsec = (long)( ( seconds - (double)t.tv_sec ) * 1.0e9 );
+	while ( nanosleep( &t, &t ) != 0 && errno == EINTR && s_interrupted == 0 )
+	{
+	}
+}
+
+static int tbCompareFloats( const void* a, const void* b )
+{
+	float x = *(const float*)a;
+	float y = *(const float*)b;
+	return ( x > y ) - ( x < y );
+}
+
+// Timing and contact figures gathered while stepping.
+typedef struct tbRunStats
+{
+	float* stepMs;   ///< per step: the core's own step time, or wall time if the core reports none
+	int count;
+	int capacity;
+	float maxPenetration;
+} tbRunStats;
+
+static void tbRecordStep( tbRunStats* stats, tbWorldId world, double wallMs )
+{
+	tbWorldCounters c = tbWorld_GetCounters( world );
+	float ms = c.stepMs > 0.0f ? c.stepMs : (float)wallMs;
+	if ( stats->count == stats->capacity )
+	{
+		int capacity = stats->capacity > 0 ? 2 * stats->capacity : 1024;
+		float* grown = realloc( stats->stepMs, (size_t)capacity * sizeof( float ) );
+		if ( grown == NULL )
+		{
+			return;
+		}
+		stats->stepMs = grown;
+		stats->capacity = capacity;
+	}
+	stats->stepMs[stats->count++] = ms;
+	if ( c.maxPenetration > stats->maxPenetration )
+	{
+		stats->maxPenetration = c.maxPenetration;
+	}
+}
+
+static void tbJsonVec3( tbJson* json, const char* key, tbVec3 v )
+{
+	tbJson_Key( json, key );
+	tbJson_BeginArray( json );
+	tbJson_Number( json, v.x );
+	tbJson_Number( json, v.y );
+	tbJson_Number( json, v.z );
+	tbJson_EndArray( json );
+}
+
+static void tbWriteReport( tbScene* scene, const tbAppOptions* options, const tbRunStats* stats, long long steps )
+{
+	tbWorldId world = tbScene_GetWorld( scene );
+	tbJson json;
+	tbJson_Init( &json, stdout );
+	tbJson_BeginObject( &json );
+	tbJson_Key( &json, "scene" );
+	tbJson_String( &json, options->scenePath );
+	tbJson_Key( &json, "steps" );
+	tbJson_Integer( &json, steps );
+	tbJson_Key( &json, "dt" );
+	tbJson_Number( &json, options->dt );
+	tbJson_Key( &json, "time" );
+	tbJson_Number( &json, tbScene_GetTime( scene ) );
+
+	tbJson_Key( &json, "bodies" );
+	tbJson_BeginArray( &json );
+	int bodyCount = 0;
+	if ( TB_IS_NON_NULL( world ) )
+	{
+		tbBodyId probe;
+		bodyCount = tbWorld_GetBodies( world, &probe, 0 );
+		tbBodyId* ids = malloc( (size_t)( bodyCount > 0 ? bodyCount : 1 ) * sizeof( tbBodyId ) );
+		int count = ids != NULL ? tbWorld_GetBodies( world, ids, bodyCount ) : 0;
+		for ( int i = 0; i < count && i < bodyCount; ++i )
+		{
+			const char* name = tbBody_GetName( ids[i] );
+			bool named = name != NULL && name[0] != '\0';
+			if ( named == false && options->all == false )
+			{
+				continue;
+			}
+			tbQuat q = tbBody_GetRotation( ids[i] );
+			tbJson_BeginObject( &json );
+			tbJson_Key( &json, "name" );
+			tbJson_String( &json, named ? name : NULL );
+			tbJsonVec3( &json, "pos", tbBody_GetPosition( ids[i] ) );
+			tbJson_Key( &json, "rot" );
+			tbJson_BeginArray( &json );
+			tbJson_Number( &json, q.w );
+			tbJson_Number( &json, q.x );
+			tbJson_Number( &json, q.y );
+			tbJson_Number( &json, q.z );
+			tbJson_EndArray( &json );
+			tbJsonVec3( &json, "vel", tbBody_GetLinearVelocity( ids[i] ) );
+			tbJsonVec3( &json, "angvel", tbBody_GetAngularVelocity( ids[i] ) );
+			tbJson_Key( &json, "sleeping" );
+			tbJson_Bool( &json, tbBody_IsAwake( ids[i] ) == false );
+			tbJson_EndObject( &json );
+		}
+		free( ids );
+	}
+	tbJson_EndArray( &json );
+
+	// Joints are not in the C API yet.
+	tbJson_Key( &json, "joints" );
+	tbJson_BeginArray( &json );
+	tbJson_EndArray( &json );
+
+	float median = 0.0f;
+	float maximum = 0.0f;
+	if ( stats->count > 0 )
+	{
+		float* sorted = malloc( (size_t)stats->count * sizeof( float ) );
+		if ( sorted != NULL )
+		{
+			memcpy( sorted, stats->stepMs, (size_t)stats->count * sizeof( float ) );
+			qsort( sorted, (size_t)stats->count, sizeof( float ), tbCompareFloats );
+			int n = stats->count;
+			median = n % 2 == 1 ? sorted[n / 2] : 0.5f * ( sorted[n / 2 - 1] + sorted[n / 2] );
+			maximum = sorted[n - 1];
+			free( sorted );
+		}
+	}
+	tbWorldCounters counters = TB_IS_NON_NULL( world ) ? tbWorld_GetCounters( world ) : ( tbWorldCounters ){ 0 };
+	tbJson_Key( &json, "stats" );
+	tbJson_BeginObject( &json );
+	tbJson_Key( &json, "step_ms_median" );
+	tbJson_Number( &json, median );
+	tbJson_Key( &json, "step_ms_max" );
+	tbJson_Number( &json, maximum );
+	tbJson_Key( &json, "contacts" );
+	tbJson_Integer( &json, counters.contactCount );
+	tbJson_Key( &json, "max_penetration" );
+	tbJson_Number( &json, stats->maxPenetration );
+	tbJson_Key( &json, "body_count" );
+	tbJson_Integer( &json, bodyCount );
+	tbJson_EndObject( &json );
+
+	int modCount = tbScene_GetModCount( scene );
+	if ( modCount > 0 )
+	{
+		tbJson_Key( &json, "mods" );
+		tbJson_BeginArray( &json );
+		for ( int i = 0; i < modCount; ++i )
+		{
+			tbJson_BeginObject( &json );
+			tbJson_Key( &json, "path" );
+			tbJson_String( &json, tbScene_GetModPath( scene, i ) );
+			tbJson_Key( &json, "error" );
+			tbJson_String( &json, tbScene_GetModError( scene, i ) );
+			tbJson_EndObject( &json );
+		}
+		tbJson_EndArray( &json );
+	}
+	tbJson_EndObject( &json );
+	fputc( '\n', stdout );
+	fflush( stdout );
+}
+
+static void tbProgress( int done, int total )
+{
+	const int width = 30;
+	int filled = total > 0 ? (int)( (long long)done * width / total ) : width;
+	char bar[64];
+	for ( int i = 0; i < width; ++i )
+	{
+		bar[i] = i < filled ? '#' : '.';
+	}
+	bar[width] = '\0';
+	fprintf( stderr, "\r[%s] %3d%%  step %d/%d", bar, total > 0 ? (int)( 100LL * done / total ) : 100, done, total );
+	fflush( stderr );
+}
+
+static int tbRunBatch( tbScene* scene, const tbAppOptions* options )
+{
+	int steps = options->steps;
+	if ( steps < 0 )
+	{
+		steps = tbScene_GetDefaultSteps( scene ) > 0 ? tbScene_GetDefaultSteps( scene ) : TB_DEFAULT_HEADLESS_STEPS;
+	}
+	bool progress = isatty( STDERR_FILENO ) && steps > 1;
+	tbRunStats stats = { NULL, 0, 0, 0.0f };
+	double lastProgress = 0.0;
+	int status = 0;
+	for ( int i = 0; i < steps && s_interrupted == 0; ++i )
+	{
+		double start = tbNowSeconds();
+		if ( tbScene_Step( scene, options->dt ) == false )
+		{
+			if ( progress )
+			{
+				fputs( "\r\033[K", stderr );
+			}
+			fprintf( stderr, "tumble: error at step %d (t = %.4f s):\n%s\n", i + 1, tbScene_GetTime( scene ),
+					 tbScene_GetError( scene ) );
+			status = 1;
+			break;
+		}
+		double end = tbNowSeconds();
+		tbRecordStep( &stats, tbScene_GetWorld( scene ), 1000.0 * ( end - start ) );
+		if ( progress && ( end - lastProgress > 0.1 || i + 1 == steps ) )
+		{
+			tbProgress( i + 1, steps );
+			lastProgress = end;
+		}
+	}
+	if ( progress && status == 0 )
+	{
+		fputs( "\r\033[K", stderr );
+	}
+	if ( status == 0 && s_interrupted != 0 )
+	{
+		fprintf( stderr, "tumble: interrupted after %d steps\n", stats.count );
+		status = 1;
+	}
+	if ( status == 0 && tbScene_Finish( scene ) == false )
+	{
+		fprintf( stderr, "tumble: error in finish:\n%s\n", tbScene_GetError( scene ) );
+		status = 1;
+	}
+	if ( status == 0 && options->report )
+	{
+		tbWriteReport( scene, options, &stats, stats.count );
+	}
+	free( stats.stepMs );
+	return status;
+}
+
+static void tbWatchSceneFiles( tbWatch* watch, tbScene* scene )
+{
+	const char* files[TB_MAX_WATCHED_FILES];
+	int count = tbScene_GetFiles( scene, files, TB_MAX_WATCHED_FILES );
+	tbWatch_SetFiles( watch, files, count < TB_MAX_WATCHED_FILES ? count : TB_MAX_WATCHED_FILES );
+}
+
+static void tbSummary( tbScene* scene, double stepMs )
+{
+	tbWorldId world = tbScene_GetWorld( scene );
+	if ( TB_IS_NULL( world ) )
+	{
+		fprintf( stderr, "\r\033[K(no scene running: waiting for a fix)" );
+	}
+	else
+	{
+		tbWorldCounters c = tbWorld_GetCounters( world );
+		fprintf( stderr, "\r\033[Kt = %8.2f s  bodies %d (awake %d)  contacts %d  step %.3f ms%s",
+				 tbScene_GetTime( scene ), c.bodyCount, c.awakeBodyCount, c.contactCount, stepMs,
+				 tbScene_IsHalted( scene ) ? "  [halted by an error]" : "" );
+	}
+	fflush( stderr );
+}
+
+// Real time: one step per dt of wall time, reload when a watched file changes.
+static int tbRunLive( tbScene* scene, const tbAppOptions* options )
+{
+	tbWatch* watch = tbWatch_Create();
+	if ( watch == NULL )
+	{
+		fprintf( stderr, "tumble: out of memory\n" );
+		return 1;
+	}
+	tbWatchSceneFiles( watch, scene );
+	bool tty = isatty( STDERR_FILENO );
+	if ( options->live )
+	{
+		fprintf( stderr, "tumble: the viewer is not built yet: running %s headless in real time with a live summary "
+						 "(Ctrl-C to stop)\n",
+				 options->scenePath );
+	}
+	fprintf( stderr, "tumble: watching %s and the files it requires (%s); saving reloads it\n", options->scenePath,
+			 tbWatch_UsesInotify( watch ) ? "inotify" : "polling" );
+
+	int steps = options->steps;
+	if ( steps < 0 )
+	{
+		steps = 0; // unbounded
+	}
+	tbRunStats stats = { NULL, 0, 0, 0.0f };
+	long long done = 0;
+	double next = tbNowSeconds();
+	double lastSummary = 0.0;
+	double lastStepMs = 0.0;
+	while ( s_interrupted == 0 && ( steps == 0 || done < steps ) )
+	{
+		if ( tbWatch_Poll( watch ) )
+		{
+			tbWatch_Settle( watch, 30, 500 );
+			double start = tbNowSeconds();
+			bool ok = tbScene_IsLoaded( scene ) ? tbScene_Reload( scene ) : tbScene_Load( scene, options->scenePath );
+			double ms = 1000.0 * ( tbNowSeconds() - start );
+			if ( tty )
+			{
+				fputs( "\r\033[K", stderr );
+			}
+			if ( ok )
+			{
+				fprintf( stderr, "tumble: reloaded %s (%s) in %.1f ms\n", options->scenePath,
+						 tbScene_GetReloadMode( scene ) == tbSceneReload_swap ? "swap" : "rebuild", ms );
+			}
+			else
+			{
+				fprintf( stderr, "tumble: reload failed%s:\n%s\n",
+						 tbScene_IsLoaded( scene ) ? ", the last good scene keeps running" : "",
+						 tbScene_GetError( scene ) );
+			}
+			tbWatchSceneFiles( watch, scene );
+		}
+
+		if ( tbScene_IsLoaded( scene ) && tbScene_IsHalted( scene ) == false )
+		{
+			double start = tbNowSeconds();
+			if ( tbScene_Step( scene, options->dt ) )
+			{
+				lastStepMs = 1000.0 * ( tbNowSeconds() - start );
+				tbRecordStep( &stats, tbScene_GetWorld( scene ), lastStepMs );
+			}
+			else
+			{
+				if ( tty )
+				{
+					fputs( "\r\033[K", stderr );
+				}
+				fprintf( stderr, "tumble: script error, the scene is halted until a file is saved:\n%s\n",
+						 tbScene_GetError( scene ) );
+			}
+		}
+		done += 1;
+
+		double now = tbNowSeconds();
+		if ( tty && now - lastSummary > 0.1 )
+		{
+			tbSummary( scene, lastStepMs );
+			lastSummary = now;
+		}
+		next += options->dt;
+		if ( next < now - 0.25 )
+		{
+			next = now; // fell behind (slow step or a reload): do not try to catch up
+		}
+		tbSleepSeconds( next - tbNowSeconds() );
+	}
+	if ( tty )
+	{
+		fputs( "\r\033[K", stderr );
+	}
+	if ( options->report && tbScene_IsLoaded( scene ) )
+	{
+		tbWriteReport( scene, options, &stats, stats.count );
+	}
+	free( stats.stepMs );
+	tbWatch_Destroy( watch );
+	return 0;
+}
+
+int tbHeadless_Run( const tbAppOptions* options )
+{
+	struct sigaction action;
+	memset( &action, 0, sizeof( action ) );
+	action.sa_handler = tbOnSignal;
+	sigemptyset( &action.sa_mask );
+	sigaction( SIGINT, &action, NULL );
+	sigaction( SIGTERM, &action, NULL );
+
+	tbScene* scene = tbScene_Create( &options->scene );
+	if ( scene == NULL )
+	{
+		fprintf( stderr, "tumble: out of memory\n" );
+		return 1;
+	}
+	bool live = options->watch || options->live;
+	int status = 0;
+	if ( tbScene_Load( scene, options->scenePath ) == false )
+	{
+		fprintf( stderr, "tumble: cannot load the scene:\n%s\n", tbScene_GetError( scene ) );
+		status = 1;
+	}
+	if ( live )
+	{
+		// A scene that fails to load is watched anyway: fixing it starts it.
+		status = tbRunLive( scene, options );
+	}
+	else if ( status == 0 )
+	{
+		status = tbRunBatch( scene, options );
+	}
+	tbScene_Destroy( scene );
+	return status;
+}

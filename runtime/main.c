@@ -1,0 +1,292 @@
+// Tumble runtime: the command line of the program `tumble`.
+// SPDX-License-Identifier: MIT
+#define _POSIX_C_SOURCE 200809L
+
+#include "app.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+// Resolved at link time: NULL until runtime/viewer/ provides the viewer.
+extern int tbViewer_Run( const tbAppOptions* options ) __attribute__( ( weak ) );
+
+#define TB_EXIT_USAGE 2
+#define TB_MAX_MODS 64
+
+static void tbUsage( FILE* out )
+{
+	fputs( "usage: tumble [OPTIONS] [SCENE.lua]\n"
+		   "\n"
+		   "Runs a Tumble scene script. Without SCENE, runs scripts/scenes/showcase.lua.\n"
+		   "\n"
+		   "  (no --headless)      open the viewer; saving a watched file reloads the scene\n"
+		   "  --headless           run without a window and print a JSON report on stdout\n"
+		   "  --steps N            number of steps (default: the scene's `steps` field, else 600;\n"
+		   "                       with --watch, stop after N steps instead of running until Ctrl-C)\n"
+		   "  --dt S               fixed time step in seconds (default 1/60)\n"
+		   "  --report json|none   the report printed at the end of a headless run (default json)\n"
+		   "  --all                report every body, not only the named ones\n"
+		   "  --watch              headless: keep running in real time and reload on change\n"
+		   "  --sandbox            run the scene as untrusted: no io/os/debug/C modules, an\n"
+		   "                       instruction budget per call and a memory cap\n"
+		   "  --mod FILE           load a sandboxed mod script into the scene's world (repeatable)\n"
+		   "  --budget N           instructions per call for sandboxed code (default 20000000)\n"
+		   "  --memory MB          memory cap of the Lua state with --sandbox or --mod (default 256)\n"
+		   "  --help               show this help\n"
+		   "\n"
+		   "Exit status: 0 success, 1 script error, 2 bad usage.\n"
+		   "Scripts print to stderr; stdout carries only the report.\n",
+		   out );
+}
+
+static int tbUsageError( const char* message, const char* argument )
+{
+	fprintf( stderr, "tumble: %s%s%s\n", message, argument != NULL ? " " : "", argument != NULL ? argument : "" );
+	fprintf( stderr, "Try 'tumble --help'.\n" );
+	return TB_EXIT_USAGE;
+}
+
+static bool tbParseLong( const char* s, long minimum, long maximum, long* out )
+{
+	char* end = NULL;
+	errno = 0;
+	long value = strtol( s, &end, 10 );
+	if ( errno != 0 || end == s || *end != '\0' || value < minimum || value > maximum )
+	{
+		return false;
+	}
+	*out = value;
+	return true;
+}
+
+static bool tbIsFile( const char* path )
+{
+	struct stat st;
+	return stat( path, &st ) == 0 && S_ISREG( st.st_mode );
+}
+
+static bool tbIsDirectory( const char* path )
+{
+	struct stat st;
+	return stat( path, &st ) == 0 && S_ISDIR( st.st_mode );
+}
+
+// The directory holding scripts/: $TUMBLE_ROOT, the repository above build/<config>/tumble, or the
+// current directory. Returns false when none has scripts/.
+static bool tbFindRoot( char* root, size_t size )
+{
+	char candidate[PATH_MAX + 16];
+	const char* env = getenv( "TUMBLE_ROOT" );
+	if ( env != NULL && env[0] != '\0' )
+	{
+		snprintf( candidate, sizeof( candidate ), "%s/scripts", env );
+		if ( tbIsDirectory( candidate ) )
+		{
+			snprintf( root, size, "%s", env );
+			return true;
+		}
+	}
+
+	char exe[PATH_MAX];
+	ssize_t n = readlink( "/proc/self/exe", exe, sizeof( exe ) - 1 );
+	if ( n > 0 )
+	{
+		exe[n] = '\0';
+		// build/<config>/tumble -> strip three components; also try one level up.
+		for ( int levels = 3; levels >= 2; --levels )
+		{
+			char dir[PATH_MAX];
+			snprintf( dir, sizeof( dir ), "%s", exe );
+			for ( int i = 0; i < levels; ++i )
+			{
+				char* slash = strrchr( dir, '/' );
+				if ( slash == NULL )
+				{
+					break;
+				}
+				*slash = '\0';
+			}
+			snprintf( candidate, sizeof( candidate ), "%s/scripts", dir );
+			if ( dir[0] != '\0' && tbIsDirectory( candidate ) )
+			{
+				snprintf( root, size, "%s", dir );
+				return true;
+			}
+		}
+	}
+
+	if ( tbIsDirectory( "scripts" ) )
+	{
+		snprintf( root, size, "." );
+		return true;
+	}
+	return false;
+}
+
+int main( int argc, char** argv )
+{
+	tbAppOptions options;
+	memset( &options, 0, sizeof( options ) );
+	options.scene = tbDefaultSceneOptions();
+	options.dt = 1.0f / 60.0f;
+	options.steps = -1;
+	options.report = true;
+
+	const char* mods[TB_MAX_MODS];
+	int modCount = 0;
+	bool stepsGiven = false;
+
+	for ( int i = 1; i < argc; ++i )
+	{
+		const char* arg = argv[i];
+		const char* value = i + 1 < argc ? argv[i + 1] : NULL;
+		long number = 0;
+		if ( strcmp( arg, "--help" ) == 0 || strcmp( arg, "-h" ) == 0 )
+		{
+			tbUsage( stdout );
+			return 0;
+		}
+		else if ( strcmp( arg, "--headless" ) == 0 )
+		{
+			options.headless = true;
+		}
+		else if ( strcmp( arg, "--watch" ) == 0 )
+		{
+			options.watch = true;
+		}
+		else if ( strcmp( arg, "--all" ) == 0 )
+		{
+			options.all = true;
+		}
+		else if ( strcmp( arg, "--sandbox" ) == 0 )
+		{
+			options.scene.sandbox = true;
+		}
+		else if ( strcmp( arg, "--steps" ) == 0 )
+		{
+			if ( value == NULL || tbParseLong( value, 0, 1000000000L, &number ) == false )
+			{
+				return tbUsageError( "--steps needs a non-negative integer, got", value != NULL ? value : "nothing" );
+			}
+			options.steps = (int)number;
+			stepsGiven = true;
+			++i;
+		}
+		else if ( strcmp( arg, "--dt" ) == 0 )
+		{
+			char* end = NULL;
+			double dt = value != NULL ? strtod( value, &end ) : 0.0;
+			if ( value == NULL || end == value || *end != '\0' || !( dt > 0.0 && dt <= 1.0 ) )
+			{
+				return tbUsageError( "--dt needs a time step in seconds in (0, 1], got", value != NULL ? value : "nothing" );
+			}
+			options.dt = (float)dt;
+			++i;
+		}
+		else if ( strcmp( arg, "--report" ) == 0 )
+		{
+			if ( value == NULL || ( strcmp( value, "json" ) != 0 && strcmp( value, "none" ) != 0 ) )
+			{
+				return tbUsageError( "--report needs 'json' or 'none', got", value != NULL ? value : "nothing" );
+			}
+			options.report = strcmp( value, "json" ) == 0;
+			++i;
+		}
+		else if ( strcmp( arg, "--mod" ) == 0 )
+		{
+			if ( value == NULL )
+			{
+				return tbUsageError( "--mod needs a file", NULL );
+			}
+			if ( modCount == TB_MAX_MODS )
+			{
+				return tbUsageError( "too many --mod options", NULL );
+			}
+			if ( tbIsFile( value ) == false )
+			{
+				return tbUsageError( "mod file not found:", value );
+			}
+			mods[modCount++] = value;
+			++i;
+		}
+		else if ( strcmp( arg, "--budget" ) == 0 )
+		{
+			if ( value == NULL || tbParseLong( value, 1000, 1000000000000L, &number ) == false )
+			{
+				return tbUsageError( "--budget needs an instruction count >= 1000, got", value != NULL ? value : "nothing" );
+			}
+			options.scene.instructionBudget = number;
+			++i;
+		}
+		else if ( strcmp( arg, "--memory" ) == 0 )
+		{
+			if ( value == NULL || tbParseLong( value, 1, 1L << 20, &number ) == false )
+			{
+				return tbUsageError( "--memory needs a size in MiB >= 1, got", value != NULL ? value : "nothing" );
+			}
+			options.scene.memoryLimit = (size_t)number << 20;
+			++i;
+		}
+		else if ( arg[0] == '-' && arg[1] != '\0' )
+		{
+			return tbUsageError( "unknown option", arg );
+		}
+		else if ( options.scenePath != NULL )
+		{
+			return tbUsageError( "only one scene can be given; also got", arg );
+		}
+		else
+		{
+			options.scenePath = arg;
+		}
+	}
+
+	char root[PATH_MAX];
+	bool hasRoot = tbFindRoot( root, sizeof( root ) );
+	char libraryDir[PATH_MAX + 16];
+	if ( hasRoot )
+	{
+		snprintf( libraryDir, sizeof( libraryDir ), "%s/scripts/lib", root );
+		options.scene.libraryDir = libraryDir;
+	}
+
+	char defaultScene[PATH_MAX + 32];
+	if ( options.scenePath == NULL )
+	{
+		if ( hasRoot == false )
+		{
+			return tbUsageError( "no scene given and scripts/scenes/showcase.lua not found (set TUMBLE_ROOT)", NULL );
+		}
+		snprintf( defaultScene, sizeof( defaultScene ), "%s/scripts/scenes/showcase.lua", root );
+		options.scenePath = defaultScene;
+	}
+	if ( tbIsFile( options.scenePath ) == false )
+	{
+		return tbUsageError( "scene file not found:", options.scenePath );
+	}
+	if ( stepsGiven == false && options.watch )
+	{
+		options.steps = -1;
+	}
+
+	options.scene.mods = mods;
+	options.scene.modCount = modCount;
+
+	if ( options.headless )
+	{
+		return tbHeadless_Run( &options );
+	}
+	if ( tbViewer_Run != NULL )
+	{
+		return tbViewer_Run( &options );
+	}
+	// No viewer in this build: the same scene, headless, in real time, reloading on save.
+	options.live = true;
+	options.report = false;
+	return tbHeadless_Run( &options );
+}

@@ -1,0 +1,434 @@
+// Tumble runtime: Lua states with a memory cap and an instruction budget, and sandboxed
+// environments for untrusted scripts.
+// SPDX-License-Identifier: MIT
+#include "sandbox.h"
+
+#include "scene.h"
+
+#include <lauxlib.h>
+#include <lualib.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// The count hook runs every TB_HOOK_PERIOD VM instructions: small enough that a runaway loop
+// stops within microseconds of its budget, large enough that the hook costs nothing measurable.
+#define TB_HOOK_PERIOD 1000
+
+typedef struct tbSandboxState
+{
+	size_t used;  ///< bytes allocated by the state
+	size_t limit; ///< 0: unlimited
+	long budget;  ///< instructions per call, 0: unlimited
+	long counted; ///< instructions since the last tbSandbox_BeginCall
+	bool limited; ///< the current call is untrusted code
+} tbSandboxState;
+
+// Lua's allocator contract: nsize == 0 frees; a shrink must not fail; ptr == NULL means osize is a
+// type tag, not a size. Only growth is refused past the limit, so Lua raises "not enough memory"
+// in the script that asked for it.
+static void* tbSandboxAlloc( void* ud, void* ptr, size_t osize, size_t nsize )
+{
+	tbSandboxState* s = ud;
+	size_t old = ptr != NULL ? osize : 0;
+	if ( nsize == 0 )
+	{
+		free( ptr );
+		s->used -= old;
+		return NULL;
+	}
+	if ( nsize > old && s->limit > 0 && s->used - old + nsize > s->limit )
+	{
+		return NULL;
+	}
+	void* block = realloc( ptr, nsize );
+	if ( block == NULL )
+	{
+		return NULL;
+	}
+	s->used = s->used - old + nsize;
+	return block;
+}
+
+static tbSandboxState* tbGetState( lua_State* L )
+{
+	// Threads (coroutines) copy the main thread's extra space, so they share the counter.
+	return *(tbSandboxState**)lua_getextraspace( L );
+}
+
+static int tbPanic( lua_State* L )
+{
+	fprintf( stderr, "tumble: unprotected Lua error: %s\n", lua_tostring( L, -1 ) );
+	return 0;
+}
+
+static void tbWarn( void* ud, const char* message, int toContinue )
+{
+	(void)ud;
+	fprintf( stderr, "%s%s", message, toContinue ? "" : "\n" );
+}
+
+lua_State* tbSandbox_NewState( size_t memoryLimit )
+{
+	tbSandboxState* s = calloc( 1, sizeof( tbSandboxState ) );
+	if ( s == NULL )
+	{
+		return NULL;
+	}
+	s->limit = memoryLimit;
+	lua_State* L = lua_newstate( tbSandboxAlloc, s );
+	if ( L == NULL )
+	{
+		free( s );
+		return NULL;
+	}
+	*(tbSandboxState**)lua_getextraspace( L ) = s;
+	lua_atpanic( L, tbPanic );
+	lua_setwarnf( L, tbWarn, NULL );
+	return L;
+}
+
+void tbSandbox_CloseState( lua_State* L )
+{
+	if ( L == NULL )
+	{
+		return;
+	}
+	tbSandboxState* s = tbGetState( L );
+	lua_close( L );
+	free( s );
+}
+
+size_t tbSandbox_GetMemoryUsed( lua_State* L )
+{
+	return tbGetState( L )->used;
+}
+
+size_t tbSandbox_GetMemoryLimit( lua_State* L )
+{
+	return tbGetState( L )->limit;
+}
+
+static void tbCountHook( lua_State* L, lua_Debug* ar )
+{
+	(void)ar;
+	tbSandboxState* s = tbGetState( L );
+	s->counted += TB_HOOK_PERIOD;
+	if ( s->limited && s->budget > 0 && s->counted > s->budget )
+	{
+		// Raised again every period until the host starts a new call, so a script that catches it
+		// with pcall cannot keep running.
+		luaL_where( L, 0 );
+		lua_pushfstring( L, "instruction budget exceeded (%d instructions per call)", (int)s->budget );
+		lua_concat( L, 2 );
+		lua_error( L );
+	}
+}
+
+void tbSandbox_SetBudget( lua_State* L, long budget )
+{
+	tbSandboxState* s = tbGetState( L );
+	s->budget = budget;
+	s->counted = 0;
+	lua_sethook( L, budget > 0 ? tbCountHook : NULL, budget > 0 ? LUA_MASKCOUNT : 0, TB_HOOK_PERIOD );
+}
+
+tbSandboxCall tbSandbox_BeginCall( lua_State* L, bool limited )
+{
+	tbSandboxState* s = tbGetState( L );
+	tbSandboxCall previous = { s->counted, s->limited };
+	s->counted = 0;
+	s->limited = limited;
+	return previous;
+}
+
+void tbSandbox_EndCall( lua_State* L, tbSandboxCall previous )
+{
+	tbSandboxState* s = tbGetState( L );
+	s->counted = previous.counted;
+	s->limited = previous.limited;
+}
+
+// Environment ------------------------------------------------------------------------------------
+
+int tbSandbox_Print( lua_State* L )
+{
+	int n = lua_gettop( L );
+	for ( int i = 1; i <= n; ++i )
+	{
+		size_t length = 0;
+		const char* s = luaL_tolstring( L, i, &length );
+		if ( i > 1 )
+		{
+			fputc( '\t', stderr );
+		}
+		fwrite( s, 1, length, stderr );
+		lua_pop( L, 1 );
+	}
+	fputc( '\n', stderr );
+	fflush( stderr );
+	return 0;
+}
+
+int tbSandbox_LoadFile( lua_State* L, const char* path, int envIndex )
+{
+	if ( envIndex != 0 )
+	{
+		envIndex = lua_absindex( L, envIndex );
+	}
+	int status = luaL_loadfilex( L, path, "t" );
+	if ( status == LUA_OK && envIndex != 0 )
+	{
+		lua_pushvalue( L, envIndex );
+		// The first upvalue of a main chunk is its _ENV.
+		lua_setupvalue( L, -2, 1 );
+	}
+	return status;
+}
+
+// load(chunk [, name [, mode [, env]]]) with mode forced to "t" and env defaulting to the sandbox.
+// Upvalues: the real load, the environment.
+static int tbSandboxLoad( lua_State* L )
+{
+	int n = lua_gettop( L );
+	lua_pushvalue( L, lua_upvalueindex( 1 ) );
+	lua_pushvalue( L, 1 );
+	if ( n >= 2 )
+	{
+		lua_pushvalue( L, 2 );
+	}
+	else
+	{
+		lua_pushnil( L );
+	}
+	lua_pushliteral( L, "t" );
+	if ( n >= 4 )
+	{
+		lua_pushvalue( L, 4 );
+	}
+	else
+	{
+		lua_pushvalue( L, lua_upvalueindex( 2 ) );
+	}
+	lua_call( L, 4, LUA_MULTRET );
+	return lua_gettop( L ) - n;
+}
+
+// collectgarbage restricted to options that cannot stop or retune the collector.
+static int tbSandboxCollect( lua_State* L )
+{
+	static const char* const allowed[] = { "collect", "count", "step", "isrunning", NULL };
+	const char* option = luaL_optstring( L, 1, "collect" );
+	bool ok = false;
+	for ( int i = 0; allowed[i] != NULL && ok == false; ++i )
+	{
+		ok = strcmp( allowed[i], option ) == 0;
+	}
+	if ( ok == false )
+	{
+		return luaL_error( L, "collectgarbage: option '%s' is not allowed in the sandbox", option );
+	}
+	int n = lua_gettop( L );
+	lua_pushvalue( L, lua_upvalueindex( 1 ) );
+	lua_insert( L, 1 );
+	lua_call( L, n, LUA_MULTRET );
+	return lua_gettop( L );
+}
+
+static bool tbIsModuleName( const char* name )
+{
+	if ( name[0] == '\0' || name[0] == '.' )
+	{
+		return false;
+	}
+	for ( const char* c = name; *c != '\0'; ++c )
+	{
+		bool ok = ( *c >= 'a' && *c <= 'z' ) || ( *c >= 'A' && *c <= 'Z' ) || ( *c >= '0' && *c <= '9' ) || *c == '_' ||
+				  ( *c == '.' && c[1] != '.' && c[1] != '\0' );
+		if ( ok == false )
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
+// require(name): "tumble", or a Lua file on the sandbox path loaded as text into the sandbox.
+// Upvalues: environment, cache of loaded modules, search path.
+static int tbSandboxRequire( lua_State* L )
+{
+	const char* name = luaL_checkstring( L, 1 );
+	lua_settop( L, 1 );
+	if ( lua_getfield( L, lua_upvalueindex( 2 ), name ) != LUA_TNIL )
+	{
+		return 1;
+	}
+	lua_pop( L, 1 );
+
+	if ( strcmp( name, "tumble" ) == 0 )
+	{
+		// A shallow copy per environment: one script replacing tb.world cannot affect another.
+		luaL_getsubtable( L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE );
+		if ( lua_getfield( L, -1, "tumble" ) != LUA_TTABLE )
+		{
+			return luaL_error( L, "module 'tumble' is not available" );
+		}
+		lua_newtable( L );
+		lua_pushnil( L );
+		while ( lua_next( L, -3 ) != 0 )
+		{
+			lua_pushvalue( L, -2 );
+			lua_insert( L, -2 );
+			lua_rawset( L, -4 );
+		}
+		lua_pushvalue( L, -1 );
+		lua_setfield( L, lua_upvalueindex( 2 ), name );
+		return 1;
+	}
+	if ( tbIsModuleName( name ) == false )
+	{
+		return luaL_error( L, "require: invalid module name '%s' in the sandbox", name );
+	}
+
+	// Module "a.b" -> "a/b" substituted into each template of the path.
+	const char* file = luaL_gsub( L, name, ".", "/" );
+	const char* templates = lua_tostring( L, lua_upvalueindex( 3 ) );
+	const char* found = NULL;
+	while ( templates != NULL && *templates != '\0' && found == NULL )
+	{
+		const char* end = strchr( templates, ';' );
+		size_t length = end != NULL ? (size_t)( end - templates ) : strlen( templates );
+		lua_pushlstring( L, templates, length );
+		const char* candidate = luaL_gsub( L, lua_tostring( L, -1 ), "?", file );
+		FILE* f = fopen( candidate, "r" );
+		if ( f != NULL )
+		{
+			fclose( f );
+			found = candidate;
+		}
+		else
+		{
+			lua_pop( L, 2 );
+		}
+		templates = end != NULL ? end + 1 : NULL;
+	}
+	if ( found == NULL )
+	{
+		return luaL_error( L, "module '%s' not found in the sandbox (only Lua files next to the script or in "
+							  "scripts/lib, and \"tumble\", can be required)",
+						   name );
+	}
+	int foundIndex = lua_gettop( L );
+	tbScene_RecordFile( L, found );
+
+	lua_pushvalue( L, lua_upvalueindex( 1 ) );
+	if ( tbSandbox_LoadFile( L, found, -1 ) != LUA_OK )
+	{
+		return lua_error( L );
+	}
+	lua_remove( L, -2 );
+	lua_pushvalue( L, 1 );
+	lua_pushvalue( L, foundIndex );
+	lua_call( L, 2, 1 );
+	if ( lua_isnil( L, -1 ) )
+	{
+		lua_pop( L, 1 );
+		lua_pushboolean( L, 1 );
+	}
+	lua_pushvalue( L, -1 );
+	lua_setfield( L, lua_upvalueindex( 2 ), name );
+	return 1;
+}
+
+// A copy of a library table, so one script replacing string.format cannot affect another.
+static void tbCopyLibrary( lua_State* L, int env, const char* name, const char* skip )
+{
+	lua_getglobal( L, name );
+	if ( lua_type( L, -1 ) != LUA_TTABLE )
+	{
+		lua_pop( L, 1 );
+		return;
+	}
+	lua_newtable( L );
+	lua_pushnil( L );
+	while ( lua_next( L, -3 ) != 0 )
+	{
+		if ( skip != NULL && lua_type( L, -2 ) == LUA_TSTRING && strcmp( lua_tostring( L, -2 ), skip ) == 0 )
+		{
+			lua_pop( L, 1 );
+			continue;
+		}
+		lua_pushvalue( L, -2 );
+		lua_insert( L, -2 );
+		lua_rawset( L, -4 );
+	}
+	lua_setfield( L, env, name );
+	lua_pop( L, 1 );
+}
+
+void tbSandbox_PushEnvironment( lua_State* L, const char* searchPath )
+{
+	lua_newtable( L );
+	int env = lua_gettop( L );
+
+	static const char* const safe[] = {
+		"assert", "error",	"ipairs",	"next",	  "pairs",	  "pcall",		  "xpcall",		  "select",
+		"tonumber", "tostring", "type", "rawequal", "rawget", "rawset", "rawlen", "setmetatable", "getmetatable",
+		"_VERSION", NULL,
+	};
+	for ( int i = 0; safe[i] != NULL; ++i )
+	{
+		lua_getglobal( L, safe[i] );
+		lua_setfield( L, env, safe[i] );
+	}
+	lua_pushcfunction( L, tbSandbox_Print );
+	lua_setfield( L, env, "print" );
+
+	tbCopyLibrary( L, env, "string", "dump" );
+	tbCopyLibrary( L, env, "table", NULL );
+	tbCopyLibrary( L, env, "math", NULL );
+	tbCopyLibrary( L, env, "utf8", NULL );
+	tbCopyLibrary( L, env, "coroutine", NULL );
+
+	lua_newtable( L );
+	lua_getglobal( L, "os" );
+	static const char* const osSafe[] = { "clock", "time", "date", NULL };
+	for ( int i = 0; osSafe[i] != NULL; ++i )
+	{
+		lua_getfield( L, -1, osSafe[i] );
+		lua_setfield( L, -3, osSafe[i] );
+	}
+	lua_pop( L, 1 );
+	lua_setfield( L, env, "os" );
+
+	lua_getglobal( L, "load" );
+	lua_pushvalue( L, env );
+	lua_pushcclosure( L, tbSandboxLoad, 2 );
+	lua_setfield( L, env, "load" );
+
+	lua_getglobal( L, "collectgarbage" );
+	lua_pushcclosure( L, tbSandboxCollect, 1 );
+	lua_setfield( L, env, "collectgarbage" );
+
+	lua_pushvalue( L, env );
+	lua_newtable( L );
+	lua_pushstring( L, searchPath != NULL ? searchPath : "" );
+	lua_pushcclosure( L, tbSandboxRequire, 3 );
+	lua_setfield( L, env, "require" );
+
+	lua_pushvalue( L, env );
+	lua_setfield( L, env, "_G" );
+}
+
+void tbSandbox_ProtectStrings( lua_State* L )
+{
+	lua_pushliteral( L, "" );
+	if ( lua_getmetatable( L, -1 ) )
+	{
+		lua_pushboolean( L, 0 );
+		lua_setfield( L, -2, "__metatable" );
+		lua_pop( L, 1 );
+	}
+	lua_pop( L, 1 );
+}

@@ -1,0 +1,57 @@
+// Tumble runtime: Lua states with a memory cap and an instruction budget, and sandboxed
+// environments for untrusted scripts (--sandbox, --mod).
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <lua.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/// Create a Lua state whose allocations are counted and refused past memoryLimit bytes (0: no
+/// limit; Lua then raises "not enough memory" in the script, and the host goes on). The state
+/// also carries an instruction counter (see tbSandbox_SetBudget). Returns NULL on failure.
+lua_State* tbSandbox_NewState( size_t memoryLimit );
+
+/// Close a state made by tbSandbox_NewState and free its accounting.
+void tbSandbox_CloseState( lua_State* L );
+
+/// Bytes currently allocated by the state, and its limit (0 = none).
+size_t tbSandbox_GetMemoryUsed( lua_State* L );
+size_t tbSandbox_GetMemoryLimit( lua_State* L );
+
+/// Install the instruction counter: from now on a protected call that runs more than `budget`
+/// VM instructions since the last tbSandbox_BeginCall raises "instruction budget exceeded".
+/// budget 0 turns the limit off.
+void tbSandbox_SetBudget( lua_State* L, long budget );
+
+/// What tbSandbox_BeginCall replaced, for tbSandbox_EndCall.
+typedef struct tbSandboxCall
+{
+	long counted;
+	bool limited;
+} tbSandboxCall;
+
+/// Start a new call's budget: limited (the current budget) or unlimited (trusted code). Returns
+/// the previous call's state, so a call nested in another (an event handler run by world:step
+/// inside a trusted update) can give the outer call its own budget back.
+tbSandboxCall tbSandbox_BeginCall( lua_State* L, bool limited );
+void tbSandbox_EndCall( lua_State* L, tbSandboxCall previous );
+
+/// Push a fresh environment table for an untrusted chunk: the safe base functions, copies of
+/// string/table/math/utf8/coroutine, os.clock/os.time/os.date, load (text chunks only, this
+/// environment by default), print (to stderr), and a require that accepts "tumble" and Lua files
+/// found in the given directories (loaded as text into the same environment). No io, debug,
+/// package, dofile, loadfile or C modules. searchPath is a Lua path template list ("dir/?.lua;...").
+void tbSandbox_PushEnvironment( lua_State* L, const char* searchPath );
+
+/// Make the string metatable unreachable from scripts (getmetatable("") returns false), so a
+/// sandboxed script cannot patch string methods used by others. Call once per state.
+void tbSandbox_ProtectStrings( lua_State* L );
+
+/// print() replacement writing to stderr (stdout carries the headless JSON report).
+int tbSandbox_Print( lua_State* L );
+
+/// Load a Lua file as a text chunk (bytecode refused) with the table at envIndex as its _ENV
+/// (envIndex 0 keeps the globals). Pushes the chunk or an error message; returns the lua_load status.
+int tbSandbox_LoadFile( lua_State* L, const char* path, int envIndex );

@@ -1,0 +1,1296 @@
+// Tumble runtime: hosting a scene script (loading, stepping, hot reload, mods).
+// SPDX-License-Identifier: MIT
+#include "scene.h"
+
+#include "sandbox.h"
+
+#include <lauxlib.h>
+#include <lualib.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TB_SCENE_FILES_KEY "tumble.files"
+#define TB_MAX_CALL_DEPTH 16
+// Deepest table nesting copied across a swap reload.
+#define TB_MAX_TRANSPLANT_DEPTH 32
+
+typedef struct tbMod
+{
+	const char* path; ///< owned by the scene
+	char* error;      ///< NULL while the mod runs
+	int tableRef;     ///< LUA_NOREF when disabled
+} tbMod;
+
+// One loaded generation of the scene: a Lua state, its scene table, world and mods. A reload
+// builds a new instance next to the running one and replaces it only when everything succeeded.
+typedef struct tbInstance
+{
+	tbScene* scene;
+	lua_State* L;
+	int sceneRef;
+	int worldRef;
+	bool sandboxed; ///< the scene itself runs sandboxed (its calls are budgeted)
+	tbSceneReload reload;
+	int defaultSteps;
+	tbMod* mods;
+	int modCount;
+	// Saved budget/owner of calls interrupted by nested handler calls.
+	tbSandboxCall savedCalls[TB_MAX_CALL_DEPTH];
+	int savedOwners[TB_MAX_CALL_DEPTH];
+	int savedCount;
+	int currentOwner;
+} tbInstance;
+
+struct tbScene
+{
+	tbSceneOptions options;
+	char** modPaths;
+	char* libraryDir;
+	char* path;
+	char* dir;
+	tbInstance* current;
+	char* error;
+	bool halted;
+	char** files;
+	int fileCount;
+	tbLuaKeyDownFcn* keyFcn;
+	void* keyContext;
+};
+
+// Small helpers ----------------------------------------------------------------------------------
+
+static char* tbStrdup( const char* s )
+{
+	if ( s == NULL )
+	{
+		return NULL;
+	}
+	size_t n = strlen( s ) + 1;
+	char* copy = malloc( n );
+	if ( copy != NULL )
+	{
+		memcpy( copy, s, n );
+	}
+	return copy;
+}
+
+static char* tbDirName( const char* path )
+{
+	const char* slash = strrchr( path, '/' );
+	if ( slash == NULL )
+	{
+		return tbStrdup( "." );
+	}
+	if ( slash == path )
+	{
+		return tbStrdup( "/" );
+	}
+	size_t n = (size_t)( slash - path );
+	char* dir = malloc( n + 1 );
+	if ( dir != NULL )
+	{
+		memcpy( dir, path, n );
+		dir[n] = '\0';
+	}
+	return dir;
+}
+
+static void tbSetError( tbScene* scene, const char* message )
+{
+	free( scene->error );
+	scene->error = tbStrdup( message != NULL ? message : "unknown error" );
+}
+
+static int tbTraceback( lua_State* L )
+{
+	const char* message = lua_tostring( L, 1 );
+	if ( message == NULL )
+	{
+		message = lua_pushfstring( L, "(error object is a %s value)", luaL_typename( L, 1 ) );
+	}
+	luaL_traceback( L, L, message, 1 );
+	return 1;
+}
+
+// Runs fn(context) in protected mode. Any Lua error (including out of memory while the host
+// pushes arguments) ends up in *error (malloc'd), never in a panic.
+static int tbProtected( lua_State* L, lua_CFunction fn, void* context, char** error )
+{
+	int top = lua_gettop( L );
+	lua_pushcfunction( L, fn );
+	lua_pushlightuserdata( L, context );
+	int status = lua_pcall( L, 1, 0, 0 );
+	if ( status != LUA_OK && error != NULL )
+	{
+		const char* message = lua_tostring( L, -1 );
+		size_t limit = tbSandbox_GetMemoryLimit( L );
+		if ( status == LUA_ERRMEM && limit > 0 )
+		{
+			char buffer[160];
+			snprintf( buffer, sizeof( buffer ), "not enough memory (the scripts' memory cap of %zu MiB is reached)",
+					  limit >> 20 );
+			*error = tbStrdup( buffer );
+		}
+		else
+		{
+			*error = tbStrdup( message != NULL ? message : "error" );
+		}
+	}
+	lua_settop( L, top );
+	return status;
+}
+
+// Calls the function under its nargs arguments with a traceback handler, the budget of owner and
+// owner recorded as the owner of handlers registered meanwhile. Leaves nresults or the message.
+static int tbInstance_Call( tbInstance* inst, int owner, int nargs, int nresults )
+{
+	lua_State* L = inst->L;
+	int fnIndex = lua_gettop( L ) - nargs;
+	lua_pushcfunction( L, tbTraceback );
+	lua_insert( L, fnIndex );
+	tbSandboxCall previous = tbSandbox_BeginCall( L, owner != 0 || inst->sandboxed );
+	int previousOwner = inst->currentOwner;
+	inst->currentOwner = owner;
+	tbLua_SetOwner( L, owner );
+	int status = lua_pcall( L, nargs, nresults, fnIndex );
+	inst->currentOwner = previousOwner;
+	tbLua_SetOwner( L, previousOwner );
+	tbSandbox_EndCall( L, previous );
+	lua_remove( L, fnIndex );
+	if ( status == LUA_ERRMEM && tbSandbox_GetMemoryLimit( L ) > 0 )
+	{
+		lua_pop( L, 1 );
+		lua_pushfstring( L, "not enough memory (the scripts' memory cap of %d MiB is reached)",
+						 (int)( tbSandbox_GetMemoryLimit( L ) >> 20 ) );
+	}
+	return status;
+}
+
+// Calls table[name](args) for the table in the registry at tableRef; the nargs arguments are on
+// the stack top and are consumed. A missing function is not an error. Functions are looked up
+// raw: they must be fields of the table itself.
+static int tbCallTableFunction( tbInstance* inst, int tableRef, int owner, const char* name, int nargs )
+{
+	lua_State* L = inst->L;
+	lua_rawgeti( L, LUA_REGISTRYINDEX, tableRef );
+	lua_pushstring( L, name );
+	lua_rawget( L, -2 );
+	lua_remove( L, -2 );
+	if ( lua_type( L, -1 ) != LUA_TFUNCTION )
+	{
+		lua_pop( L, 1 + nargs );
+		return LUA_OK;
+	}
+	lua_insert( L, -1 - nargs );
+	return tbInstance_Call( inst, owner, nargs, 0 );
+}
+
+static void tbPushWorld( tbInstance* inst )
+{
+	lua_rawgeti( inst->L, LUA_REGISTRYINDEX, inst->worldRef );
+}
+
+// Mods -------------------------------------------------------------------------------------------
+
+// Disables mod i with the message on the stack top (popped).
+static void tbDisableMod( tbInstance* inst, int i, const char* message )
+{
+	tbMod* mod = inst->mods + i;
+	if ( mod->error == NULL )
+	{
+		mod->error = tbStrdup( message );
+		fprintf( stderr, "tumble: mod %s disabled: %s\n", mod->path, message );
+	}
+	if ( mod->tableRef != LUA_NOREF )
+	{
+		luaL_unref( inst->L, LUA_REGISTRYINDEX, mod->tableRef );
+		mod->tableRef = LUA_NOREF;
+	}
+	if ( inst->worldRef != LUA_NOREF )
+	{
+		tbPushWorld( inst );
+		tbLua_RemoveOwnerHandlers( inst->L, -1, i + 1 );
+		lua_pop( inst->L, 1 );
+	}
+}
+
+// Pushes the arguments of a scene function call; returns how many.
+typedef int tbPushArgs( tbInstance* inst, void* context );
+
+static int tbPushWorldArg( tbInstance* inst, void* context )
+{
+	(void)context;
+	tbPushWorld( inst );
+	return 1;
+}
+
+// Calls name(args) on every running mod; a failure disables that mod only.
+static void tbCallMods( tbInstance* inst, const char* name, tbPushArgs* push, void* context )
+{
+	for ( int i = 0; i < inst->modCount; ++i )
+	{
+		if ( inst->mods[i].tableRef == LUA_NOREF )
+		{
+			continue;
+		}
+		int nargs = push( inst, context );
+		if ( tbCallTableFunction( inst, inst->mods[i].tableRef, i + 1, name, nargs ) != LUA_OK )
+		{
+			tbDisableMod( inst, i, lua_tostring( inst->L, -1 ) );
+			lua_pop( inst->L, 1 );
+		}
+	}
+}
+
+// Scene function then mods; a scene error is raised (the caller runs protected).
+static void tbCallAll( tbInstance* inst, const char* name, tbPushArgs* push, void* context )
+{
+	int nargs = push( inst, context );
+	if ( tbCallTableFunction( inst, inst->sceneRef, 0, name, nargs ) != LUA_OK )
+	{
+		lua_error( inst->L );
+	}
+	tbCallMods( inst, name, push, context );
+}
+
+// Host hooks for event handlers run by world:step ------------------------------------------------
+
+static void tbHostBeginCall( lua_State* L, int owner, void* context )
+{
+	tbInstance* inst = context;
+	if ( inst->savedCount < TB_MAX_CALL_DEPTH )
+	{
+		inst->savedOwners[inst->savedCount] = inst->currentOwner;
+		inst->savedCalls[inst->savedCount] = tbSandbox_BeginCall( L, owner != 0 || inst->sandboxed );
+		inst->savedCount += 1;
+	}
+	inst->currentOwner = owner;
+	tbLua_SetOwner( L, owner );
+}
+
+static void tbHostEndCall( lua_State* L, int owner, void* context )
+{
+	(void)owner;
+	tbInstance* inst = context;
+	if ( inst->savedCount > 0 )
+	{
+		inst->savedCount -= 1;
+		inst->currentOwner = inst->savedOwners[inst->savedCount];
+		tbSandbox_EndCall( L, inst->savedCalls[inst->savedCount] );
+	}
+	tbLua_SetOwner( L, inst->currentOwner );
+}
+
+static bool tbHostHandlerError( lua_State* L, int owner, const char* message, void* context )
+{
+	(void)L;
+	tbInstance* inst = context;
+	int i = owner - 1;
+	if ( i < 0 || i >= inst->modCount )
+	{
+		return false;
+	}
+	tbMod* mod = inst->mods + i;
+	if ( mod->error == NULL )
+	{
+		mod->error = tbStrdup( message );
+		fprintf( stderr, "tumble: mod %s disabled: %s\n", mod->path, message );
+	}
+	if ( mod->tableRef != LUA_NOREF )
+	{
+		luaL_unref( inst->L, LUA_REGISTRYINDEX, mod->tableRef );
+		mod->tableRef = LUA_NOREF;
+	}
+	return true;
+}
+
+// State setup ------------------------------------------------------------------------------------
+
+void tbScene_RecordFile( lua_State* L, const char* path )
+{
+	if ( lua_getfield( L, LUA_REGISTRYINDEX, TB_SCENE_FILES_KEY ) == LUA_TTABLE )
+	{
+		lua_pushstring( L, path );
+		lua_rawseti( L, -2, (lua_Integer)lua_rawlen( L, -2 ) + 1 );
+	}
+	lua_pop( L, 1 );
+}
+
+// package.searchers[2] replacement: records the file a require will load (even one that fails to
+// compile, so fixing it triggers a reload), then defers to Lua's own searcher.
+// Upvalues: the original searcher, the package table.
+static int tbRecordingSearcher( lua_State* L )
+{
+	const char* name = luaL_checkstring( L, 1 );
+	lua_getfield( L, lua_upvalueindex( 2 ), "searchpath" );
+	lua_pushstring( L, name );
+	lua_getfield( L, lua_upvalueindex( 2 ), "path" );
+	lua_call( L, 2, 1 );
+	if ( lua_type( L, -1 ) == LUA_TSTRING )
+	{
+		tbScene_RecordFile( L, lua_tostring( L, -1 ) );
+	}
+	lua_pop( L, 1 );
+	int n = lua_gettop( L );
+	lua_pushvalue( L, lua_upvalueindex( 1 ) );
+	lua_insert( L, 1 );
+	lua_call( L, n, LUA_MULTRET );
+	return lua_gettop( L );
+}
+
+static void tbOpenState( tbInstance* inst )
+{
+	lua_State* L = inst->L;
+	tbScene* scene = inst->scene;
+	luaL_openlibs( L );
+	lua_newtable( L );
+	lua_setfield( L, LUA_REGISTRYINDEX, TB_SCENE_FILES_KEY );
+	tbLua_SetOwner( L, 0 );
+
+	// stdout carries the headless report: scripts print to stderr.
+	lua_pushcfunction( L, tbSandbox_Print );
+	lua_setglobal( L, "print" );
+
+	lua_getglobal( L, "package" );
+	int package = lua_gettop( L );
+	luaL_Buffer b;
+	luaL_buffinit( L, &b );
+	lua_pushfstring( L, "%s/?.lua;%s/?/init.lua;", scene->dir, scene->dir );
+	luaL_addvalue( &b );
+	if ( scene->libraryDir != NULL )
+	{
+		lua_pushfstring( L, "%s/?.lua;%s/?/init.lua;", scene->libraryDir, scene->libraryDir );
+		luaL_addvalue( &b );
+	}
+	lua_getfield( L, package, "path" );
+	luaL_addvalue( &b );
+	luaL_pushresult( &b );
+	lua_setfield( L, package, "path" );
+
+	lua_getfield( L, package, "searchers" );
+	lua_rawgeti( L, -1, 2 );
+	lua_pushvalue( L, package );
+	lua_pushcclosure( L, tbRecordingSearcher, 2 );
+	lua_rawseti( L, -2, 2 );
+	lua_settop( L, package - 1 );
+
+	luaL_requiref( L, "tumble", luaopen_tumble, 0 );
+	lua_pop( L, 1 );
+	tbLua_SetKeyProvider( L, scene->keyFcn, scene->keyContext );
+	tbLuaHost host = { tbHostBeginCall, tbHostEndCall, tbHostHandlerError, inst };
+	tbLua_SetHost( L, &host );
+	if ( scene->options.sandbox || scene->options.modCount > 0 )
+	{
+		tbSandbox_ProtectStrings( L );
+	}
+}
+
+// Pushes (and returns) the require path of a sandboxed script: its directory, then scripts/lib.
+static const char* tbSandboxSearchPath( lua_State* L, tbScene* scene, const char* scriptPath )
+{
+	char* dir = tbDirName( scriptPath );
+	if ( scene->libraryDir != NULL )
+	{
+		lua_pushfstring( L, "%s/?.lua;%s/?/init.lua;%s/?.lua;%s/?/init.lua", dir, dir, scene->libraryDir,
+						 scene->libraryDir );
+	}
+	else
+	{
+		lua_pushfstring( L, "%s/?.lua;%s/?/init.lua", dir, dir );
+	}
+	free( dir );
+	return lua_tostring( L, -1 );
+}
+
+// Swap reload: copy the old scene table's run-time fields into the new state -------------------
+
+// Pushes onto `to` a copy of the value at `index` of `from`, or nil when it cannot cross states
+// (functions, threads, foreign userdata). Body handles become handles of the same bodies in the
+// new state; tables are copied deeply with their sharing preserved (seen: old table -> copy).
+static void tbCopyValue( lua_State* from, int index, lua_State* to, int world, int seen, int depth )
+{
+	index = lua_absindex( from, index );
+	switch ( lua_type( from, index ) )
+	{
+		case LUA_TBOOLEAN:
+			lua_pushboolean( to, lua_toboolean( from, index ) );
+			return;
+		case LUA_TNUMBER:
+			if ( lua_isinteger( from, index ) )
+			{
+				lua_pushinteger( to, lua_tointeger( from, index ) );
+			}
+			else
+			{
+				lua_pushnumber( to, lua_tonumber( from, index ) );
+			}
+			return;
+		case LUA_TSTRING:
+		{
+			size_t length = 0;
+			const char* s = lua_tolstring( from, index, &length );
+			lua_pushlstring( to, s, length );
+			return;
+		}
+		case LUA_TUSERDATA:
+		{
+			tbBodyId bodyId;
+			if ( tbLua_ToBody( from, index, &bodyId ) )
+			{
+				tbLua_PushBody( to, world, bodyId );
+			}
+			else if ( TB_IS_NON_NULL( tbLua_ToWorld( from, index ) ) )
+			{
+				lua_pushvalue( to, world );
+			}
+			else
+			{
+				lua_pushnil( to );
+			}
+			return;
+		}
+		case LUA_TTABLE:
+		{
+			if ( depth > TB_MAX_TRANSPLANT_DEPTH || lua_checkstack( from, 4 ) == 0 )
+			{
+				lua_pushnil( to );
+				return;
+			}
+			luaL_checkstack( to, 6, "swap reload" );
+			lua_pushlightuserdata( to, (void*)lua_topointer( from, index ) );
+			if ( lua_rawget( to, seen ) == LUA_TTABLE )
+			{
+				return;
+			}
+			lua_pop( to, 1 );
+			lua_newtable( to );
+			lua_pushlightuserdata( to, (void*)lua_topointer( from, index ) );
+			lua_pushvalue( to, -2 );
+			lua_rawset( to, seen );
+			lua_pushnil( from );
+			while ( lua_next( from, index ) != 0 )
+			{
+				tbCopyValue( from, -2, to, world, seen, depth + 1 );
+				tbCopyValue( from, -1, to, world, seen, depth + 1 );
+				if ( lua_isnil( to, -2 ) || lua_isnil( to, -1 ) )
+				{
+					lua_pop( to, 2 );
+				}
+				else
+				{
+					lua_rawset( to, -3 );
+				}
+				lua_pop( from, 1 );
+			}
+			return;
+		}
+		default:
+			lua_pushnil( to );
+			return;
+	}
+}
+
+// Fields the old scene table gained at run time (absent from the new file's table, and not
+// functions) are copied into the new table at newTable.
+static void tbTransplant( lua_State* from, int oldTable, lua_State* to, int newTable, int world )
+{
+	oldTable = lua_absindex( from, oldTable );
+	newTable = lua_absindex( to, newTable );
+	world = lua_absindex( to, world );
+	lua_newtable( to );
+	int seen = lua_gettop( to );
+	lua_pushnil( from );
+	while ( lua_next( from, oldTable ) != 0 )
+	{
+		if ( lua_type( from, -1 ) != LUA_TFUNCTION )
+		{
+			tbCopyValue( from, -2, to, world, seen, 0 );
+			if ( lua_isnil( to, -1 ) == false )
+			{
+				lua_pushvalue( to, -1 );
+				if ( lua_rawget( to, newTable ) == LUA_TNIL )
+				{
+					lua_pop( to, 1 );
+					tbCopyValue( from, -1, to, world, seen, 0 );
+					lua_rawset( to, newTable );
+				}
+				else
+				{
+					lua_pop( to, 2 );
+				}
+			}
+			else
+			{
+				lua_pop( to, 1 );
+			}
+		}
+		lua_pop( from, 1 );
+	}
+	lua_pop( to, 1 );
+}
+
+// Building an instance ---------------------------------------------------------------------------
+
+typedef struct tbBuildContext
+{
+	tbInstance* inst;
+	tbInstance* old; ///< the running instance, for swap reloads (may be NULL)
+	bool swapped;
+} tbBuildContext;
+
+static int tbApplySettingsEntry( lua_State* L )
+{
+	tbLua_ApplyWorldSettings( L, 1, 2 );
+	return 0;
+}
+
+// Raises "<path>: <what> must be ..., got ..." for a badly typed scene field.
+static void tbCheckField( lua_State* L, int table, const char* path, const char* key, int type )
+{
+	int actual = lua_getfield( L, table, key );
+	if ( actual != LUA_TNIL && actual != type )
+	{
+		lua_pushfstring( L, "%s: the scene's field '%s' must be a %s, got a %s", path, key, lua_typename( L, type ),
+						 luaL_typename( L, -1 ) );
+		lua_error( L );
+	}
+	lua_pop( L, 1 );
+}
+
+static void tbReadSceneTable( tbInstance* inst, int table )
+{
+	lua_State* L = inst->L;
+	const char* path = inst->scene->path;
+	static const char* const functions[] = { "setup", "attach", "update", "keypressed", "ui", "finish", NULL };
+	for ( int i = 0; functions[i] != NULL; ++i )
+	{
+		tbCheckField( L, table, path, functions[i], LUA_TFUNCTION );
+	}
+	tbCheckField( L, table, path, "world", LUA_TTABLE );
+
+	inst->reload = tbSceneReload_rebuild;
+	int type = lua_getfield( L, table, "reload" );
+	if ( type != LUA_TNIL )
+	{
+		const char* mode = lua_tostring( L, -1 );
+		if ( type != LUA_TSTRING || ( strcmp( mode, "rebuild" ) != 0 && strcmp( mode, "swap" ) != 0 ) )
+		{
+			lua_pushfstring( L, "%s: invalid reload mode %s%s%s (expected 'rebuild' or 'swap')", path,
+							 type == LUA_TSTRING ? "'" : "a ", type == LUA_TSTRING ? mode : luaL_typename( L, -1 ),
+							 type == LUA_TSTRING ? "'" : "" );
+			lua_error( L );
+		}
+		inst->reload = strcmp( mode, "swap" ) == 0 ? tbSceneReload_swap : tbSceneReload_rebuild;
+	}
+	lua_pop( L, 1 );
+
+	inst->defaultSteps = 0;
+	type = lua_getfield( L, table, "steps" );
+	if ( type != LUA_TNIL )
+	{
+		int isInteger = 0;
+		lua_Integer steps = lua_tointegerx( L, -1, &isInteger );
+		if ( type != LUA_TNUMBER || isInteger == 0 || steps < 0 || steps > 100000000 )
+		{
+			lua_pushfstring( L, "%s: the scene's field 'steps' must be a non-negative integer", path );
+			lua_error( L );
+		}
+		inst->defaultSteps = (int)steps;
+	}
+	lua_pop( L, 1 );
+}
+
+static void tbLoadMods( tbInstance* inst )
+{
+	lua_State* L = inst->L;
+	tbScene* scene = inst->scene;
+	for ( int i = 0; i < inst->modCount; ++i )
+	{
+		tbMod* mod = inst->mods + i;
+		tbScene_RecordFile( L, mod->path );
+		int top = lua_gettop( L );
+		tbSandbox_PushEnvironment( L, tbSandboxSearchPath( L, scene, mod->path ) );
+		int status = tbSandbox_LoadFile( L, mod->path, -1 );
+		if ( status == LUA_OK )
+		{
+			status = tbInstance_Call( inst, i + 1, 0, 1 );
+		}
+		if ( status != LUA_OK )
+		{
+			tbDisableMod( inst, i, lua_tostring( L, -1 ) );
+		}
+		else if ( lua_type( L, -1 ) != LUA_TTABLE )
+		{
+			lua_pushfstring( L, "%s: a mod must return a table, got a %s", mod->path, luaL_typename( L, -1 ) );
+			tbDisableMod( inst, i, lua_tostring( L, -1 ) );
+		}
+		else
+		{
+			mod->tableRef = luaL_ref( L, LUA_REGISTRYINDEX );
+		}
+		lua_settop( L, top );
+	}
+}
+
+static int tbBuildEntry( lua_State* L )
+{
+	tbBuildContext* context = lua_touserdata( L, 1 );
+	tbInstance* inst = context->inst;
+	tbScene* scene = inst->scene;
+	lua_settop( L, 0 );
+
+	tbOpenState( inst );
+	tbScene_RecordFile( L, scene->path );
+
+	int env = 0;
+	if ( scene->options.sandbox )
+	{
+		tbSandbox_PushEnvironment( L, tbSandboxSearchPath( L, scene, scene->path ) );
+		env = lua_gettop( L );
+	}
+	if ( tbSandbox_LoadFile( L, scene->path, env ) != LUA_OK )
+	{
+		return lua_error( L );
+	}
+	if ( tbInstance_Call( inst, 0, 0, 1 ) != LUA_OK )
+	{
+		return lua_error( L );
+	}
+	if ( lua_type( L, -1 ) != LUA_TTABLE )
+	{
+		lua_pushfstring( L, "%s: a scene must return a table, got a %s", scene->path, luaL_typename( L, -1 ) );
+		return lua_error( L );
+	}
+	tbReadSceneTable( inst, lua_gettop( L ) );
+	inst->sceneRef = luaL_ref( L, LUA_REGISTRYINDEX );
+
+	tbLoadMods( inst );
+
+	tbInstance* old = context->old;
+	tbWorldId oldWorld = tb_nullWorldId;
+	if ( old != NULL && inst->reload == tbSceneReload_swap && old->worldRef != LUA_NOREF )
+	{
+		lua_rawgeti( old->L, LUA_REGISTRYINDEX, old->worldRef );
+		oldWorld = tbLua_ToWorld( old->L, -1 );
+		lua_pop( old->L, 1 );
+	}
+
+	if ( TB_IS_NON_NULL( oldWorld ) )
+	{
+		// Swap: the running world moves into this state; the old state keeps ownership until the
+		// whole reload succeeded.
+		double time = 0.0;
+		long long steps = 0;
+		lua_rawgeti( old->L, LUA_REGISTRYINDEX, old->worldRef );
+		tbLua_GetWorldClock( old->L, -1, &time, &steps );
+		lua_pop( old->L, 1 );
+		tbLua_PushWorld( L, oldWorld, false );
+		tbLua_SetWorldClock( L, -1, time, steps );
+		inst->worldRef = luaL_ref( L, LUA_REGISTRYINDEX );
+
+		lua_rawgeti( L, LUA_REGISTRYINDEX, inst->sceneRef );
+		int table = lua_gettop( L );
+		if ( lua_getfield( L, table, "world" ) == LUA_TTABLE )
+		{
+			lua_pushcfunction( L, tbApplySettingsEntry );
+			tbPushWorld( inst );
+			lua_pushvalue( L, -3 );
+			if ( tbInstance_Call( inst, 0, 2, 0 ) != LUA_OK )
+			{
+				lua_pushfstring( L, "%s: world settings: %s", scene->path, lua_tostring( L, -1 ) );
+				return lua_error( L );
+			}
+		}
+		lua_pop( L, 1 );
+
+		lua_rawgeti( old->L, LUA_REGISTRYINDEX, old->sceneRef );
+		tbPushWorld( inst );
+		tbTransplant( old->L, -1, L, table, -1 );
+		lua_pop( L, 1 );
+		lua_pop( old->L, 1 );
+		lua_settop( L, 0 );
+
+		tbCallAll( inst, "attach", tbPushWorldArg, NULL );
+		context->swapped = true;
+		return 0;
+	}
+
+	// Rebuild: a new world from the scene's settings, then setup and attach.
+	luaL_getsubtable( L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE );
+	lua_getfield( L, -1, "tumble" );
+	lua_getfield( L, -1, "world" );
+	lua_rawgeti( L, LUA_REGISTRYINDEX, inst->sceneRef );
+	lua_getfield( L, -1, "world" );
+	lua_remove( L, -2 );
+	if ( tbInstance_Call( inst, 0, 1, 1 ) != LUA_OK )
+	{
+		lua_pushfstring( L, "%s: world settings: %s", scene->path, lua_tostring( L, -1 ) );
+		return lua_error( L );
+	}
+	inst->worldRef = luaL_ref( L, LUA_REGISTRYINDEX );
+	lua_settop( L, 0 );
+
+	tbCallAll( inst, "setup", tbPushWorldArg, NULL );
+	tbCallAll( inst, "attach", tbPushWorldArg, NULL );
+	return 0;
+}
+
+static void tbDestroyInstance( tbInstance* inst )
+{
+	if ( inst == NULL )
+	{
+		return;
+	}
+	tbSandbox_CloseState( inst->L );
+	for ( int i = 0; i < inst->modCount; ++i )
+	{
+		free( inst->mods[i].error );
+	}
+	free( inst->mods );
+	free( inst );
+}
+
+static tbInstance* tbCreateInstance( tbScene* scene )
+{
+	tbInstance* inst = calloc( 1, sizeof( tbInstance ) );
+	if ( inst == NULL )
+	{
+		return NULL;
+	}
+	inst->scene = scene;
+	inst->sceneRef = LUA_NOREF;
+	inst->worldRef = LUA_NOREF;
+	inst->sandboxed = scene->options.sandbox;
+	bool limits = scene->options.sandbox || scene->options.modCount > 0;
+	inst->L = tbSandbox_NewState( limits ? scene->options.memoryLimit : 0 );
+	inst->modCount = scene->options.modCount;
+	inst->mods = inst->modCount > 0 ? calloc( (size_t)inst->modCount, sizeof( tbMod ) ) : NULL;
+	if ( inst->L == NULL || ( inst->modCount > 0 && inst->mods == NULL ) )
+	{
+		tbDestroyInstance( inst );
+		return NULL;
+	}
+	for ( int i = 0; i < inst->modCount; ++i )
+	{
+		inst->mods[i].path = scene->modPaths[i];
+		inst->mods[i].tableRef = LUA_NOREF;
+	}
+	if ( limits )
+	{
+		tbSandbox_SetBudget( inst->L, scene->options.instructionBudget );
+	}
+	return inst;
+}
+
+// Watched files ----------------------------------------------------------------------------------
+
+static void tbFreeFiles( char** files, int count )
+{
+	for ( int i = 0; i < count; ++i )
+	{
+		free( files[i] );
+	}
+	free( files );
+}
+
+typedef struct tbFileList
+{
+	char** files;
+	int count;
+	int capacity;
+} tbFileList;
+
+static void tbAddFile( tbFileList* list, const char* path )
+{
+	for ( int i = 0; i < list->count; ++i )
+	{
+		if ( strcmp( list->files[i], path ) == 0 )
+		{
+			return;
+		}
+	}
+	if ( list->count == list->capacity )
+	{
+		int capacity = list->capacity > 0 ? 2 * list->capacity : 8;
+		char** files = realloc( list->files, (size_t)capacity * sizeof( char* ) );
+		if ( files == NULL )
+		{
+			return;
+		}
+		list->files = files;
+		list->capacity = capacity;
+	}
+	char* copy = tbStrdup( path );
+	if ( copy != NULL )
+	{
+		list->files[list->count++] = copy;
+	}
+}
+
+static int tbCollectFilesEntry( lua_State* L )
+{
+	tbFileList* list = lua_touserdata( L, 1 );
+	if ( lua_getfield( L, LUA_REGISTRYINDEX, TB_SCENE_FILES_KEY ) == LUA_TTABLE )
+	{
+		lua_Integer n = (lua_Integer)lua_rawlen( L, -1 );
+		for ( lua_Integer i = 1; i <= n; ++i )
+		{
+			if ( lua_rawgeti( L, -1, i ) == LUA_TSTRING )
+			{
+				tbAddFile( list, lua_tostring( L, -1 ) );
+			}
+			lua_pop( L, 1 );
+		}
+	}
+	return 0;
+}
+
+// Replaces the watched files by the scene, the mods, the files recorded by inst, and (keep) the
+// previous list, so a failed load still watches what the last good scene used.
+static void tbUpdateFiles( tbScene* scene, tbInstance* inst, bool keep )
+{
+	tbFileList list = { NULL, 0, 0 };
+	tbAddFile( &list, scene->path );
+	for ( int i = 0; i < scene->options.modCount; ++i )
+	{
+		tbAddFile( &list, scene->modPaths[i] );
+	}
+	if ( inst != NULL )
+	{
+		tbProtected( inst->L, tbCollectFilesEntry, &list, NULL );
+	}
+	if ( keep )
+	{
+		for ( int i = 0; i < scene->fileCount; ++i )
+		{
+			tbAddFile( &list, scene->files[i] );
+		}
+	}
+	tbFreeFiles( scene->files, scene->fileCount );
+	scene->files = list.files;
+	scene->fileCount = list.count;
+}
+
+// Public API -------------------------------------------------------------------------------------
+
+tbSceneOptions tbDefaultSceneOptions( void )
+{
+	tbSceneOptions options;
+	memset( &options, 0, sizeof( options ) );
+	options.instructionBudget = 20000000;
+	options.memoryLimit = (size_t)256 << 20;
+	return options;
+}
+
+tbScene* tbScene_Create( const tbSceneOptions* options )
+{
+	tbScene* scene = calloc( 1, sizeof( tbScene ) );
+	if ( scene == NULL )
+	{
+		return NULL;
+	}
+	scene->options = options != NULL ? *options : tbDefaultSceneOptions();
+	scene->options.mods = NULL;
+	scene->libraryDir = tbStrdup( scene->options.libraryDir );
+	scene->options.libraryDir = scene->libraryDir;
+	if ( scene->options.modCount > 0 )
+	{
+		scene->modPaths = calloc( (size_t)scene->options.modCount, sizeof( char* ) );
+		if ( scene->modPaths == NULL )
+		{
+			free( scene->libraryDir );
+			free( scene );
+			return NULL;
+		}
+		for ( int i = 0; i < scene->options.modCount; ++i )
+		{
+			scene->modPaths[i] = tbStrdup( options->mods[i] );
+		}
+	}
+	return scene;
+}
+
+void tbScene_Destroy( tbScene* scene )
+{
+	if ( scene == NULL )
+	{
+		return;
+	}
+	tbDestroyInstance( scene->current );
+	tbFreeFiles( scene->modPaths, scene->options.modCount );
+	tbFreeFiles( scene->files, scene->fileCount );
+	free( scene->libraryDir );
+	free( scene->path );
+	free( scene->dir );
+	free( scene->error );
+	free( scene );
+}
+
+// Builds a new instance from scene->path; swap allowed when the running one can be kept.
+static bool tbBuild( tbScene* scene, bool allowSwap )
+{
+	tbInstance* inst = tbCreateInstance( scene );
+	if ( inst == NULL )
+	{
+		tbSetError( scene, "out of memory creating the Lua state" );
+		return false;
+	}
+	tbBuildContext context = { inst, allowSwap ? scene->current : NULL, false };
+	char* error = NULL;
+	if ( tbProtected( inst->L, tbBuildEntry, &context, &error ) != LUA_OK )
+	{
+		tbSetError( scene, error );
+		free( error );
+		tbUpdateFiles( scene, inst, true );
+		tbDestroyInstance( inst );
+		return false;
+	}
+
+	tbInstance* old = scene->current;
+	if ( context.swapped )
+	{
+		lua_rawgeti( old->L, LUA_REGISTRYINDEX, old->worldRef );
+		tbLua_SetWorldOwned( old->L, -1, false );
+		lua_pop( old->L, 1 );
+		lua_rawgeti( inst->L, LUA_REGISTRYINDEX, inst->worldRef );
+		tbLua_SetWorldOwned( inst->L, -1, true );
+		lua_pop( inst->L, 1 );
+	}
+	scene->current = inst;
+	tbDestroyInstance( old );
+	scene->halted = false;
+	free( scene->error );
+	scene->error = NULL;
+	tbUpdateFiles( scene, inst, false );
+	return true;
+}
+
+bool tbScene_Load( tbScene* scene, const char* path )
+{
+	char* newPath = tbStrdup( path );
+	char* newDir = tbDirName( path );
+	if ( newPath == NULL || newDir == NULL )
+	{
+		free( newPath );
+		free( newDir );
+		tbSetError( scene, "out of memory" );
+		return false;
+	}
+	char* oldPath = scene->path;
+	char* oldDir = scene->dir;
+	scene->path = newPath;
+	scene->dir = newDir;
+	if ( tbBuild( scene, false ) == false )
+	{
+		if ( scene->current != NULL )
+		{
+			// Keep describing the scene that still runs.
+			scene->path = oldPath;
+			scene->dir = oldDir;
+			free( newPath );
+			free( newDir );
+		}
+		else
+		{
+			free( oldPath );
+			free( oldDir );
+		}
+		return false;
+	}
+	free( oldPath );
+	free( oldDir );
+	return true;
+}
+
+bool tbScene_Reload( tbScene* scene )
+{
+	if ( scene->path == NULL )
+	{
+		tbSetError( scene, "no scene to reload" );
+		return false;
+	}
+	return tbBuild( scene, true );
+}
+
+bool tbScene_IsLoaded( const tbScene* scene )
+{
+	return scene->current != NULL;
+}
+
+typedef struct tbStepContext
+{
+	tbInstance* inst;
+	float dt;
+	double time;
+} tbStepContext;
+
+static int tbPushUpdateArgs( tbInstance* inst, void* context )
+{
+	tbStepContext* step = context;
+	tbPushWorld( inst );
+	lua_pushnumber( inst->L, step->dt );
+	lua_pushnumber( inst->L, step->time );
+	return 3;
+}
+
+static int tbStepEntry( lua_State* L )
+{
+	tbStepContext* step = lua_touserdata( L, 1 );
+	tbInstance* inst = step->inst;
+	long long count = 0;
+	tbPushWorld( inst );
+	tbLua_GetWorldClock( L, -1, &step->time, &count );
+	lua_pop( L, 1 );
+
+	tbCallAll( inst, "update", tbPushUpdateArgs, step );
+
+	tbPushWorld( inst );
+	lua_getfield( L, -1, "step" );
+	lua_insert( L, -2 );
+	lua_pushnumber( L, step->dt );
+	if ( tbInstance_Call( inst, 0, 2, 0 ) != LUA_OK )
+	{
+		return lua_error( L );
+	}
+	return 0;
+}
+
+bool tbScene_Step( tbScene* scene, float dt )
+{
+	if ( scene->current == NULL )
+	{
+		if ( scene->error == NULL )
+		{
+			tbSetError( scene, "no scene loaded" );
+		}
+		return false;
+	}
+	if ( scene->halted )
+	{
+		return false;
+	}
+	tbStepContext step = { scene->current, dt, 0.0 };
+	char* error = NULL;
+	if ( tbProtected( scene->current->L, tbStepEntry, &step, &error ) != LUA_OK )
+	{
+		tbSetError( scene, error );
+		free( error );
+		scene->halted = true;
+		return false;
+	}
+	return true;
+}
+
+void tbScene_Resume( tbScene* scene )
+{
+	scene->halted = false;
+}
+
+bool tbScene_IsHalted( const tbScene* scene )
+{
+	return scene->halted;
+}
+
+typedef struct tbCallContext
+{
+	tbInstance* inst;
+	const char* name;
+	tbScenePushArgsFcn* push;
+	void* pushContext;
+} tbCallContext;
+
+static int tbPushCallArgs( tbInstance* inst, void* context )
+{
+	tbCallContext* call = context;
+	if ( call->push == NULL )
+	{
+		return 0;
+	}
+	int top = lua_gettop( inst->L );
+	call->push( inst->L, call->pushContext );
+	return lua_gettop( inst->L ) - top;
+}
+
+static int tbCallEntry( lua_State* L )
+{
+	tbCallContext* call = lua_touserdata( L, 1 );
+	tbCallAll( call->inst, call->name, tbPushCallArgs, call );
+	return 0;
+}
+
+bool tbScene_Call( tbScene* scene, const char* name, tbScenePushArgsFcn* pushArgs, void* context )
+{
+	if ( scene->current == NULL || scene->halted )
+	{
+		return false;
+	}
+	tbCallContext call = { scene->current, name, pushArgs, context };
+	char* error = NULL;
+	if ( tbProtected( scene->current->L, tbCallEntry, &call, &error ) != LUA_OK )
+	{
+		tbSetError( scene, error );
+		free( error );
+		scene->halted = true;
+		return false;
+	}
+	return true;
+}
+
+static int tbPushKey( lua_State* L, void* context )
+{
+	lua_pushstring( L, context );
+	return 1;
+}
+
+bool tbScene_KeyPressed( tbScene* scene, const char* key )
+{
+	return tbScene_Call( scene, "keypressed", tbPushKey, (void*)key );
+}
+
+static int tbFinishEntry( lua_State* L )
+{
+	tbInstance* inst = lua_touserdata( L, 1 );
+	tbPushWorld( inst );
+	if ( tbCallTableFunction( inst, inst->sceneRef, 0, "finish", 1 ) != LUA_OK )
+	{
+		return lua_error( L );
+	}
+	return 0;
+}
+
+bool tbScene_Finish( tbScene* scene )
+{
+	if ( scene->current == NULL )
+	{
+		return false;
+	}
+	char* error = NULL;
+	if ( tbProtected( scene->current->L, tbFinishEntry, scene->current, &error ) != LUA_OK )
+	{
+		tbSetError( scene, error );
+		free( error );
+		return false;
+	}
+	return true;
+}
+
+const char* tbScene_GetError( const tbScene* scene )
+{
+	return scene->error;
+}
+
+void tbScene_ClearError( tbScene* scene )
+{
+	free( scene->error );
+	scene->error = NULL;
+}
+
+tbWorldId tbScene_GetWorld( const tbScene* scene )
+{
+	if ( scene->current == NULL || scene->current->worldRef == LUA_NOREF )
+	{
+		return tb_nullWorldId;
+	}
+	lua_State* L = scene->current->L;
+	lua_rawgeti( L, LUA_REGISTRYINDEX, scene->current->worldRef );
+	tbWorldId id = tbLua_ToWorld( L, -1 );
+	lua_pop( L, 1 );
+	return id;
+}
+
+double tbScene_GetTime( const tbScene* scene )
+{
+	if ( scene->current == NULL || scene->current->worldRef == LUA_NOREF )
+	{
+		return 0.0;
+	}
+	lua_State* L = scene->current->L;
+	double time = 0.0;
+	long long steps = 0;
+	lua_rawgeti( L, LUA_REGISTRYINDEX, scene->current->worldRef );
+	tbLua_GetWorldClock( L, -1, &time, &steps );
+	lua_pop( L, 1 );
+	return time;
+}
+
+long long tbScene_GetStepCount( const tbScene* scene )
+{
+	if ( scene->current == NULL || scene->current->worldRef == LUA_NOREF )
+	{
+		return 0;
+	}
+	lua_State* L = scene->current->L;
+	double time = 0.0;
+	long long steps = 0;
+	lua_rawgeti( L, LUA_REGISTRYINDEX, scene->current->worldRef );
+	tbLua_GetWorldClock( L, -1, &time, &steps );
+	lua_pop( L, 1 );
+	return steps;
+}
+
+lua_State* tbScene_GetLuaState( tbScene* scene )
+{
+	return scene->current != NULL ? scene->current->L : NULL;
+}
+
+const char* tbScene_GetPath( const tbScene* scene )
+{
+	return scene->path;
+}
+
+tbSceneReload tbScene_GetReloadMode( const tbScene* scene )
+{
+	return scene->current != NULL ? scene->current->reload : tbSceneReload_rebuild;
+}
+
+int tbScene_GetDefaultSteps( const tbScene* scene )
+{
+	return scene->current != NULL ? scene->current->defaultSteps : 0;
+}
+
+int tbScene_GetFiles( const tbScene* scene, const char** paths, int capacity )
+{
+	for ( int i = 0; i < scene->fileCount && i < capacity; ++i )
+	{
+		paths[i] = scene->files[i];
+	}
+	return scene->fileCount;
+}
+
+int tbScene_GetModCount( const tbScene* scene )
+{
+	return scene->options.modCount;
+}
+
+const char* tbScene_GetModPath( const tbScene* scene, int index )
+{
+	return index >= 0 && index < scene->options.modCount ? scene->modPaths[index] : NULL;
+}
+
+const char* tbScene_GetModError( const tbScene* scene, int index )
+{
+	if ( scene->current == NULL || index < 0 || index >= scene->current->modCount )
+	{
+		return NULL;
+	}
+	return scene->current->mods[index].error;
+}
+
+static int tbSetKeysEntry( lua_State* L )
+{
+	tbScene* scene = lua_touserdata( L, 1 );
+	tbLua_SetKeyProvider( L, scene->keyFcn, scene->keyContext );
+	return 0;
+}
+
+void tbScene_SetKeyProvider( tbScene* scene, tbLuaKeyDownFcn* fcn, void* context )
+{
+	scene->keyFcn = fcn;
+	scene->keyContext = context;
+	if ( scene->current != NULL )
+	{
+		tbProtected( scene->current->L, tbSetKeysEntry, scene, NULL );
+	}
+}

@@ -1,0 +1,138 @@
+// Tumble runtime: hosting a scene script (loading, stepping, hot reload, mods).
+// SPDX-License-Identifier: MIT
+//
+// A scene is a Lua file that returns a table:
+//
+//   local tb = require "tumble"
+//   return {
+//     world = { gravity = {0, 0, -10} },   -- optional settings for tb.world{...}
+//     reload = "rebuild",                  -- or "swap" (see below), default "rebuild"
+//     steps = 600,                         -- optional: default length of a headless run
+//     setup = function(world) end,         -- build the scene (once per load / rebuild)
+//     attach = function(world) end,        -- optional: after setup, and after every swap reload
+//     update = function(world, dt, t) end, -- every step, before the world steps
+//     keypressed = function(key) end,      -- viewer: a key went down
+//     ui = function(ui) end,               -- viewer: tweak panel
+//     finish = function(world) end,        -- headless: after the last step (assertions)
+//   }
+//
+// How a host (headless runner, viewer) uses it:
+//
+//   tbScene* scene = tbScene_Create( &options );
+//   if ( tbScene_Load( scene, "scene.lua" ) == false ) show( tbScene_GetError( scene ) );
+//   each frame:
+//     if ( tbScene_Step( scene, 1.0f / 60.0f ) == false ) show( tbScene_GetError( scene ) );
+//     draw( tbScene_GetWorld( scene ) );          // read state through the physics C API
+//     if ( files changed ) tbScene_Reload( scene ); // keeps the last good scene on failure
+//   tbScene_Destroy( scene );
+//
+// Every (re)load makes a fresh lua_State. "rebuild" creates a new world and runs setup; "swap"
+// keeps the running world (moved into the new state), keeps the fields the old scene table gained
+// at run time (body handles, counters: anything but functions), takes the functions and the
+// file's own fields from the new file, and calls attach(world) instead of setup. Event handlers
+// registered with world:on belong to the old state and are dropped: register them in attach.
+// Scene functions run under xpcall with a traceback. A failing reload leaves the running scene
+// untouched. A failing update or event handler halts the scene (tbScene_Step returns false until
+// a reload or tbScene_Resume).
+//
+// Mods (tbSceneOptions.mods) are extra scripts loaded into the same lua_State and world, each in
+// its own sandboxed environment, with the same table shape as a scene (setup, attach, update,
+// keypressed; no world settings). A failing mod is disabled (its handlers removed) and its error
+// kept in tbScene_GetModError; the scene and the other mods keep running.
+#pragma once
+
+#include "tumble_lua.h"
+
+#include <lua.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct tbScene tbScene;
+
+/// How the scene asks to be reloaded.
+typedef enum tbSceneReload
+{
+	tbSceneReload_rebuild = 0,
+	tbSceneReload_swap = 1,
+} tbSceneReload;
+
+typedef struct tbSceneOptions
+{
+	bool sandbox;             ///< run the scene itself in a sandboxed environment
+	const char* const* mods;  ///< mod script paths (copied), may be NULL
+	int modCount;
+	long instructionBudget;   ///< per call of sandboxed code (scene with sandbox, mods), default 20 million
+	size_t memoryLimit;       ///< bytes for the Lua state when sandbox or mods are used, default 256 MiB
+	const char* libraryDir;   ///< directory of scripts/lib for require (copied), may be NULL
+} tbSceneOptions;
+
+/// Defaults for tbSceneOptions.
+tbSceneOptions tbDefaultSceneOptions( void );
+
+/// Create an empty host. Returns NULL only when out of memory.
+tbScene* tbScene_Create( const tbSceneOptions* options );
+void tbScene_Destroy( tbScene* scene );
+
+/// Load (or replace with a fresh rebuild) the scene at path. On failure returns false, sets the
+/// error, and keeps whatever scene was running.
+bool tbScene_Load( tbScene* scene, const char* path );
+
+/// Reload the current path in the mode the new file asks for. false: error set, old scene kept.
+bool tbScene_Reload( tbScene* scene );
+
+/// Whether a scene is loaded (a first load may have failed).
+bool tbScene_IsLoaded( const tbScene* scene );
+
+/// Run update(world, dt, t) of the scene and of every mod, then step the world by dt seconds and
+/// run the event handlers. false: the scene failed (error set) and is halted.
+bool tbScene_Step( tbScene* scene, float dt );
+
+/// Clear the halted state after an error (the viewer's "continue").
+void tbScene_Resume( tbScene* scene );
+bool tbScene_IsHalted( const tbScene* scene );
+
+/// Call the scene's function `name` (and each mod's) with the arguments pushArgs pushes (it
+/// returns how many). Missing functions are skipped. Returns false on error (error set; the scene
+/// halts only for errors of the scene itself). Use for "ui" and "keypressed".
+typedef int tbScenePushArgsFcn( lua_State* L, void* context );
+bool tbScene_Call( tbScene* scene, const char* name, tbScenePushArgsFcn* pushArgs, void* context );
+
+/// keypressed(key) on the scene and the mods.
+bool tbScene_KeyPressed( tbScene* scene, const char* key );
+
+/// Headless end of run: finish(world) if the scene defines it.
+bool tbScene_Finish( tbScene* scene );
+
+/// The last error (message and traceback), or NULL.
+const char* tbScene_GetError( const tbScene* scene );
+void tbScene_ClearError( tbScene* scene );
+
+/// The running world (null id when nothing is loaded).
+tbWorldId tbScene_GetWorld( const tbScene* scene );
+/// Simulated time of the running world, s.
+double tbScene_GetTime( const tbScene* scene );
+long long tbScene_GetStepCount( const tbScene* scene );
+
+/// The Lua state of the running scene (changes on every reload). Stack balanced between calls.
+lua_State* tbScene_GetLuaState( tbScene* scene );
+
+/// Path of the scene file, its reload mode, and its `steps` field (0 when absent).
+const char* tbScene_GetPath( const tbScene* scene );
+tbSceneReload tbScene_GetReloadMode( const tbScene* scene );
+int tbScene_GetDefaultSteps( const tbScene* scene );
+
+/// Files to watch for hot reload: the scene, every file it required, the mods. Valid until the
+/// next load. Returns the count and fills up to capacity paths.
+int tbScene_GetFiles( const tbScene* scene, const char** paths, int capacity );
+
+/// Mods: count, path and error (NULL while the mod runs).
+int tbScene_GetModCount( const tbScene* scene );
+const char* tbScene_GetModPath( const tbScene* scene, int index );
+const char* tbScene_GetModError( const tbScene* scene, int index );
+
+/// Keyboard state for tb.input.down (kept across reloads).
+void tbScene_SetKeyProvider( tbScene* scene, tbLuaKeyDownFcn* fcn, void* context );
+
+/// Called by the require machinery: remember a file loaded by the state L for watching.
+void tbScene_RecordFile( lua_State* L, const char* path );

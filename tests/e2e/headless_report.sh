@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The headless runner: JSON report contents and physical outcome, options, exit statuses, messages.
+source "$( dirname "${BASH_SOURCE[0]}" )/lib/common.sh"
+
+scene=tests/e2e/scenes/box_drop.lua
+
+check "box drop: exit 0" expect_status 0 "$TUMBLE" --headless "$scene" --steps 180 --report json
+cp "$SCRATCH/out" "$SCRATCH/report.json"
+cp "$SCRATCH/err" "$SCRATCH/report.err"
+check "box drop: report fields" json_check "$SCRATCH/report.json" '
+assert set(r) >= {"scene", "steps", "dt", "time", "bodies", "joints", "stats"}, sorted(r)
+assert r["scene"] == "tests/e2e/scenes/box_drop.lua", r["scene"]
+assert r["steps"] == 180, r["steps"]
+near(r["dt"], 1 / 60, 1e-7, "dt")
+near(r["time"], 3.0, 1e-4, "time (s)")
+assert r["joints"] == [], r["joints"]
+s = r["stats"]
+for key in ("step_ms_median", "step_ms_max", "contacts", "max_penetration"):
+    assert isinstance(s[key], (int, float)), key
+assert 0 <= s["step_ms_median"] <= s["step_ms_max"], s
+assert s["contacts"] >= 1, s
+for b in r["bodies"]:
+    assert set(b) >= {"name", "pos", "rot", "vel", "angvel", "sleeping"}, sorted(b)
+    assert len(b["pos"]) == 3 and len(b["rot"]) == 4 and len(b["vel"]) == 3 and len(b["angvel"]) == 3
+    assert isinstance(b["sleeping"], bool)
+'
+check "box drop: the box rests on the ground top at z = 0.5 +- 0.01 m" json_check "$SCRATCH/report.json" '
+b = body("box")
+near(b["pos"][2], 0.5, 0.01, "box z (m)")
+near(b["pos"][0], 0.0, 0.01, "box x (m)")
+near(b["pos"][1], 0.0, 0.01, "box y (m)")
+near(abs(b["rot"][0]), 1.0, 1e-3, "box stays upright: |w|")
+for v in b["vel"] + b["angvel"]:
+    near(v, 0.0, 0.01, "box velocity at rest")
+near(r["stats"]["max_penetration"], 0.0, 0.05, "max penetration (m)")
+'
+check "box drop: only named bodies without --all" json_check "$SCRATCH/report.json" '
+assert sorted(b["name"] for b in r["bodies"]) == ["box", "ground"], [b["name"] for b in r["bodies"]]
+'
+check "box drop: no progress bar when stderr is not a terminal" bash -c "! grep -q 'step 1' '$SCRATCH/report.err'"
+
+check "--all lists unnamed bodies (name null)" expect_status 0 "$TUMBLE" --headless "$scene" --steps 10 --all
+check "--all: three bodies" json_check "$SCRATCH/out" '
+names = [b["name"] for b in r["bodies"]]
+assert len(names) == 3 and names.count(None) == 1, names
+'
+
+check "--dt and --steps" expect_status 0 "$TUMBLE" --headless "$scene" --steps 50 --dt 0.02
+check "--dt 0.02 x 50 steps = 1 s" json_check "$SCRATCH/out" '
+assert r["steps"] == 50
+near(r["dt"], 0.02, 1e-9, "dt")
+near(r["time"], 1.0, 1e-5, "time")
+'
+check "default steps come from the scene's steps field" expect_status 0 "$TUMBLE" --headless "$scene"
+check "scene steps = 120" json_check "$SCRATCH/out" 'assert r["steps"] == 120, r["steps"]'
+check "--report none prints nothing on stdout" expect_status 0 "$TUMBLE" --headless "$scene" --steps 5 --report none
+check "--report none: empty stdout" test ! -s "$SCRATCH/out"
+
+# Script errors: exit 1, file:line and a traceback on stderr, nothing on stdout.
+check "error in update: exit 1" expect_status 1 "$TUMBLE" --headless tests/e2e/scenes/update_error.lua --steps 10
+check "error in update: file:line" contains "$SCRATCH/err" "update_error.lua:9:"
+check "error in update: traceback" contains "$SCRATCH/err" "stack traceback:"
+check "error in update: step number" contains "$SCRATCH/err" "error at step 3"
+check "error in update: no report" test ! -s "$SCRATCH/out"
+check "syntax error: exit 1" expect_status 1 "$TUMBLE" --headless tests/e2e/scenes/syntax_error.lua
+check "syntax error: file:line" contains "$SCRATCH/err" "syntax_error.lua:4:"
+check "scene not a table: exit 1" expect_status 1 "$TUMBLE" --headless tests/e2e/scenes/not_a_table.lua
+check "scene not a table: message" contains "$SCRATCH/err" "not_a_table.lua: a scene must return a table, got a number"
+check "bad binding call: exit 1" expect_status 1 "$TUMBLE" --headless tests/e2e/scenes/bad_binding_call.lua
+check "bad binding call: message" contains "$SCRATCH/err" "bad_binding_call.lua:4: add_box: size must be 3 positive numbers, got {1, 0, 1}"
+
+# Bad usage: exit 2 with a hint.
+check "unknown option: exit 2" expect_status 2 "$TUMBLE" --headless "$scene" --frobnicate
+check "unknown option: message" contains "$SCRATCH/err" "unknown option --frobnicate"
+check "--steps needs a number: exit 2" expect_status 2 "$TUMBLE" --headless "$scene" --steps many
+check "--dt must be positive: exit 2" expect_status 2 "$TUMBLE" --headless "$scene" --dt 0
+check "--report xml: exit 2" expect_status 2 "$TUMBLE" --headless "$scene" --report xml
+check "missing scene file: exit 2" expect_status 2 "$TUMBLE" --headless tests/e2e/scenes/no_such_scene.lua
+check "two scenes: exit 2" expect_status 2 "$TUMBLE" --headless "$scene" "$scene"
+check "--mod of a missing file: exit 2" expect_status 2 "$TUMBLE" --headless "$scene" --mod nope.lua
+check "--help: exit 0" expect_status 0 "$TUMBLE" --help
+check "--help: usage on stdout" contains "$SCRATCH/out" "usage: tumble"
+
+finish

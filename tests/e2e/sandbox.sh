@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# --sandbox and --mod: escapes, instruction budget, memory cap and deep recursion are stopped with
+# a clear error while the program survives; a failing mod is disabled and the others keep running.
+source "$( dirname "${BASH_SOURCE[0]}" )/lib/common.sh"
+
+scenes=tests/e2e/scenes
+
+check "escapes are blocked and the script goes on" expect_status 0 "$TUMBLE" --headless --sandbox --memory 64 --budget 200000000 "$scenes/sandbox_escapes.lua"
+check "escapes: the world still works" json_check "$SCRATCH/out" 'body("survivor")'
+
+check "infinite loop: exit 1" expect_status 1 "$TUMBLE" --headless --sandbox --budget 1000000 "$scenes/sandbox_loop.lua" --steps 5
+check "infinite loop: budget message" contains "$SCRATCH/err" "instruction budget exceeded"
+check "infinite loop: names the line" contains "$SCRATCH/err" "sandbox_loop.lua:"
+check "loop catching the budget error: exit 1" expect_status 1 "$TUMBLE" --headless --sandbox --budget 1000000 "$scenes/sandbox_loop_pcall.lua" --steps 5
+check "loop catching the budget error: message" contains "$SCRATCH/err" "instruction budget exceeded"
+
+check "memory bomb: exit 1" expect_status 1 "$TUMBLE" --headless --sandbox --memory 64 "$scenes/sandbox_bomb.lua" --steps 5
+check "memory bomb: message" contains "$SCRATCH/err" "not enough memory"
+
+# The same scripts without --sandbox are trusted: the escapes scene fails its first assertion.
+check "without --sandbox the environment is the full one" expect_status 1 "$TUMBLE" --headless "$scenes/sandbox_escapes.lua"
+check "without --sandbox: io is visible" contains "$SCRATCH/err" "io is visible"
+
+# Mods: one good, four failing in different ways.
+check "mods: exit 0" expect_status 0 "$TUMBLE" --headless "$scenes/mod_base.lua" --steps 60 \
+	--mod "$scenes/mod_good.lua" --mod "$scenes/mod_loop.lua" --mod "$scenes/mod_bomb.lua" \
+	--mod "$scenes/mod_handler.lua" --mod "$scenes/mod_escape.lua" --memory 64 --budget 5000000
+cp "$SCRATCH/out" "$SCRATCH/mods.json"
+cp "$SCRATCH/err" "$SCRATCH/mods.err"
+check "mods: errors reported per mod" json_check "$SCRATCH/mods.json" '
+mods = {m["path"].rsplit("/", 1)[-1]: m["error"] for m in r["mods"]}
+assert mods["mod_good.lua"] is None, mods["mod_good.lua"]
+assert "instruction budget exceeded" in mods["mod_loop.lua"], mods["mod_loop.lua"]
+assert "not enough memory" in mods["mod_bomb.lua"], mods["mod_bomb.lua"]
+assert "handler mod failed on purpose" in mods["mod_handler.lua"], mods["mod_handler.lua"]
+assert "mod_escape.lua:2:" in mods["mod_escape.lua"], mods["mod_escape.lua"]
+'
+check "mods: the scene ran all its steps" json_check "$SCRATCH/mods.json" 'assert r["steps"] == 60, r["steps"]'
+check "mods: the good mod kept running (its ball rolled at 1 m/s for 1 s)" json_check "$SCRATCH/mods.json" '
+b = body("mod_ball")
+near(b["pos"][0], 3 + 1.0, 0.1, "mod_ball x (m)")
+near(b["vel"][0], 1.0, 0.05, "mod_ball vx (m/s)")
+body("crate")
+'
+check "mods: disabling is announced on stderr" contains "$SCRATCH/mods.err" "tumble: mod tests/e2e/scenes/mod_loop.lua disabled"
+
+finish

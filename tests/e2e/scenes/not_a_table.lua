@@ -1,0 +1,2 @@
+-- Returns a number instead of a scene table.
+return 42

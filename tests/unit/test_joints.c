@@ -1,0 +1,1324 @@
+// Joint tests: every joint type, motors, limits, breaking, custom rows, and the scenes of issue 3
+// (pendulum and chain of 000 ch. 8-10, mass ratio, SCENES.md chains). Each asserts physics with
+// an explicit tolerance and prints its figure.
+#include "tumble/tumble.h"
+
+#include <float.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#define DT ( 1.0f / 60.0f )
+#define DEG ( TB_PI / 180.0f )
+
+static const tbSolverMode s_modes[] = { tbSolver_soft, tbSolver_split, tbSolver_baumgarte };
+static const char* s_modeNames[] = { "soft", "split", "baumgarte" };
+
+// Helpers -----------------------------------------------------------------------------------------
+
+static tbWorldId makeWorld( tbSolverMode mode, tbVec3 gravity )
+{
+	tbWorldDef def = tbDefaultWorldDef();
+	def.solverMode = mode;
+	def.enableSleep = false;
+	def.gravity = gravity;
+	return tbCreateWorld( &def );
+}
+
+static tbWorldId makeDefaultWorld( void )
+{
+	return makeWorld( tbSolver_soft, tbMakeVec3( 0.0f, 0.0f, -10.0f ) );
+}
+
+// A dynamic body without shapes, with the given mass and principal inertia.
+static tbBodyId addBody( tbWorldId world, tbVec3 position, tbQuat rotation, float mass, tbVec3 inertia )
+{
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.type = tbBody_dynamic;
+	bd.position = position;
+	bd.rotation = rotation;
+	tbBodyId body = tbCreateBody( world, &bd );
+	tbBodyMass md = { mass, { 0.0f, 0.0f, 0.0f }, inertia };
+	assert_int_equal( tbBody_SetMassData( body, md ), tbResult_ok );
+	return body;
+}
+
+// Box inertia about the centre for half extents h: m (b^2 + c^2) / 3 ...
+static tbVec3 boxInertia( float mass, tbVec3 h )
+{
+	return tbMakeVec3( mass * ( h.y * h.y + h.z * h.z ) / 3.0f, mass * ( h.x * h.x + h.z * h.z ) / 3.0f,
+					   mass * ( h.x * h.x + h.y * h.y ) / 3.0f );
+}
+
+static tbBodyId addBox( tbWorldId world, tbVec3 position, tbVec3 half, float mass )
+{
+	return addBody( world, position, tb_quatIdentity, mass, boxInertia( mass, half ) );
+}
+
+static tbBodyId addStatic( tbWorldId world, tbVec3 position )
+{
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.position = position;
+	return tbCreateBody( world, &bd );
+}
+
+static void run( tbWorldId world, int steps )
+{
+	for ( int i = 0; i < steps; ++i )
+	{
+		assert_int_equal( tbWorld_Step( world, DT ), tbResult_ok );
+	}
+}
+
+static float gapOf( tbJointId joint )
+{
+	float pos = 0.0f;
+	tbJoint_GetError( joint, &pos, NULL );
+	return pos;
+}
+
+// World anchor distance between the two frames.
+static float anchorGap( tbJointId joint )
+{
+	return tbDistance( tbJoint_GetWorldFrameA( joint ).p, tbJoint_GetWorldFrameB( joint ).p );
+}
+
+static float swingBetween( tbJointId joint )
+{
+	tbVec3 xA = tbRotate( tbJoint_GetWorldFrameA( joint ).q, tbMakeVec3( 1, 0, 0 ) );
+	tbVec3 xB = tbRotate( tbJoint_GetWorldFrameB( joint ).q, tbMakeVec3( 1, 0, 0 ) );
+	return acosf( tbClampFloat( tbDot( xA, xB ), -1.0f, 1.0f ) );
+}
+
+// Pendulum (000 ch. 8) ----------------------------------------------------------------------------
+
+// The book's scene: a zero-length distance constraint pins a point 1 m from the centre of a unit
+// cube (1 kg, I = 1/6 kg m^2) to a fixed point. Physical pendulum, small-angle period
+// T = 2 pi sqrt((I + m d^2) / (m g d)) = 2.14612 s for d = 1 m, g = 10.
+static void pendulum_period( void** state )
+{
+	(void)state;
+	const float d = 1.0f, theta0 = 0.05f;
+	const float I = 1.0f / 6.0f;
+	const float T0 = 2.0f * TB_PI * sqrtf( ( I + d * d ) / ( 10.0f * d ) );
+	for ( int m = 0; m < 3; ++m )
+	{
+		tbWorldId world = makeWorld( s_modes[m], tbMakeVec3( 0.0f, 0.0f, -10.0f ) );
+		tbVec3 pivot = { 0.0f, 0.0f, 10.0f };
+		tbVec3 c0 = { pivot.x + d * sinf( theta0 ), 0.0f, pivot.z - d * cosf( theta0 ) };
+		tbBodyId body = addBox( world, c0, tbMakeVec3( 0.5f, 0.5f, 0.5f ), 1.0f );
+		tbDistanceJointDef def = tbDefaultDistanceJointDef();
+		assert_int_equal( tbJointFramesFromWorld( tb_nullBodyId, body, pivot, tbMakeVec3( 0, 1, 0 ), &def.base ), tbResult_ok );
+		def.length = 0.0f;
+		tbResult r;
+		tbJointId joint = tbCreateDistanceJoint( world, &def, &r );
+		assert_int_equal( r, tbResult_ok );
+
+		float prevX = c0.x - pivot.x, t = 0.0f, first = -1.0f, last = -1.0f, maxRod = 0.0f;
+		int crossings = 0;
+		for ( int i = 0; i < 60 * 12; ++i )
+		{
+			tbWorld_Step( world, DT );
+			t += DT;
+			tbVec3 c = tbBody_GetPosition( body );
+			float x = c.x - pivot.x;
+			maxRod = tbMaxFloat( maxRod, fabsf( tbDistance( c, pivot ) - d ) );
+			if ( ( prevX > 0.0f ) != ( x > 0.0f ) )
+			{
+				float tc = t - DT * x / ( x - prevX );
+				if ( first < 0.0f )
+				{
+					first = tc;
+				}
+				last = tc;
+				crossings += 1;
+			}
+			prevX = x;
+		}
+		float T = 2.0f * ( last - first ) / (float)( crossings - 1 );
+		float err = ( T - T0 ) / T0;
+		printf( "pendulum %s: T = %.5f s (analytic %.5f), error %.4f %%, rod length error max %.6f m\n", s_modeNames[m],
+				T, T0, 100.0f * err, maxRod );
+		assert_true( crossings >= 10 );
+		assert_true( fabsf( err ) < 0.01f );
+		assert_true( maxRod < 0.001f );
+		assert_true( gapOf( joint ) < 0.001f );
+		tbDestroyWorld( world );
+	}
+}
+
+// Chain (000 ch. 9-10) ----------------------------------------------------------------------------
+
+// The book's chain: 5 unit boxes, each pinned by a zero-length distance constraint to the centre
+// of the previous one (the first to a fixed point), starting horizontal. With warm starting and
+// 5 iterations (soft: 5 sub-steps) the sum of the joint gaps stays below 1 % of the 5 m length.
+static void chain_holds_length( void** state )
+{
+	(void)state;
+	for ( int m = 0; m < 3; ++m )
+	{
+		tbWorldDef wd = tbDefaultWorldDef();
+		wd.solverMode = s_modes[m];
+		wd.enableSleep = false;
+		wd.iterations = 5;
+		wd.subSteps = 5;
+		tbWorldId world = tbCreateWorld( &wd );
+		tbVec3 anchor = { 0.0f, 5.0f, 8.0f };
+		tbBodyId prev = tb_nullBodyId;
+		tbJointId joints[5];
+		for ( int i = 0; i < 5; ++i )
+		{
+			tbVec3 c = { anchor.x + (float)( i + 1 ), anchor.y, anchor.z };
+			tbBodyId body = addBox( world, c, tbMakeVec3( 0.25f, 0.25f, 0.25f ), 1.0f );
+			tbVec3 jointAnchor = { c.x - 1.0f, c.y, c.z };
+			tbDistanceJointDef def = tbDefaultDistanceJointDef();
+			tbJointFramesFromWorld( prev, body, jointAnchor, tbMakeVec3( 1, 0, 0 ), &def.base );
+			def.length = 0.0f;
+			joints[i] = tbCreateDistanceJoint( world, &def, NULL );
+			assert_true( tbJoint_IsValid( joints[i] ) );
+			prev = body;
+		}
+		float maxStretch = 0.0f;
+		for ( int s = 0; s < 600; ++s )
+		{
+			tbWorld_Step( world, DT );
+			float sum = 0.0f;
+			for ( int i = 0; i < 5; ++i )
+			{
+				sum += anchorGap( joints[i] );
+			}
+			maxStretch = tbMaxFloat( maxStretch, sum / 5.0f );
+		}
+		printf( "chain %s (5 iterations): max stretch %.4f %% of 5 m\n", s_modeNames[m], 100.0f * maxStretch );
+		assert_true( maxStretch < 0.01f );
+		tbDestroyWorld( world );
+	}
+}
+
+// Distance joint: rope and spring ----------------------------------------------------------------
+
+static void distance_rope_and_spring( void** state )
+{
+	(void)state;
+	tbWorldId world = makeDefaultWorld();
+	// Rope: slack up to 2 m; the body falls from 0.5 m below the anchor and stops at 2 m.
+	tbVec3 top = { 0.0f, 0.0f, 10.0f };
+	tbBodyId body = addBox( world, tbMakeVec3( 0.0f, 0.0f, 9.5f ), tbMakeVec3( 0.1f, 0.1f, 0.1f ), 2.0f );
+	tbDistanceJointDef def = tbDefaultDistanceJointDef();
+	def.base.bodyB = body;
+	def.base.localFrameA.p = top;
+	def.enableLimit = true;
+	def.minLength = 0.0f;
+	def.maxLength = 2.0f;
+	tbJointId rope = tbCreateDistanceJoint( world, &def, NULL );
+	assert_true( tbJoint_IsValid( rope ) );
+	run( world, 10 );
+	float early = tbDistanceJoint_GetCurrentLength( rope );
+	assert_true( early > 0.5f && early < 1.99f ); // slack: falling freely
+	float maxLength = 0.0f;
+	for ( int i = 0; i < 120; ++i )
+	{
+		run( world, 1 );
+		maxLength = tbMaxFloat( maxLength, tbDistanceJoint_GetCurrentLength( rope ) );
+	}
+	float settled = tbDistanceJoint_GetCurrentLength( rope );
+	printf( "rope: max length %.5f m, settled %.5f m (limit 2)\n", maxLength, settled );
+	assert_true( maxLength < 2.0f + 0.01f );
+	assert_true( fabsf( settled - 2.0f ) < 0.001f );
+	tbDestroyWorld( world );
+
+	// Spring with zero gravity: a 3 kg body pulled 0.2 m from its rest length oscillates at the
+	// spring frequency (the soft constraint's stiffness is mass-relative: k = m (2 pi f)^2).
+	world = makeWorld( tbSolver_soft, tb_vec3_zero );
+	body = addBox( world, tbMakeVec3( 1.2f, 0.0f, 0.0f ), tbMakeVec3( 0.1f, 0.1f, 0.1f ), 3.0f );
+	def = tbDefaultDistanceJointDef();
+	def.base.bodyB = body;
+	def.length = 1.0f;
+	def.enableSpring = true;
+	def.hertz = 1.0f;
+	def.dampingRatio = 0.0f;
+	tbJointId spring = tbCreateDistanceJoint( world, &def, NULL );
+	float prev = 0.2f, t = 0.0f, first = -1.0f, last = 0.0f;
+	int crossings = 0;
+	for ( int i = 0; i < 60 * 5; ++i )
+	{
+		run( world, 1 );
+		t += DT;
+		float x = tbDistanceJoint_GetCurrentLength( spring ) - 1.0f;
+		if ( ( prev > 0.0f ) != ( x > 0.0f ) )
+		{
+			float tc = t - DT * x / ( x - prev );
+			first = first < 0.0f ? tc : first;
+			last = tc;
+			crossings += 1;
+		}
+		prev = x;
+	}
+	float period = 2.0f * ( last - first ) / (float)( crossings - 1 );
+	printf( "spring 1 Hz: period %.4f s\n", period );
+	assert_true( fabsf( period - 1.0f ) < 0.03f );
+	tbDestroyWorld( world );
+}
+
+// Hinge -------------------------------------------------------------------------------------------
+
+// A 1 kg cube hinged at its centre about the world z axis (gravity is along the axis, so only the
+// test's torque acts on the hinge angle).
+static tbJointId makeHingedCube( tbWorldId world, tbBodyId* bodyOut, tbHingeJointDef* def )
+{
+	tbVec3 c = { 0.0f, 0.0f, 5.0f };
+	tbBodyId body = addBox( world, c, tbMakeVec3( 0.5f, 0.5f, 0.5f ), 1.0f );
+	tbJointFramesFromWorld( tb_nullBodyId, body, c, tbMakeVec3( 0, 0, 1 ), &def->base );
+	tbResult r;
+	tbJointId joint = tbCreateHingeJoint( world, def, &r );
+	assert_int_equal( r, tbResult_ok );
+	*bodyOut = body;
+	return joint;
+}
+
+static void hinge_limits_under_torque( void** state )
+{
+	(void)state;
+	for ( int m = 0; m < 3; ++m )
+	{
+		tbWorldId world = makeWorld( s_modes[m], tbMakeVec3( 0.0f, 0.0f, -10.0f ) );
+		tbHingeJointDef def = tbDefaultHingeJointDef();
+		def.enableLimit = true;
+		def.lowerAngle = -0.5f;
+		def.upperAngle = 0.75f;
+		tbBodyId body;
+		tbJointId hinge = makeHingedCube( world, &body, &def );
+		float maxExcess = 0.0f, reachedUpper = -1.0f, reachedLower = 1.0f;
+		for ( int i = 0; i < 240; ++i )
+		{
+			// 100 N m pushing against the upper limit, then against the lower one.
+			float torque = i < 120 ? 100.0f : -100.0f;
+			tbBody_ApplyTorque( body, tbMakeVec3( 0.0f, 0.0f, torque ), true );
+			tbWorld_Step( world, DT );
+			float angle = tbHingeJoint_GetAngle( hinge );
+			maxExcess = tbMaxFloat( maxExcess, tbMaxFloat( angle - def.upperAngle, def.lowerAngle - angle ) );
+			reachedUpper = tbMaxFloat( reachedUpper, angle );
+			reachedLower = tbMinFloat( reachedLower, angle );
+		}
+		printf( "hinge limit %s: max excess %.4f deg under 100 N m (range %.3f..%.3f reached %.3f..%.3f)\n",
+				s_modeNames[m], maxExcess / DEG, def.lowerAngle, def.upperAngle, reachedLower, reachedUpper );
+		assert_true( maxExcess < 1.0f * DEG );
+		assert_true( reachedUpper > def.upperAngle - 1.0f * DEG );
+		assert_true( reachedLower < def.lowerAngle + 1.0f * DEG );
+		assert_true( gapOf( hinge ) < 0.001f );
+		tbDestroyWorld( world );
+	}
+}
+
+static void hinge_motor_reaches_speed( void** state )
+{
+	(void)state;
+	for ( int m = 0; m < 3; ++m )
+	{
+		tbWorldId world = makeWorld( s_modes[m], tbMakeVec3( 0.0f, 0.0f, -10.0f ) );
+		tbHingeJointDef def = tbDefaultHingeJointDef();
+		def.enableMotor = true;
+		def.motorSpeed = 3.0f;
+		def.maxMotorTorque = 20.0f;
+		tbBodyId body;
+		tbJointId hinge = makeHingedCube( world, &body, &def );
+		for ( int i = 0; i < 120; ++i )
+		{
+			// A 5 N m load against the motor (below its 20 N m).
+			tbBody_ApplyTorque( body, tbMakeVec3( 0.0f, 0.0f, -5.0f ), true );
+			tbWorld_Step( world, DT );
+		}
+		float speed = tbHingeJoint_GetSpeed( hinge );
+		float torque = tbHingeJoint_GetMotorTorque( hinge );
+		printf( "hinge motor %s: speed %.4f rad/s (target 3), motor torque %.3f N m\n", s_modeNames[m], speed, torque );
+		assert_true( fabsf( speed - 3.0f ) < 0.02f * 3.0f );
+		assert_true( fabsf( torque - 5.0f ) < 0.5f );
+
+		// Too weak a motor: the load wins.
+		tbHingeJoint_SetMaxMotorTorque( hinge, 2.0f );
+		run( world, 1 );
+		for ( int i = 0; i < 60; ++i )
+		{
+			tbBody_ApplyTorque( body, tbMakeVec3( 0.0f, 0.0f, -5.0f ), true );
+			tbWorld_Step( world, DT );
+		}
+		assert_true( tbHingeJoint_GetSpeed( hinge ) < 2.0f );
+		tbDestroyWorld( world );
+	}
+}
+
+// A servo lifts a horizontal arm against gravity to a target angle and holds it.
+static void hinge_servo_settles( void** state )
+{
+	(void)state;
+	for ( int m = 0; m < 3; ++m )
+	{
+		tbWorldId world = makeWorld( s_modes[m], tbMakeVec3( 0.0f, 0.0f, -10.0f ) );
+		// Arm: 1 m x 0.1 x 0.1, 2 kg, hinged at one end about the world y axis.
+		tbVec3 pivot = { 0.0f, 0.0f, 5.0f };
+		tbBodyId arm = addBox( world, tbMakeVec3( 0.5f, 0.0f, 5.0f ), tbMakeVec3( 0.5f, 0.05f, 0.05f ), 2.0f );
+		tbHingeJointDef def = tbDefaultHingeJointDef();
+		tbJointFramesFromWorld( tb_nullBodyId, arm, pivot, tbMakeVec3( 0, 1, 0 ), &def.base );
+		def.enableServo = true;
+		def.servoAngle = -0.6f; // about +y, negative lifts the arm
+		def.maxServoTorque = 40.0f;
+		tbJointId hinge = tbCreateHingeJoint( world, &def, NULL );
+		run( world, 180 );
+		float angle = tbHingeJoint_GetAngle( hinge );
+		float z = tbBody_GetPosition( arm ).z;
+		printf( "hinge servo %s: angle %.5f rad (target -0.6), error %.4f deg, arm z %.4f\n", s_modeNames[m], angle,
+				( angle + 0.6f ) / DEG, z );
+		assert_true( fabsf( angle + 0.6f ) < 1.0f * DEG );
+		assert_true( z > 5.0f + 0.5f * sinf( 0.6f ) - 0.01f );
+		// New target while running.
+		tbHingeJoint_SetServoAngle( hinge, 0.3f );
+		run( world, 180 );
+		angle = tbHingeJoint_GetAngle( hinge );
+		assert_true( fabsf( angle - 0.3f ) < 1.0f * DEG );
+		tbDestroyWorld( world );
+	}
+}
+
+// A violent spin about an axis perpendicular to the hinge: the quaternion rows bring the body
+// back to the hinge axis, never to the mirror image (000 ch. 14 vs 17).
+static void hinge_axis_does_not_flip( void** state )
+{
+	(void)state;
+	for ( int m = 0; m < 3; ++m )
+	{
+		tbWorldId world = makeWorld( s_modes[m], tbMakeVec3( 0.0f, 0.0f, -10.0f ) );
+		tbHingeJointDef def = tbDefaultHingeJointDef();
+		tbBodyId body;
+		tbJointId hinge = makeHingedCube( world, &body, &def );
+		// 20 N m s about x on a 1/6 kg m^2 cube: 120 rad/s if the hinge did nothing.
+		tbBody_ApplyAngularImpulse( body, tbMakeVec3( 20.0f, 0.0f, 0.0f ), true );
+		float maxTilt = 0.0f;
+		for ( int i = 0; i < 120; ++i )
+		{
+			tbWorld_Step( world, DT );
+			maxTilt = tbMaxFloat( maxTilt, swingBetween( hinge ) );
+		}
+		float tilt = swingBetween( hinge );
+		printf( "hinge hard hit %s: max tilt %.3f deg, final tilt %.4f deg\n", s_modeNames[m], maxTilt / DEG, tilt / DEG );
+		assert_true( tilt < 0.5f * DEG );
+		assert_true( maxTilt < 90.0f * DEG );
+		tbDestroyWorld( world );
+	}
+}
+
+// Cone / CV joint ---------------------------------------------------------------------------------
+
+// A bar hanging from the world by a cone joint (twist axis along the bar), pushed around by
+// torques: the swing stays inside the cone, the twist inside its range, the anchors together, and
+// both reach their limits (the free range is free).
+static void cone_joint_limits( void** state )
+{
+	(void)state;
+	for ( int m = 0; m < 3; ++m )
+	{
+		tbWorldId world = makeWorld( s_modes[m], tbMakeVec3( 0.0f, 0.0f, -10.0f ) );
+		tbVec3 pivot = { 0.0f, 0.0f, 5.0f };
+		tbBodyId bar = addBox( world, tbMakeVec3( 0.0f, 0.0f, 4.5f ), tbMakeVec3( 0.1f, 0.1f, 0.5f ), 2.0f );
+		tbConeJointDef def = tbDefaultConeJointDef();
+		tbJointFramesFromWorld( tb_nullBodyId, bar, pivot, tbMakeVec3( 0, 0, -1 ), &def.base );
+		def.enableConeLimit = true;
+		def.coneAngle = 0.5f;
+		def.enableTwistLimit = true;
+		def.lowerTwist = -0.3f;
+		def.upperTwist = 0.3f;
+		tbJointId cone = tbCreateConeJoint( world, &def, NULL );
+		assert_true( tbJoint_IsValid( cone ) );
+		float maxSwing = 0.0f, maxTwist = 0.0f, maxGap = 0.0f;
+		for ( int i = 0; i < 600; ++i )
+		{
+			float t = (float)i * DT;
+			// Swing torques about a turning horizontal direction, twist torque alternating.
+			tbVec3 swingTorque = { 30.0f * cosf( 1.3f * t ), 30.0f * sinf( 1.3f * t ), 0.0f };
+			float twist = ( ( i / 90 ) % 2 == 0 ) ? 8.0f : -8.0f;
+			tbBody_ApplyTorque( bar, tbAdd( swingTorque, tbMakeVec3( 0.0f, 0.0f, twist ) ), true );
+			tbWorld_Step( world, DT );
+			maxSwing = tbMaxFloat( maxSwing, tbConeJoint_GetSwingAngle( cone ) );
+			maxTwist = tbMaxFloat( maxTwist, fabsf( tbConeJoint_GetTwistAngle( cone ) ) );
+			maxGap = tbMaxFloat( maxGap, anchorGap( cone ) );
+		}
+		printf( "cone %s: max swing %.4f (limit 0.5), max |twist| %.4f (limit 0.3), max gap %.5f m\n", s_modeNames[m],
+				maxSwing, maxTwist, maxGap );
+		assert_true( maxSwing < 0.5f + 1.0f * DEG );
+		assert_true( maxSwing > 0.5f - 1.0f * DEG );
+		assert_true( maxTwist < 0.3f + 1.0f * DEG );
+		assert_true( maxTwist > 0.3f - 1.0f * DEG );
+		assert_true( maxGap < 0.001f );
+		tbDestroyWorld( world );
+	}
+}
+
+// The book's CV joint (twist locked) and pyramid limit (000 ch. 19-20).
+static void cone_joint_cv_and_pyramid( void** state )
+{
+	(void)state;
+	tbWorldId world = makeDefaultWorld();
+	tbVec3 pivot = { 0.0f, 0.0f, 5.0f };
+	tbBodyId bar = addBox( world, tbMakeVec3( 0.0f, 0.0f, 4.5f ), tbMakeVec3( 0.1f, 0.1f, 0.5f ), 2.0f );
+	tbConeJointDef def = tbDefaultConeJointDef(); // twist locked: the CV joint
+	tbJointFramesFromWorld( tb_nullBodyId, bar, pivot, tbMakeVec3( 0, 0, -1 ), &def.base );
+	def.enablePyramidLimit = true;
+	def.maxSwingY = 0.4f;
+	def.maxSwingZ = 0.2f;
+	tbJointId cone = tbCreateConeJoint( world, &def, NULL );
+	float maxY = 0.0f, maxZ = 0.0f, maxTwist = 0.0f;
+	tbVec3 yAxis = tbRotate( tbJoint_GetWorldFrameA( cone ).q, tbMakeVec3( 0, 1, 0 ) );
+	tbVec3 zAxis = tbRotate( tbJoint_GetWorldFrameA( cone ).q, tbMakeVec3( 0, 0, 1 ) );
+	for ( int i = 0; i < 480; ++i )
+	{
+		float t = (float)i * DT;
+		tbVec3 torque = tbAdd( tbMulSV( 40.0f * cosf( 2.0f * t ), yAxis ), tbMulSV( 40.0f * sinf( 2.0f * t ), zAxis ) );
+		torque.z += 10.0f; // twist torque: the CV joint must resist it
+		tbBody_ApplyTorque( bar, torque, true );
+		tbWorld_Step( world, DT );
+		tbQuat q = tbInvMulQQ( tbJoint_GetWorldFrameA( cone ).q, tbJoint_GetWorldFrameB( cone ).q );
+		if ( q.w < 0.0f )
+		{
+			q = tbMakeQuat( -q.w, -q.x, -q.y, -q.z );
+		}
+		maxY = tbMaxFloat( maxY, fabsf( 2.0f * asinf( q.y ) ) );
+		maxZ = tbMaxFloat( maxZ, fabsf( 2.0f * asinf( q.z ) ) );
+		maxTwist = tbMaxFloat( maxTwist, fabsf( tbConeJoint_GetTwistAngle( cone ) ) );
+	}
+	printf( "cv + pyramid: max swing y %.4f (0.4), z %.4f (0.2), max |twist| %.5f rad\n", maxY, maxZ, maxTwist );
+	assert_true( maxY < 0.4f + 1.0f * DEG && maxY > 0.4f - 1.0f * DEG );
+	assert_true( maxZ < 0.2f + 1.0f * DEG && maxZ > 0.2f - 1.0f * DEG );
+	assert_true( maxTwist < 1.0f * DEG );
+	tbDestroyWorld( world );
+}
+
+// 6-DOF -------------------------------------------------------------------------------------------
+
+static void six_dof_axes( void** state )
+{
+	(void)state;
+	for ( int m = 0; m < 3; ++m )
+	{
+		tbWorldId world = makeWorld( s_modes[m], tb_vec3_zero );
+		tbVec3 c = { 0.0f, 0.0f, 3.0f };
+		tbBodyId body = addBox( world, c, tbMakeVec3( 0.2f, 0.2f, 0.2f ), 1.0f );
+		tbSixDofJointDef def = tbDefaultSixDofJointDef();
+		tbJointFramesFromWorldFrame( tb_nullBodyId, body, tbMakeTransform( c, tb_quatIdentity ), &def.base );
+		def.mode[tbSixDof_x] = tbAxis_free;
+		def.mode[tbSixDof_y] = tbAxis_limited;
+		def.lower[tbSixDof_y] = -0.1f;
+		def.upper[tbSixDof_y] = 0.2f;
+		def.mode[tbSixDof_z] = tbAxis_fixed;
+		def.mode[tbSixDof_rx] = tbAxis_free;
+		def.mode[tbSixDof_ry] = tbAxis_limited;
+		def.lower[tbSixDof_ry] = -0.3f;
+		def.upper[tbSixDof_ry] = 0.4f;
+		def.mode[tbSixDof_rz] = tbAxis_fixed;
+		tbJointId joint = tbCreateSixDofJoint( world, &def, NULL );
+		assert_true( tbJoint_IsValid( joint ) );
+		float lo[6], hi[6];
+		for ( int a = 0; a < 6; ++a )
+		{
+			lo[a] = FLT_MAX;
+			hi[a] = -FLT_MAX;
+		}
+		for ( int i = 0; i < 480; ++i )
+		{
+			// Force and torque along every axis, changing sign every second.
+			float s = ( ( i / 60 ) % 2 == 0 ) ? 1.0f : -1.0f;
+			tbBody_ApplyForceToCenter( body, tbMakeVec3( 3.0f * s, 8.0f * s, 20.0f * s ), true );
+			tbBody_ApplyTorque( body, tbMakeVec3( 0.05f * s, 1.0f * s, 2.0f * s ), true );
+			tbWorld_Step( world, DT );
+			for ( int a = 0; a < 6; ++a )
+			{
+				float v = tbSixDofJoint_GetAxisPosition( joint, (tbSixDofAxis)a );
+				lo[a] = tbMinFloat( lo[a], v );
+				hi[a] = tbMaxFloat( hi[a], v );
+			}
+		}
+		printf( "6dof %s: x [%.3f %.3f] free, y [%.4f %.4f] in [-0.1 0.2], z [%.5f %.5f] fixed, rx [%.3f %.3f] free, ry "
+				"[%.4f %.4f] in [-0.3 0.4], rz [%.5f %.5f] fixed\n",
+				s_modeNames[m], lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], lo[3], hi[3], lo[4], hi[4], lo[5], hi[5] );
+		// Free axes move.
+		assert_true( hi[0] - lo[0] > 0.5f );
+		assert_true( hi[3] - lo[3] > 0.5f );
+		// Limited axes stay inside (1 mm, 1 degree) and reach both limits.
+		assert_true( lo[1] > -0.1f - 0.001f && hi[1] < 0.2f + 0.001f );
+		assert_true( lo[1] < -0.1f + 0.001f && hi[1] > 0.2f - 0.001f );
+		assert_true( lo[4] > -0.3f - 1.0f * DEG && hi[4] < 0.4f + 1.0f * DEG );
+		assert_true( lo[4] < -0.3f + 1.0f * DEG && hi[4] > 0.4f - 1.0f * DEG );
+		// Fixed axes hold.
+		assert_true( fabsf( lo[2] ) < 0.001f && fabsf( hi[2] ) < 0.001f );
+		assert_true( fabsf( lo[5] ) < 1.0f * DEG && fabsf( hi[5] ) < 1.0f * DEG );
+		tbDestroyWorld( world );
+	}
+}
+
+static void six_dof_motor( void** state )
+{
+	(void)state;
+	tbWorldId world = makeWorld( tbSolver_soft, tb_vec3_zero );
+	tbVec3 c = { 0.0f, 0.0f, 3.0f };
+	tbBodyId body = addBox( world, c, tbMakeVec3( 0.2f, 0.2f, 0.2f ), 1.0f );
+	tbSixDofJointDef def = tbDefaultSixDofJointDef();
+	tbJointFramesFromWorldFrame( tb_nullBodyId, body, tbMakeTransform( c, tb_quatIdentity ), &def.base );
+	def.mode[tbSixDof_x] = tbAxis_free;
+	def.enableMotor[tbSixDof_x] = true;
+	def.motorSpeed[tbSixDof_x] = 0.5f;
+	def.maxMotorForce[tbSixDof_x] = 50.0f;
+	def.mode[tbSixDof_rz] = tbAxis_free;
+	def.enableMotor[tbSixDof_rz] = true;
+	def.motorSpeed[tbSixDof_rz] = -2.0f;
+	def.maxMotorForce[tbSixDof_rz] = 10.0f;
+	tbJointId joint = tbCreateSixDofJoint( world, &def, NULL );
+	run( world, 60 );
+	tbVec3 v = tbBody_GetLinearVelocity( body );
+	tbVec3 w = tbBody_GetAngularVelocity( body );
+	printf( "6dof motors: vx %.4f (0.5), wz %.4f (-2)\n", v.x, w.z );
+	assert_true( fabsf( v.x - 0.5f ) < 0.01f );
+	assert_true( fabsf( w.z + 2.0f ) < 0.04f );
+	assert_true( fabsf( v.y ) < 1.0e-3f && fabsf( v.z ) < 1.0e-3f );
+	tbSixDofJoint_SetAxisMotorSpeed( joint, tbSixDof_x, -0.5f );
+	run( world, 30 );
+	assert_true( fabsf( tbBody_GetLinearVelocity( body ).x + 0.5f ) < 0.01f );
+	tbDestroyWorld( world );
+}
+
+// Slider ------------------------------------------------------------------------------------------
+
+static void slider_motor_and_limits( void** state )
+{
+	(void)state;
+	for ( int m = 0; m < 3; ++m )
+	{
+		tbWorldId world = makeWorld( s_modes[m], tbMakeVec3( 0.0f, 0.0f, -10.0f ) );
+		// Vertical slider: a 5 kg block lifted by a motor (load 50 N, max force 120 N).
+		tbVec3 c = { 0.0f, 0.0f, 2.0f };
+		tbBodyId block = addBox( world, c, tbMakeVec3( 0.2f, 0.2f, 0.2f ), 5.0f );
+		tbSliderJointDef def = tbDefaultSliderJointDef();
+		tbJointFramesFromWorld( tb_nullBodyId, block, c, tbMakeVec3( 0, 0, 1 ), &def.base );
+		def.enableMotor = true;
+		def.motorSpeed = 0.5f;
+		def.maxMotorForce = 120.0f;
+		def.enableLimit = true;
+		def.lowerTranslation = -0.5f;
+		def.upperTranslation = 1.0f;
+		tbJointId slider = tbCreateSliderJoint( world, &def, NULL );
+		run( world, 60 );
+		float speed = tbSliderJoint_GetSpeed( slider );
+		float force = tbSliderJoint_GetMotorForce( slider );
+		printf( "slider %s: speed %.4f m/s (0.5), motor force %.2f N (load 50)\n", s_modeNames[m], speed, force );
+		assert_true( fabsf( speed - 0.5f ) < 0.02f * 0.5f );
+		assert_true( fabsf( force - 50.0f ) < 2.0f );
+		// It runs into the upper limit and stops there.
+		float maxT = 0.0f;
+		for ( int i = 0; i < 120; ++i )
+		{
+			run( world, 1 );
+			maxT = tbMaxFloat( maxT, tbSliderJoint_GetTranslation( slider ) );
+		}
+		float t = tbSliderJoint_GetTranslation( slider );
+		printf( "slider %s: stopped at %.5f m (upper 1.0), max %.5f\n", s_modeNames[m], t, maxT );
+		assert_true( fabsf( t - 1.0f ) < 0.001f );
+		assert_true( maxT < 1.0f + 0.001f );
+		// Motor off: gravity slides it down to the lower limit.
+		tbSliderJoint_EnableMotor( slider, false );
+		run( world, 120 );
+		t = tbSliderJoint_GetTranslation( slider );
+		assert_true( fabsf( t + 0.5f ) < 0.002f );
+		// Rotation and sideways motion stay locked.
+		float pos, ang;
+		tbJoint_GetError( slider, &pos, &ang );
+		assert_true( pos < 0.003f && ang < 0.5f * DEG );
+		tbDestroyWorld( world );
+	}
+}
+
+// Fixed -------------------------------------------------------------------------------------------
+
+// A 2 m beam (10 kg) welded by one end to a static post: the tip sags less than 1 cm and does
+// not drift over 60 s.
+static void fixed_beam_holds( void** state )
+{
+	(void)state;
+	for ( int m = 0; m < 3; ++m )
+	{
+		tbWorldId world = makeWorld( s_modes[m], tbMakeVec3( 0.0f, 0.0f, -10.0f ) );
+		tbBodyId post = addStatic( world, tbMakeVec3( 0.0f, 0.0f, 3.0f ) );
+		tbBodyId beam = addBox( world, tbMakeVec3( 1.0f, 0.0f, 3.0f ), tbMakeVec3( 1.0f, 0.05f, 0.05f ), 10.0f );
+		tbFixedJointDef def = tbDefaultFixedJointDef();
+		tbJointFramesFromWorld( post, beam, tbMakeVec3( 0.0f, 0.0f, 3.0f ), tbMakeVec3( 1, 0, 0 ), &def.base );
+		tbJointId weld = tbCreateFixedJoint( world, &def, NULL );
+		assert_true( tbJoint_IsValid( weld ) );
+		tbVec3 tipLocal = { 1.0f, 0.0f, 0.0f };
+		run( world, 60 );
+		tbVec3 tip1 = tbTransformPoint( tbBody_GetTransform( beam ), tipLocal );
+		float maxSag = 0.0f;
+		for ( int i = 0; i < 59 * 60; ++i )
+		{
+			run( world, 1 );
+			tbVec3 tip = tbTransformPoint( tbBody_GetTransform( beam ), tipLocal );
+			maxSag = tbMaxFloat( maxSag, 3.0f - tip.z );
+		}
+		tbVec3 tip60 = tbTransformPoint( tbBody_GetTransform( beam ), tipLocal );
+		float drift = tbDistance( tip1, tip60 );
+		printf( "fixed beam %s: tip sag %.5f m (max %.5f), drift 1 s -> 60 s %.6f m, torque %.1f N m\n", s_modeNames[m],
+				3.0f - tip60.z, maxSag, drift, tbLength( tbJoint_GetConstraintTorque( weld ) ) );
+		assert_true( maxSag < 0.01f );
+		assert_true( drift < 0.001f );
+		tbDestroyWorld( world );
+	}
+}
+
+// Mass ratio --------------------------------------------------------------------------------------
+
+// 10 links of 1 kg (0.5 m) hanging from the world by ball joints, a 100 kg box at the end: the
+// chain stretches < 1 % in soft mode; the figure for every mode is printed.
+static float massRatioStretch( tbSolverMode mode )
+{
+	tbWorldId world = makeWorld( mode, tbMakeVec3( 0.0f, 0.0f, -10.0f ) );
+	tbVec3 top = { 0.0f, 0.0f, 20.0f };
+	tbBodyId prev = tb_nullBodyId;
+	tbJointId joints[11];
+	for ( int i = 0; i < 10; ++i )
+	{
+		tbVec3 c = { 0.0f, 0.0f, top.z - 0.25f - 0.5f * (float)i };
+		tbBodyId link = addBox( world, c, tbMakeVec3( 0.05f, 0.05f, 0.25f ), 1.0f );
+		tbBallJointDef def = tbDefaultBallJointDef();
+		tbJointFramesFromWorld( prev, link, tbMakeVec3( 0.0f, 0.0f, c.z + 0.25f ), tbMakeVec3( 0, 0, 1 ), &def.base );
+		joints[i] = tbCreateBallJoint( world, &def, NULL );
+		prev = link;
+	}
+	tbVec3 boxCenter = { 0.0f, 0.0f, top.z - 5.0f - 0.5f };
+	tbBodyId box = addBox( world, boxCenter, tbMakeVec3( 0.5f, 0.5f, 0.5f ), 100.0f );
+	tbBallJointDef def = tbDefaultBallJointDef();
+	tbJointFramesFromWorld( prev, box, tbMakeVec3( 0.0f, 0.0f, top.z - 5.0f ), tbMakeVec3( 0, 0, 1 ), &def.base );
+	joints[10] = tbCreateBallJoint( world, &def, NULL );
+	float maxStretch = 0.0f, maxGap = 0.0f;
+	for ( int i = 0; i < 300; ++i )
+	{
+		run( world, 1 );
+		float length = top.z - ( tbBody_GetPosition( box ).z + 0.5f );
+		maxStretch = tbMaxFloat( maxStretch, ( length - 5.0f ) / 5.0f );
+		for ( int j = 0; j < 11; ++j )
+		{
+			maxGap = tbMaxFloat( maxGap, anchorGap( joints[j] ) );
+		}
+	}
+	printf( "  largest single joint gap %.5f m\n", maxGap );
+	tbDestroyWorld( world );
+	return maxStretch;
+}
+
+static void mass_ratio_chain( void** state )
+{
+	(void)state;
+	float stretch[3];
+	for ( int m = 0; m < 3; ++m )
+	{
+		stretch[m] = massRatioStretch( s_modes[m] );
+		printf( "mass ratio 1:100 chain %s: max stretch %.3f %%\n", s_modeNames[m], 100.0f * stretch[m] );
+	}
+	assert_true( stretch[0] < 0.01f );
+}
+
+// SCENES.md chains ---------------------------------------------------------------------------------
+
+// 20 chains of 100 cubes (half extent 0.25, 1 kg, I = 1/24) joined by hinges about +y, the first
+// link hinged to the world, starting horizontal at z = 60: after 600 steps at 60 Hz the largest
+// anchor gap is < 1 cm. The largest gap during the run is printed (Bullet 2.87 m, ODE 3.16 m).
+static void scenes_chains( void** state )
+{
+	(void)state;
+	const int chains = 20, links = 100;
+	tbWorldId world = makeDefaultWorld();
+	tbJointId* joints = malloc( sizeof( tbJointId ) * (size_t)( chains * links ) );
+	tbVec3 inertia = { 1.0f / 24.0f, 1.0f / 24.0f, 1.0f / 24.0f };
+	for ( int c = 0; c < chains; ++c )
+	{
+		float y = 2.0f * (float)c - 19.0f;
+		tbBodyId prev = tb_nullBodyId;
+		for ( int k = 0; k < links; ++k )
+		{
+			tbBodyId body = addBody( world, tbMakeVec3( 0.25f + 0.5f * (float)k, y, 60.0f ), tb_quatIdentity, 1.0f, inertia );
+			tbHingeJointDef def = tbDefaultHingeJointDef();
+			tbJointFramesFromWorld( prev, body, tbMakeVec3( 0.5f * (float)k, y, 60.0f ), tbMakeVec3( 0, 1, 0 ), &def.base );
+			joints[c * links + k] = tbCreateHingeJoint( world, &def, NULL );
+			prev = body;
+		}
+	}
+	float runMax = 0.0f;
+	for ( int s = 0; s < 600; ++s )
+	{
+		tbWorld_Step( world, DT );
+		for ( int j = 0; j < chains * links; ++j )
+		{
+			runMax = tbMaxFloat( runMax, anchorGap( joints[j] ) );
+		}
+	}
+	float endMax = 0.0f, endMean = 0.0f, axisMax = 0.0f;
+	for ( int j = 0; j < chains * links; ++j )
+	{
+		float g = anchorGap( joints[j] );
+		endMax = tbMaxFloat( endMax, g );
+		endMean += g / (float)( chains * links );
+		axisMax = tbMaxFloat( axisMax, swingBetween( joints[j] ) );
+	}
+	printf( "chains 20x100: max anchor gap at end %.5f m (mean %.6f), during the run %.5f m, max axis error %.3f deg\n",
+			endMax, endMean, runMax, axisMax / DEG );
+	assert_true( endMax < 0.01f );
+	free( joints );
+	tbDestroyWorld( world );
+}
+
+// Breakable ---------------------------------------------------------------------------------------
+
+// A load that grows by 1 N per step hangs from a hinge with breakForce 200 N: it breaks when the
+// load (the weight plus the pull) reaches 200 N +- 5 %, once, with one event.
+static void breakable_joint( void** state )
+{
+	(void)state;
+	for ( int m = 0; m < 3; ++m )
+	{
+		tbWorldId world = makeWorld( s_modes[m], tbMakeVec3( 0.0f, 0.0f, -10.0f ) );
+		tbVec3 pivot = { 0.0f, 0.0f, 5.0f };
+		tbBodyId weight = addBox( world, tbMakeVec3( 0.0f, 0.0f, 4.0f ), tbMakeVec3( 0.2f, 0.2f, 0.2f ), 5.0f );
+		tbBallJointDef def = tbDefaultBallJointDef();
+		tbJointFramesFromWorld( tb_nullBodyId, weight, pivot, tbMakeVec3( 0, 0, 1 ), &def.base );
+		def.base.breakForce = 200.0f;
+		tbJointId joint = tbCreateBallJoint( world, &def, NULL );
+		int events = 0;
+		float brokeAt = -1.0f, reported = 0.0f;
+		for ( int i = 0; i < 400; ++i )
+		{
+			float pull = (float)i;
+			tbBody_ApplyForceToCenter( weight, tbMakeVec3( 0.0f, 0.0f, -pull ), true );
+			tbWorld_Step( world, DT );
+			tbJointBreakEvents ev = tbWorld_GetJointBreakEvents( world );
+			for ( int e = 0; e < ev.count; ++e )
+			{
+				assert_true( TB_ID_EQUALS( ev.events[e].jointId, joint ) );
+				reported = ev.events[e].force;
+				events += 1;
+			}
+			if ( brokeAt < 0.0f && tbJoint_IsBroken( joint ) )
+			{
+				brokeAt = pull + 50.0f;
+			}
+		}
+		printf( "breakable %s: broke at load %.1f N (threshold 200), event force %.1f N, %d event(s)\n", s_modeNames[m],
+				brokeAt, reported, events );
+		assert_int_equal( events, 1 );
+		assert_true( fabsf( brokeAt - 200.0f ) < 0.05f * 200.0f );
+		assert_true( tbJoint_IsEnabled( joint ) == false );
+		// Broken: the weight falls.
+		assert_true( tbBody_GetPosition( weight ).z < 0.0f );
+		tbDestroyWorld( world );
+	}
+}
+
+// Custom rows -------------------------------------------------------------------------------------
+
+// Three rows of a point constraint, as a Lua script would write them: J = (-e, -(rA x e), e, rB x e),
+// C = e . (pB - pA).
+static int ballRows( tbJointId id, const tbCustomRowsInput* in, tbCustomRow rows[TB_MAX_CUSTOM_ROWS], void* context )
+{
+	(void)id;
+	int* calls = context;
+	*calls += 1;
+	tbVec3 rA = tbSub( in->frameA.p, in->centerA );
+	tbVec3 rB = tbSub( in->frameB.p, in->centerB );
+	tbVec3 d = tbSub( in->frameB.p, in->frameA.p );
+	for ( int i = 0; i < 3; ++i )
+	{
+		tbVec3 e = { i == 0 ? 1.0f : 0.0f, i == 1 ? 1.0f : 0.0f, i == 2 ? 1.0f : 0.0f };
+		tbVec3 a = tbNeg( tbCross( rA, e ) );
+		tbVec3 b = tbCross( rB, e );
+		float J[12] = { -e.x, -e.y, -e.z, a.x, a.y, a.z, e.x, e.y, e.z, b.x, b.y, b.z };
+		memcpy( rows[i].J, J, sizeof( J ) );
+		rows[i].bias = 0.0f;
+		rows[i].positionError = tbDot( e, d );
+		rows[i].lower = -FLT_MAX;
+		rows[i].upper = FLT_MAX;
+	}
+	return 3;
+}
+
+static void custom_rows_match_ball_joint( void** state )
+{
+	(void)state;
+	for ( int m = 0; m < 3; ++m )
+	{
+		tbWorldId worlds[2];
+		tbBodyId bodies[2];
+		int calls = 0;
+		for ( int w = 0; w < 2; ++w )
+		{
+			worlds[w] = makeWorld( s_modes[m], tbMakeVec3( 0.0f, 0.0f, -10.0f ) );
+			tbVec3 pivot = { 0.0f, 0.0f, 5.0f };
+			// A spherical pendulum: 1 m from the pivot, started sideways so it traces a cone.
+			bodies[w] = addBox( worlds[w], tbMakeVec3( 0.25f, 0.0f, 5.0f - 0.97f ), tbMakeVec3( 0.2f, 0.1f, 0.3f ), 2.0f );
+			tbBody_SetLinearVelocity( bodies[w], tbMakeVec3( 0.0f, 0.6f, 0.0f ) );
+			tbBody_SetAngularVelocity( bodies[w], tbMakeVec3( 0.3f, 0.0f, 0.5f ) );
+			tbJointDef base = tbDefaultBallJointDef().base;
+			tbJointFramesFromWorld( tb_nullBodyId, bodies[w], pivot, tbMakeVec3( 0, 0, 1 ), &base );
+			if ( w == 0 )
+			{
+				tbBallJointDef def = tbDefaultBallJointDef();
+				def.base = base;
+				assert_true( tbJoint_IsValid( tbCreateBallJoint( worlds[w], &def, NULL ) ) );
+			}
+			else
+			{
+				tbCustomJointDef def = tbDefaultCustomJointDef();
+				def.base = base;
+				def.rowsFcn = ballRows;
+				def.context = &calls;
+				assert_true( tbJoint_IsValid( tbCreateCustomJoint( worlds[w], &def, NULL ) ) );
+			}
+		}
+		float maxDiff = 0.0f, travel = 0.0f;
+		tbVec3 start = tbBody_GetPosition( bodies[0] );
+		for ( int i = 0; i < 300; ++i )
+		{
+			tbWorld_Step( worlds[0], DT );
+			tbWorld_Step( worlds[1], DT );
+			tbVec3 a = tbBody_GetPosition( bodies[0] );
+			tbVec3 b = tbBody_GetPosition( bodies[1] );
+			maxDiff = tbMaxFloat( maxDiff, tbDistance( a, b ) );
+			travel = tbMaxFloat( travel, tbDistance( a, start ) );
+		}
+		printf( "custom rows vs ball %s: max position difference %.6f m over 300 steps (travel %.3f m), %d callbacks\n",
+				s_modeNames[m], maxDiff, travel, calls );
+		assert_int_equal( calls, 300 );
+		assert_true( travel > 0.3f );
+		assert_true( maxDiff < 0.001f );
+		tbDestroyWorld( worlds[0] );
+		tbDestroyWorld( worlds[1] );
+	}
+}
+
+// A custom row with bounds: a one-sided "floor" row C = z >= 1 with lower = 0 (push only).
+static int floorRow( tbJointId id, const tbCustomRowsInput* in, tbCustomRow rows[TB_MAX_CUSTOM_ROWS], void* context )
+{
+	(void)id;
+	(void)context;
+	memset( rows, 0, sizeof( tbCustomRow ) );
+	rows[0].J[8] = 1.0f; // linear B, z
+	rows[0].positionError = tbMinFloat( in->centerB.z - 1.0f, 0.0f );
+	rows[0].lower = 0.0f;
+	rows[0].upper = FLT_MAX;
+	// Speculative: allow approaching the floor up to contact within the step.
+	rows[0].bias = -tbMaxFloat( in->centerB.z - 1.0f, 0.0f ) / in->timeStep;
+	return 1;
+}
+
+static void custom_row_bounds( void** state )
+{
+	(void)state;
+	tbWorldId world = makeDefaultWorld();
+	tbBodyId body = addBox( world, tbMakeVec3( 0.0f, 0.0f, 3.0f ), tbMakeVec3( 0.2f, 0.2f, 0.2f ), 1.0f );
+	tbCustomJointDef def = tbDefaultCustomJointDef();
+	def.base.bodyB = body;
+	def.rowsFcn = floorRow;
+	tbJointId joint = tbCreateCustomJoint( world, &def, NULL );
+	run( world, 180 );
+	float z = tbBody_GetPosition( body ).z;
+	float impulse = tbCustomJoint_GetRowImpulse( joint, 0 );
+	printf( "custom floor row: z %.5f (floor 1), row impulse %.4f N s per step (weight * dt = %.4f)\n", z, impulse,
+			10.0f * DT );
+	assert_true( fabsf( z - 1.0f ) < 0.002f );
+	assert_true( fabsf( impulse - 10.0f * DT ) < 0.01f * 10.0f * DT );
+	// Lifting it: the row only pushes, it does not hold the body down.
+	tbBody_ApplyLinearImpulse( body, tbMakeVec3( 0.0f, 0.0f, 8.0f ), tbBody_GetPosition( body ), true );
+	run( world, 20 );
+	assert_true( tbBody_GetPosition( body ).z > 2.0f );
+	tbDestroyWorld( world );
+}
+
+// Motor and mouse joints ---------------------------------------------------------------------------
+
+static void motor_joint_drives_speed( void** state )
+{
+	(void)state;
+	tbWorldId world = makeDefaultWorld();
+	tbVec3 c = { 0.0f, 0.0f, 2.0f };
+	// A beam spun about the vertical axis through its centre (000 ch. 22's scene, with a static base).
+	tbBodyId base = addStatic( world, c );
+	tbBodyId beam = addBox( world, c, tbMakeVec3( 1.0f, 0.1f, 0.1f ), 5.0f );
+	tbMotorJointDef def = tbDefaultMotorJointDef();
+	tbJointFramesFromWorld( base, beam, c, tbMakeVec3( 0, 0, 1 ), &def.base );
+	def.motorSpeed = 2.0f;
+	def.maxMotorTorque = 30.0f;
+	tbJointId motor = tbCreateMotorJoint( world, &def, NULL );
+	run( world, 120 );
+	tbVec3 w = tbBody_GetAngularVelocity( beam );
+	printf( "motor joint: w = (%.4f %.4f %.4f) (target z 2), torque %.3f N m\n", w.x, w.y, w.z,
+			tbMotorJoint_GetMotorTorque( motor ) );
+	assert_true( fabsf( w.z - 2.0f ) < 0.02f * 2.0f );
+	assert_true( fabsf( w.x ) < 0.01f && fabsf( w.y ) < 0.01f );
+	assert_true( gapOf( motor ) < 0.001f );
+	tbMotorJoint_SetMotorSpeed( motor, -1.0f );
+	run( world, 120 );
+	assert_true( fabsf( tbBody_GetAngularVelocity( beam ).z + 1.0f ) < 0.02f );
+	tbDestroyWorld( world );
+}
+
+static void mouse_joint_drags( void** state )
+{
+	(void)state;
+	tbWorldId world = makeDefaultWorld();
+	tbBodyId body = addBox( world, tbMakeVec3( 0.0f, 0.0f, 1.0f ), tbMakeVec3( 0.3f, 0.3f, 0.3f ), 4.0f );
+	tbMouseJointDef def = tbDefaultMouseJointDef();
+	def.base.bodyB = body;
+	def.base.localFrameB.p = tbMakeVec3( 0.3f, 0.0f, 0.0f );
+	def.target = tbMakeVec3( 0.3f, 0.0f, 1.0f );
+	def.hertz = 5.0f;
+	def.dampingRatio = 1.0f;
+	def.maxForce = 2000.0f;
+	tbJointId mouse = tbCreateMouseJoint( world, &def, NULL );
+	tbMouseJoint_SetTarget( mouse, tbMakeVec3( 2.0f, 1.0f, 3.0f ) );
+	run( world, 180 );
+	tbVec3 p = tbJoint_GetWorldFrameB( mouse ).p;
+	float error = tbDistance( p, tbMakeVec3( 2.0f, 1.0f, 3.0f ) );
+	printf( "mouse: anchor %.3f %.3f %.3f, distance to target %.4f m\n", p.x, p.y, p.z, error );
+	// The spring sags under the weight: k = m w^2 = 4 * (2 pi 5)^2 = 3948 N/m, 40 N -> 1 cm.
+	assert_true( error < 0.02f );
+	// A weak mouse cannot lift it.
+	tbMouseJoint_SetMaxForce( mouse, 10.0f );
+	run( world, 120 );
+	assert_true( tbJoint_GetWorldFrameB( mouse ).p.z < 1.0f );
+	tbDestroyWorld( world );
+}
+
+// Contacts between jointed bodies ------------------------------------------------------------------
+
+static void collide_connected( void** state )
+{
+	(void)state;
+	for ( int pass = 0; pass < 2; ++pass )
+	{
+		tbWorldId world = makeWorld( tbSolver_soft, tb_vec3_zero );
+		tbShapeDef sd = tbDefaultShapeDef();
+		tbBodyId bodies[2];
+		for ( int i = 0; i < 2; ++i )
+		{
+			tbBodyDef bd = tbDefaultBodyDef();
+			bd.type = tbBody_dynamic;
+			bd.position = tbMakeVec3( 0.8f * (float)i, 0.0f, 0.0f );
+			bodies[i] = tbCreateBody( world, &bd );
+			tbCreateBoxShape( bodies[i], &sd, tbMakeVec3( 0.5f, 0.5f, 0.5f ), tb_transformIdentity, NULL );
+		}
+		tbBallJointDef def = tbDefaultBallJointDef();
+		tbJointFramesFromWorld( bodies[0], bodies[1], tbMakeVec3( 0.4f, 0.0f, 0.0f ), tbMakeVec3( 1, 0, 0 ), &def.base );
+		def.base.collideConnected = pass == 1;
+		tbJointId joint = tbCreateBallJoint( world, &def, NULL );
+		run( world, 2 );
+		tbContactData contacts[4];
+		int n = tbWorld_GetContacts( world, contacts, 4 );
+		printf( "collideConnected %d: %d touching contact(s)\n", pass, n );
+		assert_int_equal( n, pass == 1 ? 1 : 0 );
+		// Destroying the joint lets them collide again.
+		if ( pass == 0 )
+		{
+			assert_int_equal( tbDestroyJoint( joint ), tbResult_ok );
+			run( world, 2 );
+			assert_int_equal( tbWorld_GetContacts( world, contacts, 4 ), 1 );
+		}
+		tbDestroyWorld( world );
+	}
+}
+
+// API ---------------------------------------------------------------------------------------------
+
+static int s_lockedResult = -1;
+
+static int lockProbeRows( tbJointId id, const tbCustomRowsInput* in, tbCustomRow rows[TB_MAX_CUSTOM_ROWS], void* context )
+{
+	(void)in;
+	(void)rows;
+	tbJointId* hinge = context;
+	s_lockedResult = tbHingeJoint_SetMotorSpeed( *hinge, 1.0f );
+	assert_int_equal( tbDestroyJoint( id ), tbResult_worldLocked );
+	return 0;
+}
+
+static void api_validation( void** state )
+{
+	(void)state;
+	tbWorldId world = makeDefaultWorld();
+	tbBodyId a = addBox( world, tbMakeVec3( 0, 0, 1 ), tbMakeVec3( 0.5f, 0.5f, 0.5f ), 1.0f );
+	tbBodyId b = addBox( world, tbMakeVec3( 1, 0, 1 ), tbMakeVec3( 0.5f, 0.5f, 0.5f ), 1.0f );
+	tbResult r;
+
+	tbHingeJointDef hd = tbDefaultHingeJointDef();
+	assert_int_equal( tbJointFramesFromWorld( a, b, tbMakeVec3( 0.5f, 0, 1 ), tbMakeVec3( 0, 0, 0 ), &hd.base ),
+					  tbResult_invalidArgument );
+	assert_int_equal( tbJointFramesFromWorld( a, b, tbMakeVec3( NAN, 0, 1 ), tbMakeVec3( 0, 0, 1 ), &hd.base ),
+					  tbResult_invalidArgument );
+	assert_int_equal( tbJointFramesFromWorld( a, b, tbMakeVec3( 0.5f, 0, 1 ), tbMakeVec3( 0, 0, 1 ), &hd.base ), tbResult_ok );
+
+	// Bad parameters.
+	tbHingeJointDef bad = hd;
+	bad.enableLimit = true;
+	bad.lowerAngle = 0.5f;
+	bad.upperAngle = 0.2f;
+	assert_true( TB_IS_NULL( tbCreateHingeJoint( world, &bad, &r ) ) );
+	assert_int_equal( r, tbResult_invalidArgument );
+	bad = hd;
+	bad.maxMotorTorque = -1.0f;
+	assert_true( TB_IS_NULL( tbCreateHingeJoint( world, &bad, &r ) ) );
+	assert_int_equal( r, tbResult_invalidArgument );
+	bad = hd;
+	bad.motorSpeed = NAN;
+	assert_true( TB_IS_NULL( tbCreateHingeJoint( world, &bad, &r ) ) );
+	bad = hd;
+	bad.base.localFrameA.p.y = INFINITY;
+	assert_true( TB_IS_NULL( tbCreateHingeJoint( world, &bad, &r ) ) );
+	assert_int_equal( r, tbResult_invalidArgument );
+	bad = hd;
+	bad.base.bodyB = a; // the same body twice
+	assert_true( TB_IS_NULL( tbCreateHingeJoint( world, &bad, &r ) ) );
+	assert_int_equal( r, tbResult_invalidArgument );
+	bad = hd;
+	bad.base.bodyA = tb_nullBodyId;
+	bad.base.bodyB = tb_nullBodyId;
+	assert_true( TB_IS_NULL( tbCreateHingeJoint( world, &bad, &r ) ) );
+	bad = hd;
+	bad.base.breakForce = -5.0f;
+	assert_true( TB_IS_NULL( tbCreateHingeJoint( world, &bad, &r ) ) );
+	tbHingeJointDef uninit;
+	memset( &uninit, 0, sizeof( uninit ) );
+	assert_true( TB_IS_NULL( tbCreateHingeJoint( world, &uninit, &r ) ) );
+	assert_int_equal( r, tbResult_invalidArgument );
+	tbDistanceJointDef dd = tbDefaultDistanceJointDef();
+	dd.base = hd.base;
+	dd.minLength = 2.0f;
+	dd.maxLength = 1.0f;
+	assert_true( TB_IS_NULL( tbCreateDistanceJoint( world, &dd, &r ) ) );
+	tbCustomJointDef cd = tbDefaultCustomJointDef();
+	cd.base = hd.base;
+	assert_true( TB_IS_NULL( tbCreateCustomJoint( world, &cd, &r ) ) ); // no callback
+
+	// A valid hinge, then stale ids.
+	tbJointId hinge = tbCreateHingeJoint( world, &hd, &r );
+	assert_int_equal( r, tbResult_ok );
+	assert_int_equal( tbJoint_GetType( hinge ), tbJoint_hinge );
+	assert_string_equal( tbJointTypeName( tbJoint_GetType( hinge ) ), "hinge" );
+	assert_int_equal( tbJointTypeFromName( "six_dof" ), tbJoint_sixDof );
+	assert_int_equal( tbJointTypeFromName( "hnige" ), tbJoint_typeCount );
+	assert_true( TB_ID_EQUALS( tbJoint_GetBodyA( hinge ), a ) );
+	assert_true( TB_ID_EQUALS( tbJoint_GetBodyB( hinge ), b ) );
+	tbJointId ids[4];
+	assert_int_equal( tbBody_GetJoints( a, ids, 4 ), 1 );
+	assert_true( TB_ID_EQUALS( ids[0], hinge ) );
+	assert_int_equal( tbHingeJoint_SetMotorSpeed( hinge, NAN ), tbResult_invalidArgument );
+	assert_int_equal( tbHingeJoint_SetMaxMotorTorque( hinge, -1.0f ), tbResult_invalidArgument );
+	assert_int_equal( tbHingeJoint_SetLimits( hinge, 1.0f, -1.0f ), tbResult_invalidArgument );
+	assert_int_equal( tbHingeJoint_SetMotorSpeed( hinge, 2.0f ), tbResult_ok );
+	assert_true( tbHingeJoint_GetMotorSpeed( hinge ) == 2.0f );
+	assert_int_equal( tbSliderJoint_SetMotorSpeed( hinge, 1.0f ), tbResult_invalidId ); // wrong type
+	tbJoint_SetName( hinge, "elbow" );
+	assert_string_equal( tbJoint_GetName( hinge ), "elbow" );
+
+	// The world is locked during a step: a custom joint's callback tries to change things.
+	tbCustomJointDef probe = tbDefaultCustomJointDef();
+	probe.base.bodyB = b;
+	probe.rowsFcn = lockProbeRows;
+	probe.context = &hinge;
+	tbJointId probeId = tbCreateCustomJoint( world, &probe, &r );
+	assert_int_equal( r, tbResult_ok );
+	tbWorld_Step( world, DT );
+	assert_int_equal( s_lockedResult, tbResult_worldLocked );
+	assert_int_equal( tbDestroyJoint( probeId ), tbResult_ok );
+
+	assert_int_equal( tbDestroyJoint( hinge ), tbResult_ok );
+	assert_false( tbJoint_IsValid( hinge ) );
+	assert_int_equal( tbDestroyJoint( hinge ), tbResult_invalidId );
+	assert_int_equal( tbHingeJoint_SetMotorSpeed( hinge, 1.0f ), tbResult_invalidId );
+	assert_int_equal( tbBody_GetJoints( a, ids, 4 ), 0 );
+
+	// A joint dies with its body; a stale body id is refused.
+	tbJointId again = tbCreateHingeJoint( world, &hd, NULL );
+	assert_true( tbJoint_IsValid( again ) );
+	assert_int_equal( tbDestroyBody( b ), tbResult_ok );
+	assert_false( tbJoint_IsValid( again ) );
+	assert_true( TB_IS_NULL( tbCreateHingeJoint( world, &hd, &r ) ) );
+	assert_int_equal( r, tbResult_invalidId );
+	run( world, 2 );
+	tbDestroyWorld( world );
+}
+
+// Every joint type to the static world (null body) and to a static body, stepped with random
+// pushes: nothing explodes and the anchors hold.
+static void every_type_to_static( void** state )
+{
+	(void)state;
+	for ( int staticBody = 0; staticBody < 2; ++staticBody )
+	{
+		tbWorldId world = makeDefaultWorld();
+		tbBodyId ground = staticBody ? addStatic( world, tbMakeVec3( 0.3f, -0.2f, 0.1f ) ) : tb_nullBodyId;
+		tbJointId joints[tbJoint_typeCount];
+		tbBodyId bodies[tbJoint_typeCount];
+		int n = 0;
+		for ( int t = 0; t < tbJoint_typeCount; ++t )
+		{
+			tbVec3 c = { 3.0f * (float)t, 0.0f, 5.0f };
+			bodies[n] = addBox( world, c, tbMakeVec3( 0.2f, 0.2f, 0.2f ), 1.0f );
+			tbJointDef base = tbDefaultFixedJointDef().base;
+			tbJointFramesFromWorld( ground, bodies[n], tbAdd( c, tbMakeVec3( 0.0f, 0.0f, 0.3f ) ), tbMakeVec3( 0, 1, 0 ), &base );
+			tbJointId id = tb_nullJointId;
+			switch ( (tbJointType)t )
+			{
+				case tbJoint_distance:
+				{
+					tbDistanceJointDef d = tbDefaultDistanceJointDef();
+					d.base = base;
+					d.length = 0.0f;
+					id = tbCreateDistanceJoint( world, &d, NULL );
+					break;
+				}
+				case tbJoint_ball:
+				{
+					tbBallJointDef d = tbDefaultBallJointDef();
+					d.base = base;
+					id = tbCreateBallJoint( world, &d, NULL );
+					break;
+				}
+				case tbJoint_hinge:
+				{
+					tbHingeJointDef d = tbDefaultHingeJointDef();
+					d.base = base;
+					id = tbCreateHingeJoint( world, &d, NULL );
+					break;
+				}
+				case tbJoint_cone:
+				{
+					tbConeJointDef d = tbDefaultConeJointDef();
+					d.base = base;
+					d.enableConeLimit = true;
+					id = tbCreateConeJoint( world, &d, NULL );
+					break;
+				}
+				case tbJoint_fixed:
+				{
+					tbFixedJointDef d = tbDefaultFixedJointDef();
+					d.base = base;
+					id = tbCreateFixedJoint( world, &d, NULL );
+					break;
+				}
+				case tbJoint_slider:
+				{
+					tbSliderJointDef d = tbDefaultSliderJointDef();
+					d.base = base;
+					d.enableLimit = true;
+					d.lowerTranslation = -0.1f;
+					d.upperTranslation = 0.1f;
+					id = tbCreateSliderJoint( world, &d, NULL );
+					break;
+				}
+				case tbJoint_sixDof:
+				{
+					tbSixDofJointDef d = tbDefaultSixDofJointDef();
+					d.base = base;
+					d.mode[tbSixDof_rx] = tbAxis_free;
+					id = tbCreateSixDofJoint( world, &d, NULL );
+					break;
+				}
+				case tbJoint_motor:
+				{
+					tbMotorJointDef d = tbDefaultMotorJointDef();
+					d.base = base;
+					d.motorSpeed = 1.0f;
+					id = tbCreateMotorJoint( world, &d, NULL );
+					break;
+				}
+				case tbJoint_mouse:
+				{
+					tbMouseJointDef d = tbDefaultMouseJointDef();
+					d.base.bodyB = bodies[n];
+					d.base.localFrameB = base.localFrameB;
+					d.target = tbAdd( c, tbMakeVec3( 0.0f, 0.0f, 0.3f ) );
+					d.maxForce = 1000.0f;
+					d.hertz = 20.0f;
+					id = tbCreateMouseJoint( world, &d, NULL );
+					break;
+				}
+				case tbJoint_custom:
+				{
+					static int calls;
+					tbCustomJointDef d = tbDefaultCustomJointDef();
+					d.base = base;
+					d.rowsFcn = ballRows;
+					d.context = &calls;
+					id = tbCreateCustomJoint( world, &d, NULL );
+					break;
+				}
+				default:
+					break;
+			}
+			assert_true( tbJoint_IsValid( id ) );
+			assert_int_equal( tbJoint_GetType( id ), t );
+			joints[n++] = id;
+		}
+		uint32_t seed = 12345u;
+		for ( int i = 0; i < 240; ++i )
+		{
+			for ( int k = 0; k < n; ++k )
+			{
+				seed = seed * 1664525u + 1013904223u;
+				float fx = (float)( ( seed >> 8 ) & 0xff ) / 255.0f - 0.5f;
+				seed = seed * 1664525u + 1013904223u;
+				float fy = (float)( ( seed >> 8 ) & 0xff ) / 255.0f - 0.5f;
+				tbBody_ApplyForceToCenter( bodies[k], tbMakeVec3( 20.0f * fx, 20.0f * fy, 0.0f ), true );
+			}
+			tbWorld_Step( world, DT );
+		}
+		for ( int k = 0; k < n; ++k )
+		{
+			float gap = anchorGap( joints[k] );
+			tbVec3 p = tbBody_GetPosition( bodies[k] );
+			printf( "%s to %s: anchor gap %.5f m\n", tbJointTypeName( (tbJointType)k ), staticBody ? "static body" : "world",
+					gap );
+			assert_true( tbIsValidVec3( p ) );
+			assert_true( gap < ( k == tbJoint_mouse ? 0.05f : 0.005f ) );
+		}
+		tbDestroyWorld( world );
+	}
+}
+
+int main( void )
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test( api_validation ),
+		cmocka_unit_test( pendulum_period ),
+		cmocka_unit_test( chain_holds_length ),
+		cmocka_unit_test( distance_rope_and_spring ),
+		cmocka_unit_test( hinge_limits_under_torque ),
+		cmocka_unit_test( hinge_motor_reaches_speed ),
+		cmocka_unit_test( hinge_servo_settles ),
+		cmocka_unit_test( hinge_axis_does_not_flip ),
+		cmocka_unit_test( cone_joint_limits ),
+		cmocka_unit_test( cone_joint_cv_and_pyramid ),
+		cmocka_unit_test( six_dof_axes ),
+		cmocka_unit_test( six_dof_motor ),
+		cmocka_unit_test( slider_motor_and_limits ),
+		cmocka_unit_test( fixed_beam_holds ),
+		cmocka_unit_test( mass_ratio_chain ),
+		cmocka_unit_test( breakable_joint ),
+		cmocka_unit_test( custom_rows_match_ball_joint ),
+		cmocka_unit_test( custom_row_bounds ),
+		cmocka_unit_test( motor_joint_drives_speed ),
+		cmocka_unit_test( mouse_joint_drags ),
+		cmocka_unit_test( collide_connected ),
+		cmocka_unit_test( every_type_to_static ),
+		cmocka_unit_test( scenes_chains ),
+	};
+	return cmocka_run_group_tests( tests, NULL, NULL );
+}

@@ -1,0 +1,330 @@
+// World-level physics tests: resting contact, stacking, restitution, friction, sleeping, queries.
+#include "world_helpers.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+static const tbSolverMode s_modes[] = { tbSolver_soft, tbSolver_split, tbSolver_baumgarte };
+static const char* s_modeNames[] = { "soft", "split", "baumgarte" };
+
+// A unit box dropped from 1.5 m settles on the ground: penetration < 5 mm, 4 contact points.
+static void box_drop_settles( void** state )
+{
+	(void)state;
+	for ( int m = 0; m < 3; ++m )
+	{
+		tbWorldId world = th_makeWorld( s_modes[m], false );
+		th_addGround( world, 0.5f );
+		tbBodyId box = th_addBox( world, tbMakeVec3( 0.0f, 0.0f, 2.0f ), tbMakeVec3( 0.5f, 0.5f, 0.5f ), 1.0f, 0.5f );
+		th_run( world, 180 );
+		tbVec3 p = tbBody_GetPosition( box );
+		float penetration = 0.5f - p.z;
+		printf( "box drop %s: z = %.5f, penetration %.5f m\n", s_modeNames[m], p.z, penetration );
+		assert_true( penetration < 0.005f );
+		assert_true( penetration > -0.005f );
+		tbContactData contacts[4];
+		int n = tbWorld_GetContacts( world, contacts, 4 );
+		assert_int_equal( n, 1 );
+		assert_int_equal( contacts[0].manifold.pointCount, 4 );
+		tbVec3 v = tbBody_GetLinearVelocity( box );
+		assert_true( tbLength( v ) < 0.01f );
+		tbDestroyWorld( world );
+	}
+}
+
+// A box placed exactly on the ground gets 4 points on its very first step.
+static void resting_box_full_manifold_first_step( void** state )
+{
+	(void)state;
+	tbWorldId world = th_makeWorld( tbSolver_soft, false );
+	th_addGround( world, 0.5f );
+	th_addBox( world, tbMakeVec3( 0.0f, 0.0f, 0.5f ), tbMakeVec3( 0.5f, 0.5f, 0.5f ), 1.0f, 0.5f );
+	tbWorld_Step( world, 1.0f / 60.0f );
+	tbContactData contacts[2];
+	assert_int_equal( tbWorld_GetContacts( world, contacts, 2 ), 1 );
+	assert_int_equal( contacts[0].manifold.pointCount, 4 );
+	tbDestroyWorld( world );
+}
+
+// SCENES.md stack20 and pyramid20 at 10 iterations, 60 Hz, friction 0.5, no sleeping.
+static void build_stack( tbWorldId world, int n, tbBodyId* bodies )
+{
+	for ( int i = 0; i < n; ++i )
+	{
+		bodies[i] = th_addBox( world, tbMakeVec3( 0.0f, 0.0f, 0.5f + (float)i ), tbMakeVec3( 0.5f, 0.5f, 0.5f ), 1.0f, 0.5f );
+	}
+}
+
+static void stack20_stands( void** state )
+{
+	(void)state;
+	// The default (soft) mode must hold it: top drift < 1 cm over 1200 steps.
+	tbWorldId world = th_makeWorld( tbSolver_soft, false );
+	th_addGround( world, 0.5f );
+	tbBodyId bodies[20];
+	build_stack( world, 20, bodies );
+	tbVec3 start = tbBody_GetPosition( bodies[19] );
+	th_run( world, 1200 );
+	tbVec3 top = tbBody_GetPosition( bodies[19] );
+	printf( "stack20 soft: top drift xy %.5f m, z %.5f m\n", th_horizontal( top, start ), top.z - start.z );
+	assert_true( th_horizontal( top, start ) < 0.01f );
+	assert_true( fabsf( top.z - start.z ) < 0.01f );
+	tbDestroyWorld( world );
+}
+
+static void pyramid20_stands( void** state )
+{
+	(void)state;
+	tbWorldId world = th_makeWorld( tbSolver_soft, false );
+	th_addGround( world, 0.5f );
+	tbBodyId bodies[210];
+	int k = 0;
+	for ( int row = 0; row < 20; ++row )
+	{
+		int n = 20 - row;
+		for ( int i = 0; i < n; ++i )
+		{
+			float x = (float)i - 0.5f * (float)( n - 1 );
+			bodies[k++] = th_addBox( world, tbMakeVec3( x, 0.0f, 0.5f + (float)row ), tbMakeVec3( 0.5f, 0.5f, 0.5f ), 1.0f, 0.5f );
+		}
+	}
+	tbVec3 start = tbBody_GetPosition( bodies[209] );
+	tbVec3 starts[210];
+	for ( int i = 0; i < 210; ++i )
+	{
+		starts[i] = tbBody_GetPosition( bodies[i] );
+	}
+	th_run( world, 600 );
+	tbVec3 top = tbBody_GetPosition( bodies[209] );
+	float maxDisp = 0.0f;
+	for ( int i = 0; i < 210; ++i )
+	{
+		maxDisp = fmaxf( maxDisp, tbDistance( tbBody_GetPosition( bodies[i] ), starts[i] ) );
+	}
+	printf( "pyramid20 soft: top drift xy %.5f m, z %.5f m, max_disp %.5f m\n", th_horizontal( top, start ),
+			top.z - start.z, maxDisp );
+	assert_true( th_horizontal( top, start ) < 0.01f );
+	assert_true( fabsf( top.z - start.z ) < 0.01f );
+	tbDestroyWorld( world );
+}
+
+// Seed 001's 5-cube stack: cubes 2.4 m, 1.2 kg, 0.6 m gaps, bottom centre 2 m up; 10 simulated minutes.
+static void seed001_five_cube_stack( void** state )
+{
+	(void)state;
+	for ( int m = 0; m < 3; ++m )
+	{
+		tbWorldId world = th_makeWorld( s_modes[m], false );
+		th_addGround( world, 0.5f );
+		tbBodyId bodies[5];
+		for ( int i = 0; i < 5; ++i )
+		{
+			bodies[i] = th_addBox( world, tbMakeVec3( 0.0f, 0.0f, 2.0f + 3.0f * (float)i ), tbMakeVec3( 1.2f, 1.2f, 1.2f ), 1.2f, 0.5f );
+		}
+		th_run( world, 60 * 600 );
+		tbVec3 top = tbBody_GetPosition( bodies[4] );
+		printf( "5-cube stack %s after 600 s: top at (%.4f, %.4f, %.4f)\n", s_modeNames[m], top.x, top.y, top.z );
+		// resting height of the top cube: 4.5 cube sizes = 10.8 m
+		assert_true( fabsf( top.x ) < 0.01f && fabsf( top.y ) < 0.01f );
+		assert_true( fabsf( top.z - 10.8f ) < 0.05f );
+		tbDestroyWorld( world );
+	}
+}
+
+// Seed 001's intersecting stack: overlapping cubes separate without flying apart.
+static void seed001_intersecting_stack( void** state )
+{
+	(void)state;
+	for ( int m = 0; m < 2; ++m )
+	{
+		tbWorldId world = th_makeWorld( s_modes[m], false );
+		th_addGround( world, 0.5f );
+		tbBodyId bodies[5];
+		for ( int i = 0; i < 5; ++i )
+		{
+			bodies[i] = th_addBox( world, tbMakeVec3( 0.0f, 0.0f, 2.0f * (float)i ), tbMakeVec3( 1.2f, 1.2f, 1.2f ), 1.2f, 0.5f );
+		}
+		th_run( world, 30 );
+		float maxSpeed = 0.0f;
+		for ( int i = 0; i < 5; ++i )
+		{
+			maxSpeed = fmaxf( maxSpeed, tbLength( tbBody_GetLinearVelocity( bodies[i] ) ) );
+		}
+		printf( "intersecting stack %s: max speed after 0.5 s = %.4f m/s\n", s_modeNames[m], maxSpeed );
+		assert_true( maxSpeed < 0.5f );
+		tbDestroyWorld( world );
+	}
+}
+
+// A sphere dropped from 5 m with e = 0.5 bounces to 1.25 m (+-3%).
+static void restitution_bounce_height( void** state )
+{
+	(void)state;
+	tbWorldId world = th_makeWorld( tbSolver_soft, false );
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.position = tbMakeVec3( 0.0f, 0.0f, -1.0f );
+	tbBodyId ground = tbCreateBody( world, &bd );
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.restitution = 0.5f;
+	tbCreateBoxShape( ground, &sd, tbMakeVec3( 50.0f, 50.0f, 1.0f ), tb_transformIdentity, NULL );
+	float r = 0.25f;
+	tbBodyId ball = th_addSphere( world, tbMakeVec3( 0.0f, 0.0f, 5.0f + r ), r, 1.0f );
+	tbShapeId shape;
+	tbBody_GetShapes( ball, &shape, 1 );
+	tbShape_SetRestitution( shape, 0.5f );
+	// Fall (about 1 s) then track the highest point after the first bounce.
+	float peak = 0.0f;
+	bool bounced = false;
+	for ( int i = 0; i < 240; ++i )
+	{
+		tbWorld_Step( world, 1.0f / 60.0f );
+		float vz = tbBody_GetLinearVelocity( ball ).z;
+		float z = tbBody_GetPosition( ball ).z - r;
+		if ( vz > 0.0f )
+		{
+			bounced = true;
+		}
+		if ( bounced )
+		{
+			peak = fmaxf( peak, z );
+		}
+		if ( bounced && vz < -1.0f )
+		{
+			break;
+		}
+	}
+	printf( "bounce peak %.4f m (expected 1.25)\n", peak );
+	assert_true( fabsf( peak - 1.25f ) < 0.03f * 1.25f );
+	tbDestroyWorld( world );
+}
+
+// A box on a 20 degree slope: stays with mu = 0.5, slides with mu = 0.2 at g (sin - mu cos).
+static void friction_slope( void** state )
+{
+	(void)state;
+	float angle = 20.0f * TB_PI / 180.0f;
+	tbQuat q = tbMakeQuatAxisAngle( tbMakeVec3( 0.0f, 1.0f, 0.0f ), -angle );
+	tbVec3 down = tbRotate( q, tbMakeVec3( 1.0f, 0.0f, 0.0f ) ); // along the slope, pointing down-hill
+	if ( down.z > 0.0f )
+	{
+		down = tbNeg( down );
+	}
+	tbVec3 up = tbRotate( q, tbMakeVec3( 0.0f, 0.0f, 1.0f ) );
+	float mus[2] = { 0.5f, 0.2f };
+	for ( int k = 0; k < 2; ++k )
+	{
+		float mu = mus[k];
+		tbWorldId world = th_makeWorld( tbSolver_soft, false );
+		tbBodyDef bd = tbDefaultBodyDef();
+		bd.rotation = q;
+		tbBodyId slope = tbCreateBody( world, &bd );
+		tbShapeDef sd = tbDefaultShapeDef();
+		sd.friction = mu;
+		// slope top face passes through the origin
+		tbTransform local = { { 0.0f, 0.0f, -0.5f }, { 0.0f, 0.0f, 0.0f, 1.0f } };
+		tbCreateBoxShape( slope, &sd, tbMakeVec3( 50.0f, 5.0f, 0.5f ), local, NULL );
+		tbBodyDef bb = tbDefaultBodyDef();
+		bb.type = tbBody_dynamic;
+		bb.rotation = q;
+		bb.position = tbMulSV( 0.25f, up );
+		tbBodyId box = tbCreateBody( world, &bb );
+		tbCreateBoxShape( box, &sd, tbMakeVec3( 0.25f, 0.25f, 0.25f ), tb_transformIdentity, NULL );
+		// settle one step, then measure
+		th_run( world, 10 );
+		tbVec3 p0 = tbBody_GetPosition( box );
+		float v0 = tbDot( tbBody_GetLinearVelocity( box ), down );
+		int steps = k == 0 ? 300 : 60;
+		th_run( world, steps );
+		tbVec3 p1 = tbBody_GetPosition( box );
+		float t = (float)steps / 60.0f;
+		float travelled = tbDot( tbSub( p1, p0 ), down );
+		if ( k == 0 )
+		{
+			printf( "slope mu 0.5: drift %.6f m in 5 s\n", travelled );
+			assert_true( fabsf( travelled ) < 0.001f );
+		}
+		else
+		{
+			float a = 10.0f * ( sinf( angle ) - mu * cosf( angle ) );
+			float expected = v0 * t + 0.5f * a * t * t;
+			printf( "slope mu 0.2: travelled %.4f m, expected %.4f m\n", travelled, expected );
+			assert_true( fabsf( travelled - expected ) < 0.03f * expected );
+		}
+		tbDestroyWorld( world );
+	}
+}
+
+// A settled pile goes to sleep, and a body dropped on it wakes it.
+static void sleeping_and_waking( void** state )
+{
+	(void)state;
+	tbWorldId world = th_makeWorld( tbSolver_soft, true );
+	th_addGround( world, 0.5f );
+	tbBodyId bodies[3];
+	build_stack( world, 3, bodies );
+	th_run( world, 240 );
+	for ( int i = 0; i < 3; ++i )
+	{
+		assert_false( tbBody_IsAwake( bodies[i] ) );
+	}
+	tbWorldCounters c = tbWorld_GetCounters( world );
+	assert_int_equal( c.awakeBodyCount, 0 );
+	tbBodyId ball = th_addSphere( world, tbMakeVec3( 0.2f, 0.0f, 5.0f ), 0.3f, 5.0f );
+	th_run( world, 60 );
+	assert_true( tbBody_IsAwake( bodies[0] ) || tbBody_IsAwake( bodies[2] ) );
+	(void)ball;
+	tbDestroyWorld( world );
+}
+
+// Ray casts hit the right body at the right distance, and report misses.
+static void ray_casts( void** state )
+{
+	(void)state;
+	tbWorldId world = th_makeWorld( tbSolver_soft, true );
+	th_addGround( world, 0.5f );
+	tbBodyId box = th_addBox( world, tbMakeVec3( 3.0f, 0.0f, 0.5f ), tbMakeVec3( 0.5f, 0.5f, 0.5f ), 1.0f, 0.5f );
+	tbBodyId ball = th_addSphere( world, tbMakeVec3( -3.0f, 0.0f, 1.0f ), 1.0f, 1.0f );
+	tbQueryFilter filter = tbDefaultQueryFilter();
+
+	tbRayResult r = tbWorld_CastRayClosest( world, tbMakeVec3( 0.0f, 0.0f, 0.5f ), tbMakeVec3( 10.0f, 0.0f, 0.0f ), filter );
+	assert_true( r.hit );
+	assert_true( TB_ID_EQUALS( r.bodyId, box ) );
+	assert_float_equal( r.point.x, 2.5f, 1e-4f );
+	assert_float_equal( r.normal.x, -1.0f, 1e-4f );
+
+	r = tbWorld_CastRayClosest( world, tbMakeVec3( 0.0f, 0.0f, 1.0f ), tbMakeVec3( -10.0f, 0.0f, 0.0f ), filter );
+	assert_true( r.hit );
+	assert_true( TB_ID_EQUALS( r.bodyId, ball ) );
+	assert_float_equal( r.point.x, -2.0f, 1e-4f );
+
+	r = tbWorld_CastRayClosest( world, tbMakeVec3( 0.0f, 0.0f, 5.0f ), tbMakeVec3( 0.0f, 0.0f, -10.0f ), filter );
+	assert_true( r.hit );
+	assert_float_equal( r.point.z, 0.0f, 1e-4f );
+	assert_float_equal( r.fraction, 0.5f, 1e-4f );
+
+	r = tbWorld_CastRayClosest( world, tbMakeVec3( 0.0f, 0.0f, 5.0f ), tbMakeVec3( 0.0f, 0.0f, 10.0f ), filter );
+	assert_false( r.hit );
+	tbDestroyWorld( world );
+}
+
+int main( void )
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test( box_drop_settles ),
+		cmocka_unit_test( resting_box_full_manifold_first_step ),
+		cmocka_unit_test( stack20_stands ),
+		cmocka_unit_test( pyramid20_stands ),
+		cmocka_unit_test( seed001_five_cube_stack ),
+		cmocka_unit_test( seed001_intersecting_stack ),
+		cmocka_unit_test( restitution_bounce_height ),
+		cmocka_unit_test( friction_slope ),
+		cmocka_unit_test( sleeping_and_waking ),
+		cmocka_unit_test( ray_casts ),
+	};
+	return cmocka_run_group_tests( tests, NULL, NULL );
+}
