@@ -523,7 +523,8 @@ static int tbBody_SetDamping( lua_State* L )
 {
 	tbLuaBody* body = tbCheckMutableBody( L, "set_damping" );
 	float linear = tbLua_CheckNumber( L, 2, "set_damping", "linear", tbCheck_nonNegative );
-	float angular = lua_isnoneornil( L, 3 ) ? linear : tbLua_CheckNumber( L, 3, "set_damping", "angular", tbCheck_nonNegative );
+	float angular =
+		lua_isnoneornil( L, 3 ) ? linear : tbLua_CheckNumber( L, 3, "set_damping", "angular", tbCheck_nonNegative );
 	tbBodyCheckResult( L, tbBody_SetLinearDamping( body->id, linear ), "set_damping" );
 	tbBodyCheckResult( L, tbBody_SetAngularDamping( body->id, angular ), "set_damping" );
 	return 0;
@@ -589,7 +590,8 @@ static void tbSetShapeMaterial( lua_State* L, tbLuaBody* body, const char* fn, b
 	int count = tbBody_GetShapes( body->id, shapes, TB_LUA_MAX_COMPOUND );
 	for ( int i = 0; i < count && i < TB_LUA_MAX_COMPOUND; ++i )
 	{
-		tbResult result = friction ? tbShape_SetFriction( shapes[i], value ) : tbShape_SetRestitution( shapes[i], value );
+		tbResult result =
+			friction ? tbShape_SetFriction( shapes[i], value ) : tbShape_SetRestitution( shapes[i], value );
 		tbBodyCheckResult( L, result, fn );
 	}
 }
@@ -648,8 +650,8 @@ static int tbBody_SetNameProp( lua_State* L )
 		if ( isString == false || length > TB_LUA_MAX_NAME || strlen( name ) != length )
 		{
 			char got[64];
-			return luaL_error( L, "Body.name: must be a string of at most %d characters or nil, got %s", TB_LUA_MAX_NAME,
-							   tbLua_Describe( L, 3, got, sizeof( got ) ) );
+			return luaL_error( L, "Body.name: must be a string of at most %d characters or nil, got %s",
+							   TB_LUA_MAX_NAME, tbLua_Describe( L, 3, got, sizeof( got ) ) );
 		}
 	}
 	tbBodyCheckResult( L, tbBody_SetName( body->id, name ), "Body.name" );

@@ -21,11 +21,11 @@ typedef struct tbLuaProperty
 /// Everything the shared helper needs to build a type's metatable.
 typedef struct tbLuaType
 {
-	const char* name;        ///< shown to users ("Body"): the metatable's __name; registry key "tumble.<name>"
-	const luaL_Reg* methods; ///< NULL-terminated
+	const char* name;				 ///< shown to users ("Body"): the metatable's __name; registry key "tumble.<name>"
+	const luaL_Reg* methods;		 ///< NULL-terminated
 	const tbLuaProperty* properties; ///< NULL-terminated, may be NULL
-	lua_CFunction gc;        ///< may be NULL
-	lua_CFunction tostring;  ///< may be NULL
+	lua_CFunction gc;				 ///< may be NULL
+	lua_CFunction tostring;			 ///< may be NULL
 } tbLuaType;
 
 /// Create the metatable in the registry under type->name (once per lua_State): __index serves
@@ -51,11 +51,11 @@ const char* tbLua_Describe( lua_State* L, int index, char* buffer, size_t size )
 /// Range checks for numbers. Every number must be finite (NaN and inf are always refused).
 typedef enum tbLuaCheck
 {
-	tbCheck_finite = 0,  ///< any finite number
-	tbCheck_positive,    ///< > 0
+	tbCheck_finite = 0,	 ///< any finite number
+	tbCheck_positive,	 ///< > 0
 	tbCheck_nonNegative, ///< >= 0
-	tbCheck_unit,        ///< in [0, 1]
-	tbCheck_nonZero,     ///< vectors only: finite and not (nearly) zero length
+	tbCheck_unit,		 ///< in [0, 1]
+	tbCheck_nonZero,	 ///< vectors only: finite and not (nearly) zero length
 } tbLuaCheck;
 
 #define TB_LUA_MAX_DEF_KEYS 48
@@ -63,9 +63,9 @@ typedef enum tbLuaCheck
 typedef struct tbLuaDef
 {
 	lua_State* L;
-	int table;      ///< absolute stack index of the table
-	const char* fn; ///< function name used in messages
-	const char* prefix; ///< field path prefix for nested tables ("shapes[2].") or ""
+	int table;							   ///< absolute stack index of the table
+	const char* fn;						   ///< function name used in messages
+	const char* prefix;					   ///< field path prefix for nested tables ("shapes[2].") or ""
 	const char* keys[TB_LUA_MAX_DEF_KEYS]; ///< every key looked at, for the unknown-field check
 	int keyCount;
 } tbLuaDef;
@@ -122,9 +122,9 @@ void tbLua_PushQuatTable( lua_State* L, tbQuat q );
 
 // Enum names (indexed by the C enum values) ------------------------------------------------------
 
-extern const char* const tb_solverNames[];   ///< "baumgarte", "split", "soft"
+extern const char* const tb_solverNames[];	 ///< "baumgarte", "split", "soft"
 extern const char* const tb_bodyTypeNames[]; ///< "static", "kinematic", "dynamic"
-extern const char* const tb_mixRuleNames[];  ///< "geometric_mean", "average", "minimum", "maximum", "multiply"
+extern const char* const tb_mixRuleNames[];	 ///< "geometric_mean", "average", "minimum", "maximum", "multiply"
 /// "contact_begin", "contact_end", "sensor_begin", "sensor_end", "joint_break"
 extern const char* const tb_eventNames[];
 
@@ -134,10 +134,10 @@ extern const char* const tb_eventNames[];
 typedef struct tbLuaWorld
 {
 	tbWorldId id;
-	bool owned;       ///< destroy the world with the userdata
-	bool destroyed;   ///< world:destroy() was called (or ownership moved away)
+	bool owned;		  ///< destroy the world with the userdata
+	bool destroyed;	  ///< world:destroy() was called (or ownership moved away)
 	bool dispatching; ///< event handlers are running: world:step is refused
-	double time;      ///< simulated seconds
+	double time;	  ///< simulated seconds
 	long long stepCount;
 } tbLuaWorld;
 
@@ -197,6 +197,7 @@ extern const char* const tb_shapeKindNames[]; ///< "box", "sphere", "capsule", "
 /// Returns the number of values pushed (0 or 1).
 int tbLuaShape_Read( tbLuaDef* def, int kind, bool placement, tbLuaShapeDesc* desc );
 /// Attach to a body; returns a null id and sets *result on failure.
-tbShapeId tbLuaShape_Attach( tbBodyId bodyId, const tbShapeDef* shapeDef, const tbLuaShapeDesc* desc, tbResult* result );
+tbShapeId tbLuaShape_Attach( tbBodyId bodyId, const tbShapeDef* shapeDef, const tbLuaShapeDesc* desc,
+							 tbResult* result );
 /// Register the hull holder type (called by luaopen_tumble).
 void tbLua_OpenShape( lua_State* L );

@@ -84,7 +84,8 @@ static const tbHull* tbReadHull( tbLuaDef* def, tbTransform local )
 	holder->hull = tbComputeHull( buffer, count, &result );
 	if ( holder->hull == NULL )
 	{
-		luaL_error( L, "%s: %s%s", def->fn, def->prefix, tbHullResultText( result == tbResult_ok ? tbResult_invalidArgument : result ) );
+		luaL_error( L, "%s: %s%s", def->fn, def->prefix,
+					tbHullResultText( result == tbResult_ok ? tbResult_invalidArgument : result ) );
 	}
 
 	// Leave only the holder: drop the points table and the buffer under it.
@@ -111,16 +112,14 @@ int tbLuaShape_Read( tbLuaDef* def, int kind, bool placement, tbLuaShapeDesc* de
 
 	switch ( kind )
 	{
-		case 0:
-		{
+		case 0: {
 			tbVec3 size = tbMakeVec3( 1.0f, 1.0f, 1.0f );
 			tbDef_Vec3( def, "size", &size, tbCheck_positive );
 			desc->halfExtents = tbMulSV( 0.5f, size );
 			return 0;
 		}
 
-		case 1:
-		{
+		case 1: {
 			float radius = 0.5f;
 			tbDef_Number( def, "radius", &radius, tbCheck_positive );
 			desc->sphere.center = desc->local.p;
@@ -128,8 +127,7 @@ int tbLuaShape_Read( tbLuaDef* def, int kind, bool placement, tbLuaShapeDesc* de
 			return 0;
 		}
 
-		case 2:
-		{
+		case 2: {
 			// The capsule's axis is the local z axis (upright by default, z is up).
 			float radius = 0.25f;
 			float halfLength = 0.5f;
@@ -142,8 +140,7 @@ int tbLuaShape_Read( tbLuaDef* def, int kind, bool placement, tbLuaShapeDesc* de
 			return 0;
 		}
 
-		default:
-		{
+		default: {
 			if ( tbDef_Table( def, "points" ) == false )
 			{
 				luaL_error( def->L, "%s: %spoints must be a list of 4 to %d points {x, y, z}, got nil", def->fn,

@@ -12,7 +12,8 @@
 const char* const tb_solverNames[] = { "baumgarte", "split", "soft", NULL };
 const char* const tb_bodyTypeNames[] = { "static", "kinematic", "dynamic", NULL };
 const char* const tb_mixRuleNames[] = { "geometric_mean", "average", "minimum", "maximum", "multiply", NULL };
-const char* const tb_eventNames[] = { "contact_begin", "contact_end", "sensor_begin", "sensor_end", "joint_break", NULL };
+const char* const tb_eventNames[] = { "contact_begin", "contact_end", "sensor_begin",
+									  "sensor_end",	   "joint_break", NULL };
 
 // Type registration ------------------------------------------------------------------------------
 
@@ -182,8 +183,7 @@ static void tbDescribeScalar( lua_State* L, int index, char* out, size_t size, b
 				}
 			}
 			break;
-		case LUA_TSTRING:
-		{
+		case LUA_TSTRING: {
 			size_t len = 0;
 			const char* s = lua_tolstring( L, index, &len );
 			if ( len > 40 )
@@ -199,8 +199,7 @@ static void tbDescribeScalar( lua_State* L, int index, char* out, size_t size, b
 		case LUA_TTABLE:
 			snprintf( out, size, "%s", nested ? "{...}" : "a table" );
 			break;
-		case LUA_TUSERDATA:
-		{
+		case LUA_TUSERDATA: {
 			const char* name = NULL;
 			if ( luaL_getmetafield( L, index, "__name" ) == LUA_TSTRING )
 			{
@@ -410,7 +409,8 @@ void tbDef_Begin( tbLuaDef* def, lua_State* L, int index, const char* fn, const 
 		{
 			snprintf( where, sizeof( where ), " for %.*s", (int)( prefixLength - 1 ), def->prefix );
 		}
-		luaL_error( L, "%s: expected a table of fields%s, got %s", fn, where, tbLua_Describe( L, def->table, got, sizeof( got ) ) );
+		luaL_error( L, "%s: expected a table of fields%s, got %s", fn, where,
+					tbLua_Describe( L, def->table, got, sizeof( got ) ) );
 	}
 }
 
@@ -540,8 +540,8 @@ bool tbDef_Enum( tbLuaDef* def, const char* key, const char* const* names, int* 
 	}
 	if ( def->prefix[0] != '\0' )
 	{
-		return luaL_error( def->L, "%s: invalid %s %s (%s%s)", def->fn, what, tbLua_Describe( def->L, -1, got, sizeof( got ) ),
-						   def->prefix, key );
+		return luaL_error( def->L, "%s: invalid %s %s (%s%s)", def->fn, what,
+						   tbLua_Describe( def->L, -1, got, sizeof( got ) ), def->prefix, key );
 	}
 	return luaL_error( def->L, "%s: invalid %s %s", def->fn, what, tbLua_Describe( def->L, -1, got, sizeof( got ) ) );
 }
@@ -715,7 +715,8 @@ tbQuat tbLua_CheckQuatArgs( lua_State* L, int index, const char* fn, const char*
 		{
 			if ( tbReadFloat( L, index + i, wxyz + i, tbCheck_finite ) == false )
 			{
-				luaL_error( L, "%s: %s must be 4 finite numbers w, x, y, z or a table {w, x, y, z}, got %s as argument %d",
+				luaL_error( L,
+							"%s: %s must be 4 finite numbers w, x, y, z or a table {w, x, y, z}, got %s as argument %d",
 							fn, what, tbLua_Describe( L, index + i, got, sizeof( got ) ), i + 1 );
 			}
 		}
@@ -733,7 +734,8 @@ int tbLua_CheckEnum( lua_State* L, int index, const char* const* names, const ch
 	char got[96];
 	if ( lua_type( L, index ) != LUA_TSTRING )
 	{
-		luaL_error( L, "%s: expected a string naming a %s, got %s", fn, what, tbLua_Describe( L, index, got, sizeof( got ) ) );
+		luaL_error( L, "%s: expected a string naming a %s, got %s", fn, what,
+					tbLua_Describe( L, index, got, sizeof( got ) ) );
 	}
 	const char* s = lua_tostring( L, index );
 	for ( int i = 0; names[i] != NULL; ++i )
@@ -751,7 +753,8 @@ bool tbLua_CheckBool( lua_State* L, int index, const char* fn, const char* what 
 	if ( lua_type( L, index ) != LUA_TBOOLEAN )
 	{
 		char got[96];
-		luaL_error( L, "%s: %s must be true or false, got %s", fn, what, tbLua_Describe( L, index, got, sizeof( got ) ) );
+		luaL_error( L, "%s: %s must be true or false, got %s", fn, what,
+					tbLua_Describe( L, index, got, sizeof( got ) ) );
 	}
 	return lua_toboolean( L, index ) != 0;
 }

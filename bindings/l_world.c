@@ -373,7 +373,8 @@ static int tbWorld_Off( lua_State* L )
 	if ( lua_isnoneornil( L, 3 ) == false && lua_type( L, 3 ) != LUA_TFUNCTION )
 	{
 		char got[64];
-		return luaL_error( L, "off: handler must be a function or nil, got %s", tbLua_Describe( L, 3, got, sizeof( got ) ) );
+		return luaL_error( L, "off: handler must be a function or nil, got %s",
+						   tbLua_Describe( L, 3, got, sizeof( got ) ) );
 	}
 	tbRemoveHandlers( L, 1, 0, tb_eventNames[e], lua_isnoneornil( L, 3 ) ? 0 : 3 );
 	return 0;
@@ -746,7 +747,8 @@ static int tbWorld_OverlapBox( lua_State* L )
 	tbAABB box;
 	box.lowerBound = tbLua_CheckVec3( L, 2, "overlap_box", "lower", tbCheck_finite );
 	box.upperBound = tbLua_CheckVec3( L, 3, "overlap_box", "upper", tbCheck_finite );
-	if ( box.lowerBound.x > box.upperBound.x || box.lowerBound.y > box.upperBound.y || box.lowerBound.z > box.upperBound.z )
+	if ( box.lowerBound.x > box.upperBound.x || box.lowerBound.y > box.upperBound.y ||
+		 box.lowerBound.z > box.upperBound.z )
 	{
 		return luaL_error( L, "overlap_box: lower must be <= upper in x, y and z" );
 	}
@@ -801,9 +803,15 @@ static int tbWorld_Stats( lua_State* L )
 		const char* name;
 		lua_Integer value;
 	} ints[] = {
-		{ "bodies", c.bodyCount },		   { "awake_bodies", c.awakeBodyCount }, { "shapes", c.shapeCount },
-		{ "contacts", c.contactCount },	   { "pairs", c.pairCount },			 { "joints", c.jointCount },
-		{ "islands", c.islandCount },	   { "tree_height", c.treeHeight },	 { "allocations", c.allocationCount },
+		{ "bodies", c.bodyCount },
+		{ "awake_bodies", c.awakeBodyCount },
+		{ "shapes", c.shapeCount },
+		{ "contacts", c.contactCount },
+		{ "pairs", c.pairCount },
+		{ "joints", c.jointCount },
+		{ "islands", c.islandCount },
+		{ "tree_height", c.treeHeight },
+		{ "allocations", c.allocationCount },
 		{ "steps", world->stepCount },
 	};
 	for ( size_t i = 0; i < sizeof( ints ) / sizeof( ints[0] ); ++i )

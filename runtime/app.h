@@ -9,15 +9,15 @@
 /// What the command line asked for (filled by main.c).
 typedef struct tbAppOptions
 {
-	const char* scenePath;   ///< scene file to run
-	tbSceneOptions scene;    ///< sandbox, mods, limits, scripts/lib directory
-	float dt;                ///< fixed time step, s, default 1/60
-	int steps;               ///< steps to run; -1: the scene's `steps` field, else 600 (headless) / unbounded (live)
-	bool headless;           ///< --headless
-	bool watch;              ///< --watch: keep running in real time and reload on change
-	bool live;               ///< real time with a one-line summary on stderr (set when no viewer exists)
-	bool report;             ///< print the JSON report on stdout at the end (headless)
-	bool all;                ///< --all: report every body, not only named ones
+	const char* scenePath; ///< scene file to run
+	tbSceneOptions scene;  ///< sandbox, mods, limits, scripts/lib directory
+	float dt;			   ///< fixed time step, s, default 1/60
+	int steps;			   ///< steps to run; -1: the scene's `steps` field, else 600 (headless) / unbounded (live)
+	bool headless;		   ///< --headless
+	bool watch;			   ///< --watch: keep running in real time and reload on change
+	bool live;			   ///< real time with a one-line summary on stderr (set when no viewer exists)
+	bool report;		   ///< print the JSON report on stdout at the end (headless)
+	bool all;			   ///< --all: report every body, not only named ones
 } tbAppOptions;
 
 /// Headless runner (headless.c): batch run with a JSON report, or the real-time watch loop.

@@ -22,9 +22,19 @@
 
 static volatile sig_atomic_t s_interrupted = 0;
 
+// Ctrl-C in live mode: the first stops the loop cleanly (report, cleanup); a second one, for a
+// script stuck in a loop, terminates the program.
 static void tbOnSignal( int signal )
 {
-	(void)signal;
+	if ( s_interrupted != 0 )
+	{
+		struct sigaction action;
+		memset( &action, 0, sizeof( action ) );
+		action.sa_handler = SIG_DFL;
+		sigaction( signal, &action, NULL );
+		raise( signal );
+		return;
+	}
 	s_interrupted = 1;
 }
 
@@ -59,7 +69,7 @@ static int tbCompareFloats( const void* a, const void* b )
 // Timing and contact figures gathered while stepping.
 typedef struct tbRunStats
 {
-	float* stepMs;   ///< per step: the core's own step time, or wall time if the core reports none
+	float* stepMs; ///< per step: the core's own step time, or wall time if the core reports none
 	int count;
 	int capacity;
 	float maxPenetration;
@@ -232,7 +242,7 @@ static int tbRunBatch( tbScene* scene, const tbAppOptions* options )
 	tbRunStats stats = { NULL, 0, 0, 0.0f };
 	double lastProgress = 0.0;
 	int status = 0;
-	for ( int i = 0; i < steps && s_interrupted == 0; ++i )
+	for ( int i = 0; i < steps; ++i )
 	{
 		double start = tbNowSeconds();
 		if ( tbScene_Step( scene, options->dt ) == false )
@@ -257,11 +267,6 @@ static int tbRunBatch( tbScene* scene, const tbAppOptions* options )
 	if ( progress && status == 0 )
 	{
 		fputs( "\r\033[K", stderr );
-	}
-	if ( status == 0 && s_interrupted != 0 )
-	{
-		fprintf( stderr, "tumble: interrupted after %d steps\n", stats.count );
-		status = 1;
 	}
 	if ( status == 0 && tbScene_Finish( scene ) == false )
 	{
@@ -313,8 +318,9 @@ static int tbRunLive( tbScene* scene, const tbAppOptions* options )
 	bool tty = isatty( STDERR_FILENO );
 	if ( options->live )
 	{
-		fprintf( stderr, "tumble: the viewer is not built yet: running %s headless in real time with a live summary "
-						 "(Ctrl-C to stop)\n",
+		fprintf( stderr,
+				 "tumble: the viewer is not built yet: running %s headless in real time with a live summary "
+				 "(Ctrl-C to stop)\n",
 				 options->scenePath );
 	}
 	fprintf( stderr, "tumble: watching %s and the files it requires (%s); saving reloads it\n", options->scenePath,
@@ -404,12 +410,15 @@ static int tbRunLive( tbScene* scene, const tbAppOptions* options )
 
 int tbHeadless_Run( const tbAppOptions* options )
 {
-	struct sigaction action;
-	memset( &action, 0, sizeof( action ) );
-	action.sa_handler = tbOnSignal;
-	sigemptyset( &action.sa_mask );
-	sigaction( SIGINT, &action, NULL );
-	sigaction( SIGTERM, &action, NULL );
+	bool live = options->watch || options->live;
+	if ( live )
+	{
+		struct sigaction action;
+		memset( &action, 0, sizeof( action ) );
+		action.sa_handler = tbOnSignal;
+		sigemptyset( &action.sa_mask );
+		sigaction( SIGINT, &action, NULL );
+	}
 
 	tbScene* scene = tbScene_Create( &options->scene );
 	if ( scene == NULL )
@@ -417,7 +426,6 @@ int tbHeadless_Run( const tbAppOptions* options )
 		fprintf( stderr, "tumble: out of memory\n" );
 		return 1;
 	}
-	bool live = options->watch || options->live;
 	int status = 0;
 	if ( tbScene_Load( scene, options->scenePath ) == false )
 	{

@@ -183,7 +183,8 @@ int main( int argc, char** argv )
 			double dt = value != NULL ? strtod( value, &end ) : 0.0;
 			if ( value == NULL || end == value || *end != '\0' || !( dt > 0.0 && dt <= 1.0 ) )
 			{
-				return tbUsageError( "--dt needs a time step in seconds in (0, 1], got", value != NULL ? value : "nothing" );
+				return tbUsageError( "--dt needs a time step in seconds in (0, 1], got",
+									 value != NULL ? value : "nothing" );
 			}
 			options.dt = (float)dt;
 			++i;
@@ -218,7 +219,8 @@ int main( int argc, char** argv )
 		{
 			if ( value == NULL || tbParseLong( value, 1000, 1000000000000L, &number ) == false )
 			{
-				return tbUsageError( "--budget needs an instruction count >= 1000, got", value != NULL ? value : "nothing" );
+				return tbUsageError( "--budget needs an instruction count >= 1000, got",
+									 value != NULL ? value : "nothing" );
 			}
 			options.scene.instructionBudget = number;
 			++i;

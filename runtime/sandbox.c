@@ -23,6 +23,7 @@ typedef struct tbSandboxState
 	long budget;  ///< instructions per call, 0: unlimited
 	long counted; ///< instructions since the last tbSandbox_BeginCall
 	bool limited; ///< the current call is untrusted code
+	bool tripped; ///< the budget ran out: the hook fires on every instruction until the next call
 } tbSandboxState;
 
 // Lua's allocator contract: nsize == 0 frees; a shrink must not fail; ptr == NULL means osize is a
@@ -110,15 +111,32 @@ size_t tbSandbox_GetMemoryLimit( lua_State* L )
 	return tbGetState( L )->limit;
 }
 
+static void tbCountHook( lua_State* L, lua_Debug* ar );
+
+// Normal counting, or (tripped) a hook on every instruction.
+static void tbInstallHook( lua_State* L, tbSandboxState* s, bool tripped )
+{
+	s->tripped = tripped;
+	if ( s->budget > 0 )
+	{
+		lua_sethook( L, tbCountHook, LUA_MASKCOUNT, tripped ? 1 : TB_HOOK_PERIOD );
+	}
+}
+
 static void tbCountHook( lua_State* L, lua_Debug* ar )
 {
 	(void)ar;
 	tbSandboxState* s = tbGetState( L );
-	s->counted += TB_HOOK_PERIOD;
+	s->counted += s->tripped ? 1 : TB_HOOK_PERIOD;
 	if ( s->limited && s->budget > 0 && s->counted > s->budget )
 	{
-		// Raised again every period until the host starts a new call, so a script that catches it
-		// with pcall cannot keep running.
+		// Once the budget is gone the hook fires on every instruction, so the error comes back at
+		// the first instruction after any pcall (or coroutine.resume) that caught it: it unwinds
+		// every level of the script back to the host.
+		if ( s->tripped == false )
+		{
+			tbInstallHook( L, s, true );
+		}
 		luaL_where( L, 0 );
 		lua_pushfstring( L, "instruction budget exceeded (%d instructions per call)", (int)s->budget );
 		lua_concat( L, 2 );
@@ -131,15 +149,20 @@ void tbSandbox_SetBudget( lua_State* L, long budget )
 	tbSandboxState* s = tbGetState( L );
 	s->budget = budget;
 	s->counted = 0;
+	s->tripped = false;
 	lua_sethook( L, budget > 0 ? tbCountHook : NULL, budget > 0 ? LUA_MASKCOUNT : 0, TB_HOOK_PERIOD );
 }
 
 tbSandboxCall tbSandbox_BeginCall( lua_State* L, bool limited )
 {
 	tbSandboxState* s = tbGetState( L );
-	tbSandboxCall previous = { s->counted, s->limited };
+	tbSandboxCall previous = { s->counted, s->limited, s->tripped };
 	s->counted = 0;
 	s->limited = limited;
+	if ( s->tripped )
+	{
+		tbInstallHook( L, s, false );
+	}
 	return previous;
 }
 
@@ -148,6 +171,10 @@ void tbSandbox_EndCall( lua_State* L, tbSandboxCall previous )
 	tbSandboxState* s = tbGetState( L );
 	s->counted = previous.counted;
 	s->limited = previous.limited;
+	if ( s->tripped != previous.tripped )
+	{
+		tbInstallHook( L, s, previous.tripped );
+	}
 }
 
 // Environment ------------------------------------------------------------------------------------
@@ -315,8 +342,9 @@ static int tbSandboxRequire( lua_State* L )
 	}
 	if ( found == NULL )
 	{
-		return luaL_error( L, "module '%s' not found in the sandbox (only Lua files next to the script or in "
-							  "scripts/lib, and \"tumble\", can be required)",
+		return luaL_error( L,
+						   "module '%s' not found in the sandbox (only Lua files next to the script or in "
+						   "scripts/lib, and \"tumble\", can be required)",
 						   name );
 	}
 	int foundIndex = lua_gettop( L );
@@ -373,9 +401,9 @@ void tbSandbox_PushEnvironment( lua_State* L, const char* searchPath )
 	int env = lua_gettop( L );
 
 	static const char* const safe[] = {
-		"assert", "error",	"ipairs",	"next",	  "pairs",	  "pcall",		  "xpcall",		  "select",
-		"tonumber", "tostring", "type", "rawequal", "rawget", "rawset", "rawlen", "setmetatable", "getmetatable",
-		"_VERSION", NULL,
+		"assert", "error",		  "ipairs",		  "next",	  "pairs",	  "pcall",	"xpcall",
+		"select", "tonumber",	  "tostring",	  "type",	  "rawequal", "rawget", "rawset",
+		"rawlen", "setmetatable", "getmetatable", "_VERSION", NULL,
 	};
 	for ( int i = 0; safe[i] != NULL; ++i )
 	{

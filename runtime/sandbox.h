@@ -20,8 +20,9 @@ void tbSandbox_CloseState( lua_State* L );
 size_t tbSandbox_GetMemoryUsed( lua_State* L );
 size_t tbSandbox_GetMemoryLimit( lua_State* L );
 
-/// Install the instruction counter: from now on a protected call that runs more than `budget`
-/// VM instructions since the last tbSandbox_BeginCall raises "instruction budget exceeded".
+/// Install the instruction counter: from now on a limited call that runs more than `budget`
+/// VM instructions since the last tbSandbox_BeginCall raises "instruction budget exceeded", and
+/// raises it again at every later instruction of that call, so pcall cannot swallow it.
 /// budget 0 turns the limit off.
 void tbSandbox_SetBudget( lua_State* L, long budget );
 
@@ -30,6 +31,7 @@ typedef struct tbSandboxCall
 {
 	long counted;
 	bool limited;
+	bool tripped;
 } tbSandboxCall;
 
 /// Start a new call's budget: limited (the current budget) or unlimited (trusted code). Returns

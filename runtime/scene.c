@@ -19,8 +19,8 @@
 typedef struct tbMod
 {
 	const char* path; ///< owned by the scene
-	char* error;      ///< NULL while the mod runs
-	int tableRef;     ///< LUA_NOREF when disabled
+	char* error;	  ///< NULL while the mod runs
+	int tableRef;	  ///< LUA_NOREF when disabled
 } tbMod;
 
 // One loaded generation of the scene: a Lua state, its scene table, world and mods. A reload
@@ -427,15 +427,13 @@ static void tbCopyValue( lua_State* from, int index, lua_State* to, int world, i
 				lua_pushnumber( to, lua_tonumber( from, index ) );
 			}
 			return;
-		case LUA_TSTRING:
-		{
+		case LUA_TSTRING: {
 			size_t length = 0;
 			const char* s = lua_tolstring( from, index, &length );
 			lua_pushlstring( to, s, length );
 			return;
 		}
-		case LUA_TUSERDATA:
-		{
+		case LUA_TUSERDATA: {
 			tbBodyId bodyId;
 			if ( tbLua_ToBody( from, index, &bodyId ) )
 			{
@@ -451,8 +449,7 @@ static void tbCopyValue( lua_State* from, int index, lua_State* to, int world, i
 			}
 			return;
 		}
-		case LUA_TTABLE:
-		{
+		case LUA_TTABLE: {
 			if ( depth > TB_MAX_TRANSPLANT_DEPTH || lua_checkstack( from, 4 ) == 0 )
 			{
 				lua_pushnil( to );

@@ -21,9 +21,9 @@
 typedef struct tbWatchedFile
 {
 	char* path;
-	char* dir;  ///< directory watched by inotify (editors often replace files by renaming)
-	char* name; ///< file name within dir
-	int wd;     ///< inotify watch descriptor of dir, -1 when none
+	char* dir;			   ///< directory watched by inotify (editors often replace files by renaming)
+	char* name;			   ///< file name within dir
+	int wd;				   ///< inotify watch descriptor of dir, -1 when none
 	struct timespec mtime; ///< polling fallback
 	long long size;
 	bool exists;
@@ -139,7 +139,8 @@ void tbWatch_SetFiles( tbWatch* watch, const char* const* paths, int count )
 		file->path = tbCopyString( paths[i], strlen( paths[i] ) );
 		file->dir = slash != NULL ? tbCopyString( paths[i], slash == paths[i] ? 1 : (size_t)( slash - paths[i] ) )
 								  : tbCopyString( ".", 1 );
-		file->name = tbCopyString( slash != NULL ? slash + 1 : paths[i], strlen( slash != NULL ? slash + 1 : paths[i] ) );
+		file->name =
+			tbCopyString( slash != NULL ? slash + 1 : paths[i], strlen( slash != NULL ? slash + 1 : paths[i] ) );
 		file->wd = -1;
 		if ( file->path == NULL || file->dir == NULL || file->name == NULL )
 		{

@@ -830,6 +830,26 @@ void tbUpdateBodyShapes( tbWorld* world, tbBody* body, bool forceMove )
 	}
 }
 
+void tbUpdateBodyShapesSwept( tbWorld* world, tbBody* body )
+{
+	tbTransform start;
+	start.q = body->rotation0;
+	start.p = tbSub( body->center0, tbRotate( start.q, body->localCenter ) );
+	for ( int id = body->headShapeId; id >= 0; id = world->shapes.data[id].nextShapeId )
+	{
+		tbShape* shape = world->shapes.data + id;
+		shape->aabb = tbComputeShapeAABB( shape, body->transform );
+		tbAABB swept = tbAABB_Union( shape->aabb, tbComputeShapeAABB( shape, start ) );
+		if ( shape->proxyKey >= 0 && tbAABB_Contains( shape->fatAABB, swept ) == false )
+		{
+			tbVec3 m = { TB_AABB_MARGIN, TB_AABB_MARGIN, TB_AABB_MARGIN };
+			tbAABB fat = { tbSub( swept.lowerBound, m ), tbAdd( swept.upperBound, m ) };
+			shape->fatAABB = fat;
+			tbBroadPhase_MoveProxy( &world->broadPhase, shape->proxyKey, fat );
+		}
+	}
+}
+
 void tbRecreateBodyProxies( tbWorld* world, tbBody* body )
 {
 	for ( int id = body->headShapeId; id >= 0; id = world->shapes.data[id].nextShapeId )

@@ -62,6 +62,7 @@ typedef struct tbBody
 	bool isBullet;
 	bool massOverridden;
 	bool isMarked;
+	bool isFast; ///< moved far for its size this step: swept by continuous collision
 } tbBody;
 
 tbBody* tbGetBodyFromId( tbWorld* world, tbBodyId id );
@@ -75,5 +76,8 @@ void tbWakeBody( tbWorld* world, tbBody* body );
 void tbSleepBody( tbBody* body );
 /// Recompute the world AABBs of the body's shapes and move their broad-phase proxies if needed.
 void tbUpdateBodyShapes( tbWorld* world, tbBody* body, bool forceMove );
+/// Like tbUpdateBodyShapes, but the broad-phase boxes cover the whole motion of the step, from
+/// the pose at the step start to the current one (fast bodies, for continuous collision).
+void tbUpdateBodyShapesSwept( tbWorld* world, tbBody* body );
 /// Destroy and re-create the broad-phase proxies of the body's shapes (after a type change).
 void tbRecreateBodyProxies( tbWorld* world, tbBody* body );

@@ -16,7 +16,6 @@
 #include "tumble/tumble.h"
 
 #include <math.h>
-#include <stdlib.h>
 
 static float tbRowMass( float mA, float mB, const tbMat3* iA, const tbMat3* iB, tbVec3 rA, tbVec3 rB, tbVec3 dir )
 {
@@ -81,6 +80,8 @@ void tbPrepareContacts( tbWorld* world, tbStepContext* ctx )
 			cp->rA = tbSub( mp->anchorA, offsetA );
 			cp->rB = tbSub( mp->anchorB, offsetB );
 			cp->adjustedSeparation = mp->separation - tbDot( tbSub( cp->rB, cp->rA ), c->normal );
+			cp->separation0 = mp->separation;
+
 			if ( ctx->enableWarmStarting )
 			{
 				cp->normalImpulse = mp->normalImpulse;
@@ -148,7 +149,10 @@ void tbSolveContacts( tbStepContext* ctx, bool useBias )
 	const float inv_h = ctx->inv_h;
 	const float maxBias = ctx->maxBiasVelocity;
 	const tbSolverMode mode = ctx->mode;
-	const bool reverse = getenv( "TB_REV" ) != NULL && ( ctx->passIndex++ & 1 );
+	// Symmetric Gauss-Seidel: every other pass visits a manifold's points in reverse, so the order
+	// of the points does not bias the impulse distribution (a box would otherwise tip towards
+	// the point solved first, which shows as drift at the top of a tall stack).
+	const bool reverse = ( ctx->passIndex++ & 1 ) != 0;
 	for ( int i = 0; i < ctx->contactCount; ++i )
 	{
 		tbContactConstraint* c = ctx->contacts + i;
@@ -167,14 +171,19 @@ void tbSolveContacts( tbStepContext* ctx, bool useBias )
 			float impulseScale = 0.0f;
 			if ( s > 0.0f )
 			{
-				// Speculative: allow the approach that closes the gap this sub-step, no more.
-				bias = s * inv_h;
+				// Speculative: allow the approach that closes the gap this sub-step, no more. A
+				// point that was penetrating when the step began and has just been pushed clear
+				// is held at zero relative velocity in the relax pass instead, so the push-out
+				// velocity is taken back rather than left to fly the bodies apart.
+				bias = ( useBias == false && mode == tbSolver_soft && cp->separation0 < 0.0f ) ? 0.0f : s * inv_h;
 			}
 			else if ( useBias )
 			{
 				if ( mode == tbSolver_soft )
 				{
-					bias = tbMaxFloat( c->softness.biasRate * s, -maxBias );
+					// The soft spring acts on the first TB_SOFT_RANGE of overlap only; deeper overlap
+					// is removed by the position pass at the end of the step, without velocity.
+					bias = s > -TB_SOFT_RANGE ? tbMaxFloat( c->softness.biasRate * s, -maxBias ) : 0.0f;
 					massScale = c->softness.massScale;
 					impulseScale = c->softness.impulseScale;
 				}
@@ -226,8 +235,13 @@ void tbSolveContactPositions( tbStepContext* ctx )
 	// Non-linear Gauss-Seidel on positions: the "single-frame push" of reference 001. Each point's
 	// remaining penetration beyond the slop is removed by a position/rotation change along the
 	// normal, through the same effective mass as the velocity row, and no velocity is added.
-	const float beta = ctx->baumgarte;
-	const float maxCorrection = ctx->maxBiasVelocity * ctx->h;
+	// In soft mode only points deeper than the soft range are moved here (back to the slop); in
+	// split mode every point deeper than the slop.
+	const bool soft = ctx->mode == tbSolver_soft;
+	const float beta = soft ? 0.5f : ctx->baumgarte;
+	const float slop = ctx->linearSlop;
+	const float activation = soft ? -TB_SOFT_RANGE : -ctx->linearSlop;
+	const float maxCorrection = TB_MAX_LINEAR_CORRECTION;
 	for ( int i = 0; i < ctx->contactCount; ++i )
 	{
 		tbContactConstraint* c = ctx->contacts + i;
@@ -239,11 +253,11 @@ void tbSolveContactPositions( tbStepContext* ctx )
 		{
 			tbContactConstraintPoint* cp = c->points + p;
 			float s = tbCurrentSeparation( c, cp, a, b );
-			float C = tbClampFloat( beta * ( s + ctx->linearSlop ), -maxCorrection, 0.0f );
-			if ( C >= 0.0f )
+			if ( s >= activation )
 			{
 				continue;
 			}
+			float C = tbClampFloat( beta * ( s + slop ), -maxCorrection, 0.0f );
 			float impulse = -cp->normalMass * C;
 			tbVec3 P = tbMulSV( impulse, c->normal );
 			a->dp = tbMulSub( a->dp, sa->invMass, P );

@@ -4,10 +4,16 @@
 
 #include "solver.h"
 
+/// Soft mode: overlap handled by the soft spring (m); deeper overlap is moved out by position passes.
+#define TB_SOFT_RANGE 0.005f
+/// Largest position correction of one point in one position pass (m).
+#define TB_MAX_LINEAR_CORRECTION 0.2f
+
 typedef struct tbContactConstraintPoint
 {
 	tbVec3 rA, rB;            ///< anchors relative to the centres of mass, world frame, fixed for the step
 	float adjustedSeparation; ///< separation - dot(rB - rA, n): current separation = this + dot(n, dB - dA)
+	float separation0;        ///< separation at the start of the step
 	float normalImpulse;
 	float tangentImpulse[2];
 	float normalMass;

@@ -1,7 +1,7 @@
 // Tumble physics: generic row constraint (custom joint).
 //
-// The callback supplies up to six rows once per step, in the role of the book's PreSolve (000
-// ch. 7): a 1x12 Jacobian J over (vA, wA, vB, wB), a velocity target ("bias"), the position error
+// The callback supplies up to six rows once per step (optionally once per sub-step), in the role of
+// the book's PreSolve (000 ch. 7): a 1x12 Jacobian J over (vA, wA, vB, wB), a velocity target ("bias"), the position error
 // C and impulse bounds. Each row is the book's generic constraint: lambda = -(J v - target +
 // beta C) / (J M^-1 J^T), accumulated and clamped to [lower, upper] (projected Gauss-Seidel,
 // 000 ch. 5), warm started (000 ch. 10). The rows of one joint are swept a few times per pass so a
@@ -29,6 +29,7 @@ tbCustomJointDef tbDefaultCustomJointDef( void )
 	def.base = tbMakeDefaultJointDef();
 	def.rowsFcn = NULL;
 	def.context = NULL;
+	def.everySubStep = false;
 	return def;
 }
 
@@ -46,6 +47,7 @@ tbJointId tbCreateCustomJoint( tbWorldId worldId, const tbCustomJointDef* def, t
 	}
 	joint->custom.rowsFcn = def->rowsFcn;
 	joint->custom.context = def->context;
+	joint->custom.everySubStep = def->everySubStep;
 	return tbMakeJointId( world, joint );
 }
 
@@ -73,87 +75,6 @@ static bool tbIsValidRow( const tbCustomRow* row )
 		   !isnan( row->upper ) && row->lower <= row->upper;
 }
 
-static void tbSideInput( tbStepContext* ctx, const tbJointSide* side, tbTransform* frame, tbVec3* center, tbVec3* v,
-						 tbVec3* w )
-{
-	*center = side->center0;
-	frame->p = tbAdd( side->center0, side->anchor0 );
-	frame->q = side->frame0;
-	if ( side->solverIndex >= 0 )
-	{
-		*v = ctx->states[side->solverIndex].v;
-		*w = ctx->states[side->solverIndex].w;
-	}
-	else
-	{
-		*v = tb_vec3_zero;
-		*w = tb_vec3_zero;
-	}
-}
-
-static void tbPrepareCustom( tbStepContext* ctx, tbJoint* joint )
-{
-	tbCustomJointData* c = &joint->custom;
-	tbCustomRowsInput in;
-	tbSideInput( ctx, &joint->sideA, &in.frameA, &in.centerA, &in.linearVelocityA, &in.angularVelocityA );
-	tbSideInput( ctx, &joint->sideB, &in.frameB, &in.centerB, &in.linearVelocityB, &in.angularVelocityB );
-	in.timeStep = ctx->dt;
-
-	tbCustomRow rows[TB_MAX_CUSTOM_ROWS];
-	memset( rows, 0, sizeof( rows ) );
-	int count = c->rowsFcn( tbMakeJointId( ctx->world, joint ), &in, rows, c->context );
-	count = tbClampInt( count, 0, TB_MAX_CUSTOM_ROWS );
-	c->stepScale = ctx->dt * ctx->inv_h;
-
-	// Impulse bounds are given per step; the accumulated impulses are per sub-step.
-	float scale = ctx->h * ctx->inv_dt;
-	tbJointMotion m;
-	memset( &m, 0, sizeof( m ) );
-	m.mA = joint->sideA.invMass;
-	m.mB = joint->sideB.invMass;
-	m.iA = joint->sideA.invI;
-	m.iB = joint->sideB.invI;
-	for ( int i = 0; i < count; ++i )
-	{
-		tbCustomRow* row = rows + i;
-		if ( tbIsValidRow( row ) == false )
-		{
-			memset( row, 0, sizeof( *row ) );
-		}
-		if ( row->lower > -FLT_MAX )
-		{
-			row->lower *= scale;
-		}
-		if ( row->upper < FLT_MAX )
-		{
-			row->upper *= scale;
-		}
-		tbJointRow J = tbRowFromFloats( row->J );
-		float k = tbRowCoupling( &m, &J, &J );
-		c->masses[i] = k > 0.0f ? 1.0f / k : 0.0f;
-		c->rows[i] = *row;
-		c->impulses[i] = tbClampFloat( c->impulses[i], row->lower, row->upper );
-	}
-	for ( int i = count; i < TB_MAX_CUSTOM_ROWS; ++i )
-	{
-		c->impulses[i] = 0.0f;
-		c->masses[i] = 0.0f;
-	}
-	c->rowCount = count;
-	c->anchorB0 = joint->sideB.anchor0;
-}
-
-static void tbWarmStartCustom( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m )
-{
-	TB_UNUSED( ctx );
-	tbCustomJointData* c = &joint->custom;
-	for ( int i = 0; i < c->rowCount; ++i )
-	{
-		tbJointRow J = tbRowFromFloats( c->rows[i].J );
-		tbRowApply( m, &J, c->impulses[i] );
-	}
-}
-
 // Rotation vector (axis * angle) of a unit quaternion.
 static tbVec3 tbRotationVector( tbQuat q )
 {
@@ -173,16 +94,119 @@ static tbVec3 tbRotationVector( tbQuat q )
 	return tbMulSV( 2.0f * atan2f( s, q.w ) / s, v );
 }
 
+// Ask the callback for rows at the current motion m and convert them for the solver.
+static void tbMakeCustomRows( tbStepContext* ctx, tbJoint* joint, const tbJointMotion* m )
+{
+	tbCustomJointData* c = &joint->custom;
+	tbJointPose p;
+	tbComputeJointPose( joint, m, &p );
+	tbCustomRowsInput in;
+	in.centerA = tbAdd( joint->sideA.center0, m->dpA );
+	in.centerB = tbAdd( joint->sideB.center0, m->dpB );
+	in.frameA = tbMakeTransform( tbAdd( in.centerA, p.rA ), p.qA );
+	in.frameB = tbMakeTransform( tbAdd( in.centerB, p.rB ), p.qB );
+	in.linearVelocityA = m->vA;
+	in.angularVelocityA = m->wA;
+	in.linearVelocityB = m->vB;
+	in.angularVelocityB = m->wB;
+	in.timeStep = ctx->dt;
+	in.subStep = ctx->h;
+	in.subStepIndex = c->subStepIndex;
+
+	tbCustomRow rows[TB_MAX_CUSTOM_ROWS];
+	memset( rows, 0, sizeof( rows ) );
+	int count = c->rowsFcn( tbMakeJointId( ctx->world, joint ), &in, rows, c->context );
+	count = tbClampInt( count, 0, TB_MAX_CUSTOM_ROWS );
+	c->stepScale = ctx->dt * ctx->inv_h;
+
+	// Impulse bounds are given per step; the accumulated impulses are per sub-step.
+	float scale = ctx->h * ctx->inv_dt;
+	for ( int i = 0; i < count; ++i )
+	{
+		tbCustomRow* row = rows + i;
+		if ( tbIsValidRow( row ) == false )
+		{
+			memset( row, 0, sizeof( *row ) );
+		}
+		if ( row->lower > -FLT_MAX )
+		{
+			row->lower *= scale;
+		}
+		if ( row->upper < FLT_MAX )
+		{
+			row->upper *= scale;
+		}
+		tbJointRow J = tbRowFromFloats( row->J );
+		float k = tbRowCoupling( m, &J, &J );
+		c->masses[i] = k > 0.0f ? 1.0f / k : 0.0f;
+		c->rows[i] = *row;
+		c->impulses[i] = tbClampFloat( c->impulses[i], row->lower, row->upper );
+	}
+	for ( int i = count; i < TB_MAX_CUSTOM_ROWS; ++i )
+	{
+		c->impulses[i] = 0.0f;
+		c->masses[i] = 0.0f;
+	}
+	c->rowCount = count;
+	c->anchorB0 = p.rB;
+	c->motion0[0] = m->dpA;
+	c->motion0[1] = tbRotationVector( m->dqA );
+	c->motion0[2] = m->dpB;
+	c->motion0[3] = tbRotationVector( m->dqB );
+}
+
+static void tbPrepareCustom( tbStepContext* ctx, tbJoint* joint )
+{
+	// The motion at the start of the step: no displacement yet, the bodies' velocities.
+	tbJointMotion m;
+	memset( &m, 0, sizeof( m ) );
+	m.dqA = tb_quatIdentity;
+	m.dqB = tb_quatIdentity;
+	m.mA = joint->sideA.invMass;
+	m.mB = joint->sideB.invMass;
+	m.iA = joint->sideA.invI;
+	m.iB = joint->sideB.invI;
+	if ( joint->sideA.solverIndex >= 0 )
+	{
+		m.vA = ctx->states[joint->sideA.solverIndex].v;
+		m.wA = ctx->states[joint->sideA.solverIndex].w;
+	}
+	if ( joint->sideB.solverIndex >= 0 )
+	{
+		m.vB = ctx->states[joint->sideB.solverIndex].v;
+		m.wB = ctx->states[joint->sideB.solverIndex].w;
+	}
+	joint->custom.subStepIndex = 0;
+	tbMakeCustomRows( ctx, joint, &m );
+}
+
+static void tbWarmStartCustom( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m )
+{
+	tbCustomJointData* c = &joint->custom;
+	// Warm starting runs once per sub-step: fresh rows for every sub-step after the first.
+	if ( c->everySubStep && c->subStepIndex > 0 )
+	{
+		tbMakeCustomRows( ctx, joint, m );
+	}
+	c->subStepIndex += 1;
+	for ( int i = 0; i < c->rowCount; ++i )
+	{
+		tbJointRow J = tbRowFromFloats( c->rows[i].J );
+		tbRowApply( m, &J, c->impulses[i] );
+	}
+}
+
 static void tbSolveCustom( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, bool useBias )
 {
 	tbCustomJointData* c = &joint->custom;
 	float biasRate = tbJointSoftness( ctx, useBias ).biasRate;
+	// Motion since the rows were made.
 	tbJointMotion dx;
 	memset( &dx, 0, sizeof( dx ) );
-	dx.vA = m->dpA;
-	dx.wA = tbRotationVector( m->dqA );
-	dx.vB = m->dpB;
-	dx.wB = tbRotationVector( m->dqB );
+	dx.vA = tbSub( m->dpA, c->motion0[0] );
+	dx.wA = tbSub( tbRotationVector( m->dqA ), c->motion0[1] );
+	dx.vB = tbSub( m->dpB, c->motion0[2] );
+	dx.wB = tbSub( tbRotationVector( m->dqB ), c->motion0[3] );
 
 	float C[TB_MAX_CUSTOM_ROWS];
 	tbJointRow J[TB_MAX_CUSTOM_ROWS];

@@ -87,7 +87,8 @@ void tbUpdateSleep( tbWorld* world, float timeStep )
 		body->islandParent = i;
 		float threshold = body->sleepThreshold;
 		float v = tbLength( body->linearVelocity );
-		float w = tbLength( body->angularVelocity ) * body->maxExtent;
+		// a body without shapes still counts its spin (as if 1 m across)
+		float w = tbLength( body->angularVelocity ) * ( body->maxExtent > 0.0f ? body->maxExtent : 1.0f );
 		if ( body->enableSleep == false || world->def.enableSleep == false || v > threshold || w > threshold )
 		{
 			body->sleepTime = 0.0f;

@@ -162,6 +162,9 @@ typedef struct tbCustomJointData
 {
 	tbCustomRowsFcn* rowsFcn;
 	void* context;
+	bool everySubStep;
+	int subStepIndex;
+	tbVec3 motion0[4];                    ///< dpA, rotation A, dpB, rotation B when the rows were made
 	int rowCount;
 	tbCustomRow rows[TB_MAX_CUSTOM_ROWS]; ///< bounds converted to sub-step impulses in prepare
 	float impulses[TB_MAX_CUSTOM_ROWS];

@@ -15,9 +15,10 @@
 // closest points nearly coincide. Metres.
 #define TB_CORE_TOUCH_DISTANCE 1.0e-5f
 
-// Polygon vertices up to this far outside a reference side plane are kept: two equal boxes stacked
-// flush have every incident vertex on a side plane, and round-off must not turn those four
-// vertices into eight clip points (whose ids would differ from frame to frame). Metres.
+// Polygon vertices up to this far outside a reference side plane are kept (and then moved onto the
+// plane): two equal boxes stacked flush have every incident vertex on a side plane, and round-off
+// must not turn those four vertices into eight clip points (whose ids would differ from frame to
+// frame). Metres.
 #define TB_CLIP_SIDE_TOLERANCE ( 0.1f * TB_LINEAR_SLOP )
 
 // A clip point this close to a vertex of the incident face is reported with that vertex's feature
@@ -33,8 +34,10 @@
 // matches to round-off; one crossing a rim at a small angle a differs by about r a^2 / 2. Metres.
 #define TB_FLAT_CAPSULE_TOLERANCE 1.0e-4f
 
-// Clipped polygon capacity. An n-gon clipped by m planes has at most n + m vertices.
-#define TB_MAX_CLIP_VERTICES 256
+// Clipped polygon capacity (stack arrays; about 12 KB in total). An n-gon clipped by m planes has
+// at most n + m vertices; vertices past the capacity are dropped, which only a face with more than
+// a hundred vertices can hit.
+#define TB_MAX_CLIP_VERTICES 128
 
 // Hysteresis for choosing among SAT axes (Gregorius, GDC 2013, uses the same kind of relative plus
 // absolute bias): a candidate must beat the preferred one by this much. Without it the reference
@@ -360,8 +363,7 @@ static tbVec3 tbClosestPointOnHull( const tbHull* hull, tbVec3 q, float* distanc
 			}
 			e = hull->edges[e].next;
 			guard += 1;
-		}
-		while ( e != first && guard < hull->edgeCount );
+		} while ( e != first && guard < hull->edgeCount );
 
 		if ( inside )
 		{
@@ -448,8 +450,7 @@ static bool tbClipSegmentToFace( const tbHull* hull, int face, tbVec3 p1, tbVec3
 		}
 		e = hull->edges[e].next;
 		guard += 1;
-	}
-	while ( e != first && guard < hull->edgeCount );
+	} while ( e != first && guard < hull->edgeCount );
 
 	*t1 = lower;
 	*t2 = upper;
@@ -696,8 +697,8 @@ tbManifold tbCollideHullAndCapsule( const tbHull* hullA, tbTransform xfA, const 
 		{
 			manifold.normal = tbRotate( xfA.q, faceNormal );
 			float maxDeepest = separation + TB_FLAT_CAPSULE_TOLERANCE;
-			if ( tbAddCapsuleFacePoints( &manifold, hullA, bestFace, p1, p2, radius, speculativeDistance, maxDeepest, xfA,
-										 xfB ) > 0 )
+			if ( tbAddCapsuleFacePoints( &manifold, hullA, bestFace, p1, p2, radius, speculativeDistance, maxDeepest,
+										 xfA, xfB ) > 0 )
 			{
 				return manifold;
 			}
@@ -759,7 +760,7 @@ typedef struct tbEdgeQuery
 {
 	float separation;
 	int indexA, indexB; ///< half-edges (the lower index of each twin pair); -1 if none
-	tbVec3 axis;        ///< A's frame, pointing from A to B
+	tbVec3 axis;		///< A's frame, pointing from A to B
 } tbEdgeQuery;
 
 // Separation of hull `other` from face `face` of hull `ref`. xf maps other's frame into ref's.
@@ -883,10 +884,10 @@ static tbEdgeQuery tbQueryEdges( const tbHull* hullA, const tbHull* hullB, tbTra
 
 typedef struct tbClipVertex
 {
-	tbVec3 p;       ///< reference hull frame
-	uint32_t key;   ///< feature key of this vertex
+	tbVec3 p;		///< reference hull frame
+	uint32_t key;	///< feature key of this vertex
 	uint32_t label; ///< feature of the polygon edge leaving this vertex
-	bool clipped;   ///< made by clipping (not an incident vertex)
+	bool clipped;	///< made by clipping (not an incident vertex)
 } tbClipVertex;
 
 typedef struct tbClipPoint
@@ -936,8 +937,7 @@ static int tbClipHullFaces( const tbHull* ref, int refFace, const tbHull* inc, t
 			input[count].clipped = false;
 			count += 1;
 			e = inc->edges[e].next;
-		}
-		while ( e != first && count < TB_MAX_CLIP_VERTICES );
+		} while ( e != first && count < TB_MAX_CLIP_VERTICES );
 	}
 
 	tbClipVertex incident[TB_MAX_CLIP_VERTICES];
@@ -992,8 +992,7 @@ static int tbClipHullFaces( const tbHull* ref, int refFace, const tbHull* inc, t
 		count = outCount;
 		k = ref->edges[k].next;
 		guard += 1;
-	}
-	while ( k != first && count > 0 && guard < ref->edgeCount );
+	} while ( k != first && count > 0 && guard < ref->edgeCount );
 
 	// The tolerance only decides what is clipped; a vertex kept within it outside a side plane is
 	// moved onto that plane so no point lies outside the reference face. The side normals are
@@ -1013,8 +1012,7 @@ static int tbClipHullFaces( const tbHull* ref, int refFace, const tbHull* inc, t
 			}
 			e = ref->edges[e].next;
 			guard += 1;
-		}
-		while ( e != first && guard < ref->edgeCount );
+		} while ( e != first && guard < ref->edgeCount );
 	}
 
 	for ( int i = 0; i < count; ++i )

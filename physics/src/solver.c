@@ -13,7 +13,6 @@
 #include "tumble/tumble.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 tbSoftness tbMakeSoft( float hertz, float zeta, float h )
@@ -243,7 +242,9 @@ static bool tbContinuousQuery( int32_t proxyId, int32_t shapeId, void* context )
 	}
 
 	tbTOIOutput out = tbTimeOfImpact( &input );
-	if ( out.state == tbTOIState_hit && out.fraction < cc->fraction )
+	// A failed search (iteration cap) still reports a fraction known to be clear of contact.
+	bool usable = out.state == tbTOIState_hit || out.state == tbTOIState_failed;
+	if ( usable && out.fraction < cc->fraction )
 	{
 		cc->fraction = out.fraction;
 	}
@@ -256,22 +257,10 @@ static bool tbContinuousQuery( int32_t proxyId, int32_t shapeId, void* context )
 // only; cheap for the rest.
 static void tbSolveContinuous( tbWorld* world, tbStepContext* ctx )
 {
-	if ( world->def.enableContinuous == false )
-	{
-		return;
-	}
 	for ( int i = 0; i < ctx->bodyCount; ++i )
 	{
-		tbSolverBody* sb = ctx->bodies + i;
-		tbBody* body = world->bodies.data + sb->bodyId;
-		if ( body->type != tbBody_dynamic || body->headShapeId < 0 )
-		{
-			continue;
-		}
-		float motion = tbDistance( body->center0, body->center );
-		float angular = tbQuatAngle( tbInvMulQQ( body->rotation0, body->transform.q ) ) * body->maxExtent;
-		float threshold = 0.25f * tbMaxFloat( body->minExtent, TB_LINEAR_SLOP );
-		if ( body->isBullet == false && motion + angular < threshold )
+		tbBody* body = world->bodies.data + ctx->bodies[i].bodyId;
+		if ( body->isFast == false )
 		{
 			continue;
 		}
@@ -299,8 +288,25 @@ static void tbSolveContinuous( tbWorld* world, tbStepContext* ctx )
 			body->transform = xf;
 			body->center = tbTransformPoint( xf, body->localCenter );
 			body->invWorldInertia = tbRotateInertia( xf.q, body->invLocalInertia );
+			for ( int id = body->headShapeId; id >= 0; id = world->shapes.data[id].nextShapeId )
+			{
+				world->shapes.data[id].aabb = tbComputeShapeAABB( world->shapes.data + id, xf );
+			}
 		}
 	}
+}
+
+// Bodies that moved more than a quarter of their smallest size (or bullets) this step.
+static bool tbIsFastBody( const tbWorld* world, const tbBody* body )
+{
+	if ( world->def.enableContinuous == false || body->type != tbBody_dynamic || body->headShapeId < 0 )
+	{
+		return false;
+	}
+	float motion = tbDistance( body->center0, body->center );
+	float angular = tbQuatAngle( tbInvMulQQ( body->rotation0, body->transform.q ) ) * body->maxExtent;
+	float threshold = 0.25f * tbMaxFloat( body->minExtent, TB_LINEAR_SLOP );
+	return body->isBullet || motion + angular >= threshold;
 }
 
 void tbSolve( tbWorld* world, tbStepContext* ctx )
@@ -314,7 +320,7 @@ void tbSolve( tbWorld* world, tbStepContext* ctx )
 	ctx->h = ctx->dt / (float)ctx->subStepCount;
 	ctx->inv_h = 1.0f / ctx->h;
 	// Soft contacts stiffer than a quarter of the sub-step rate ring; cap them there.
-	float contactHertz = getenv( "TB_NOCAP" ) ? def->contactHertz : tbMinFloat( def->contactHertz, 0.25f * ctx->inv_h );
+	float contactHertz = tbMinFloat( def->contactHertz, 0.25f * ctx->inv_h );
 	ctx->contactSoftness = tbMakeSoft( contactHertz, def->contactDampingRatio, ctx->h );
 	ctx->staticSoftness = tbMakeSoft( 2.0f * contactHertz, def->contactDampingRatio, ctx->h );
 	ctx->jointSoftness = tbMakeSoft( tbMinFloat( def->jointHertz, 0.25f * ctx->inv_h ) * 2.0f, def->jointDampingRatio, ctx->h );
@@ -347,6 +353,14 @@ void tbSolve( tbWorld* world, tbStepContext* ctx )
 			tbSolveJoints( ctx, false );
 			tbSolveContacts( ctx, false );
 		}
+		// Deep overlap (spawned inside each other, teleported) is moved out by position passes,
+		// not by velocity: soft push-out velocity would add up along a stack and throw it.
+		ctx->splitPass = true;
+		for ( int it = 0; it < def->positionIterations; ++it )
+		{
+			tbSolveContactPositions( ctx );
+		}
+		ctx->splitPass = false;
 	}
 	else
 	{
@@ -379,14 +393,22 @@ void tbSolve( tbWorld* world, tbStepContext* ctx )
 	tbStoreContactImpulses( world, ctx );
 	tbFinalizeJoints( ctx );
 	tbFinalizeBodies( world, ctx );
-	tbSolveContinuous( world, ctx );
 
-	int awake = 0;
+	// Broad-phase boxes. A fast body's box covers its whole sweep, so that continuous collision
+	// finds it from another fast body's sweep too (two bodies flying at each other).
 	for ( int i = 0; i < ctx->bodyCount; ++i )
 	{
 		tbBody* body = world->bodies.data + ctx->bodies[i].bodyId;
-		tbUpdateBodyShapes( world, body, false );
-		awake += 1;
+		body->isFast = tbIsFastBody( world, body );
+		if ( body->isFast )
+		{
+			tbUpdateBodyShapesSwept( world, body );
+		}
+		else
+		{
+			tbUpdateBodyShapes( world, body, false );
+		}
 	}
-	world->counters.awakeBodyCount = awake;
+	tbSolveContinuous( world, ctx );
+	world->counters.awakeBodyCount = ctx->bodyCount;
 }

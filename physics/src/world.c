@@ -24,14 +24,14 @@ tbWorldDef tbDefaultWorldDef( void )
 	memset( &def, 0, sizeof( def ) );
 	def.gravity = tbMakeVec3( 0.0f, 0.0f, -10.0f );
 	def.iterations = 10;
-	def.subSteps = 4;
+	def.subSteps = 8;
 	def.positionIterations = 3;
 	def.solverMode = tbSolver_soft;
 	def.baumgarte = 0.2f;
-	def.linearSlop = TB_LINEAR_SLOP;
+	def.linearSlop = 0.002f;
 	def.maxCorrectionSpeed = 3.0f;
-	def.contactHertz = 30.0f;
-	def.contactDampingRatio = 10.0f;
+	def.contactHertz = 120.0f;
+	def.contactDampingRatio = 2.0f;
 	def.jointHertz = 60.0f;
 	def.jointDampingRatio = 2.0f;
 	def.restitutionThreshold = 1.0f;

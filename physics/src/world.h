@@ -89,10 +89,11 @@ void tbEnsureCapacity( void** data, int count, int* capacity, size_t elemSize );
 #define TB_POOL_FREE( pool, index )                                                                                    \
 	do                                                                                                                 \
 	{                                                                                                                  \
-		( pool ).data[( index )].id = -1;                                                                              \
-		( pool ).data[( index )].generation += 1;                                                                      \
-		( pool ).data[( index )].nextFree = ( pool ).freeList;                                                         \
-		( pool ).freeList = ( index );                                                                                 \
+		int freeIndex_ = ( index ); /* the argument may be the slot's own id field */                                  \
+		( pool ).data[freeIndex_].id = -1;                                                                             \
+		( pool ).data[freeIndex_].generation += 1;                                                                     \
+		( pool ).data[freeIndex_].nextFree = ( pool ).freeList;                                                        \
+		( pool ).freeList = freeIndex_;                                                                                \
 		( pool ).liveCount -= 1;                                                                                       \
 	}                                                                                                                  \
 	while ( 0 )

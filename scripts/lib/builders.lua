@@ -88,7 +88,8 @@ function builders.pile(world, opts)
 	end
 	local bodies = {}
 	for i = 1, count do
-		local pos = { x0 + (random() - 0.5) * 1.5, y0 + (random() - 0.5) * 1.5, z + i * 0.9 }
+		-- 1.2 m apart vertically: more than the largest two half-extents, so nothing starts overlapping.
+		local pos = { x0 + (random() - 0.5) * 1.5, y0 + (random() - 0.5) * 1.5, z + (i - 1) * 1.2 }
 		local rot = tb.axis_angle({ random() - 0.5, random() - 0.5, 1 }, random() * math.pi)
 		local kind = i % 4
 		if kind == 0 then
@@ -100,6 +101,9 @@ function builders.pile(world, opts)
 		else
 			bodies[i] = world:add_hull{ points = builders.diamond_points(0.4, 0.5), pos = pos, rot = rot }
 		end
+		-- Nothing resists rolling in a rigid-body model: a little damping (1/s) stands in for it, so
+		-- balls and capsules deflected off the pile do not roll off the edge of the world.
+		bodies[i]:set_damping(0.2, 1)
 	end
 	return bodies
 end

@@ -8,7 +8,7 @@ check "tumble.so was built" test -f "$module"
 # A sanitizer build of the module needs the sanitizer runtimes loaded first into the plain
 # interpreter (which is not instrumented).
 preload=()
-if nm -D "$module" 2>/dev/null | grep -q __asan_init; then
+if nm -D "$module" 2>/dev/null | grep __asan_init >/dev/null; then
 	preload=( env "LD_PRELOAD=$( gcc -print-file-name=libasan.so ) $( gcc -print-file-name=libubsan.so )"
 		"ASAN_OPTIONS=detect_leaks=0:${ASAN_OPTIONS:-}" )
 fi

@@ -13,6 +13,8 @@ check "infinite loop: budget message" contains "$SCRATCH/err" "instruction budge
 check "infinite loop: names the line" contains "$SCRATCH/err" "sandbox_loop.lua:"
 check "loop catching the budget error: exit 1" expect_status 1 "$TUMBLE" --headless --sandbox --budget 1000000 "$scenes/sandbox_loop_pcall.lua" --steps 5
 check "loop catching the budget error: message" contains "$SCRATCH/err" "instruction budget exceeded"
+check "loop in coroutines: exit 1" expect_status 1 "$TUMBLE" --headless --sandbox --budget 1000000 "$scenes/sandbox_loop_coroutine.lua" --steps 5
+check "loop in coroutines: message" contains "$SCRATCH/err" "instruction budget exceeded"
 
 check "memory bomb: exit 1" expect_status 1 "$TUMBLE" --headless --sandbox --memory 64 "$scenes/sandbox_bomb.lua" --steps 5
 check "memory bomb: message" contains "$SCRATCH/err" "not enough memory"

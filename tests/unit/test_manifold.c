@@ -109,9 +109,9 @@ static void assertSwapMirrors( const tbManifold* ab, const tbManifold* ba )
 typedef struct Hulls
 {
 	tbHull* ground; // 20 x 20 x 0.5 half extents, top face at z = 0 when placed at z = -0.5
-	tbHull* box;    // unit cube (half extent 0.5)
-	tbHull* small;  // half extent 0.25
-	tbHull* big;    // half extent 1
+	tbHull* box;	// unit cube (half extent 0.5)
+	tbHull* small;	// half extent 0.25
+	tbHull* big;	// half extent 1
 	tbHull* octahedron;
 } Hulls;
 
@@ -123,8 +123,8 @@ static int setupHulls( void** state )
 	hulls.small = tbMakeBoxHull( tbMakeVec3( 0.25f, 0.25f, 0.25f ), tb_transformIdentity );
 	hulls.big = tbMakeBoxHull( tbMakeVec3( 1.0f, 1.0f, 1.0f ), tb_transformIdentity );
 	tbVec3 octa[6] = {
-		{ 1.0f, 0.0f, 0.0f }, { -1.0f, 0.0f, 0.0f }, { 0.0f, 1.0f, 0.0f },
-		{ 0.0f, -1.0f, 0.0f }, { 0.0f, 0.0f, 1.0f }, { 0.0f, 0.0f, -1.0f },
+		{ 1.0f, 0.0f, 0.0f },  { -1.0f, 0.0f, 0.0f }, { 0.0f, 1.0f, 0.0f },
+		{ 0.0f, -1.0f, 0.0f }, { 0.0f, 0.0f, 1.0f },  { 0.0f, 0.0f, -1.0f },
 	};
 	tbResult result = tbResult_ok;
 	hulls.octahedron = tbComputeHull( octa, 6, &result );
@@ -441,7 +441,7 @@ static void testReductionOctagon( void** state )
 
 static void testSpheres( void** state )
 {
-	( void )state;
+	(void)state;
 	tbSphere a = { { 0.0f, 0.0f, 0.0f }, 0.5f };
 	tbSphere b = { { 0.1f, 0.0f, 0.0f }, 0.4f };
 	tbTransform xfA = makeXf( 1.0f, 1.0f, 1.0f, axisAngle( 0, 1, 0, 0.3f ) );
@@ -535,7 +535,7 @@ static void testSphereAndBox( void** state )
 
 static void testCapsuleAndSphere( void** state )
 {
-	( void )state;
+	(void)state;
 	tbCapsule c = { { -1.0f, 0.0f, 0.0f }, { 1.0f, 0.0f, 0.0f }, 0.2f };
 	tbSphere s = { { 0.0f, 0.0f, 0.0f }, 0.3f };
 	tbTransform xfC = tb_transformIdentity;
@@ -561,7 +561,7 @@ static void testCapsuleAndSphere( void** state )
 
 static void testCapsules( void** state )
 {
-	( void )state;
+	(void)state;
 	tbCapsule a = { { -0.5f, 0.0f, 0.0f }, { 0.5f, 0.0f, 0.0f }, 0.1f };
 	tbCapsule alongY = { { 0.0f, -0.5f, 0.0f }, { 0.0f, 0.5f, 0.0f }, 0.1f };
 	tbTransform xfA = tb_transformIdentity;
@@ -826,7 +826,8 @@ static void testRandomHullPairs( void** state )
 		const tbHull* hullB = boxB != NULL ? boxB : h->octahedron;
 		assert_non_null( boxA );
 
-		tbTransform xfA = makeXf( jitterValue( &seed ), jitterValue( &seed ), jitterValue( &seed ), randomQuat( &seed ) );
+		tbTransform xfA =
+			makeXf( jitterValue( &seed ), jitterValue( &seed ), jitterValue( &seed ), randomQuat( &seed ) );
 		tbVec3 dir = tbNormalize( tbMakeVec3( jitterValue( &seed ), jitterValue( &seed ), jitterValue( &seed ) ) );
 		float reach = tbLength( extentA ) + tbLength( tbAABB_Extents( hullB->bounds ) );
 		float distance = reach * ( 0.45f + 0.4f * ( 0.5f + 0.5f * jitterValue( &seed ) ) );
@@ -885,7 +886,7 @@ static float boxSignedDistance( tbVec3 e, tbTransform xf, tbVec3 worldPoint )
 // points obey the midway rule, and nothing is reported beyond the speculative distance.
 static void testRandomRoundShapesAndBox( void** state )
 {
-	( void )state;
+	(void)state;
 	uint32_t seed = 4242u;
 	int withPoints = 0;
 	const int trials = 2000;
@@ -895,7 +896,8 @@ static void testRandomRoundShapesAndBox( void** state )
 							   0.6f + 0.4f * jitterValue( &seed ) );
 		tbHull* box = tbMakeBoxHull( e, tb_transformIdentity );
 		assert_non_null( box );
-		tbTransform xfA = makeXf( jitterValue( &seed ), jitterValue( &seed ), jitterValue( &seed ), randomQuat( &seed ) );
+		tbTransform xfA =
+			makeXf( jitterValue( &seed ), jitterValue( &seed ), jitterValue( &seed ), randomQuat( &seed ) );
 		float radius = 0.2f + 0.15f * jitterValue( &seed );
 		tbVec3 local = tbMakeVec3( 2.0f * e.x * jitterValue( &seed ), 2.0f * e.y * jitterValue( &seed ),
 								   2.0f * e.z * jitterValue( &seed ) );
@@ -936,7 +938,8 @@ static void testRandomRoundShapesAndBox( void** state )
 		float coreDistance = FLT_MAX;
 		for ( int k = 0; k <= 2000; ++k )
 		{
-			coreDistance = tbMinFloat( coreDistance, boxSignedDistance( e, xfA, tbLerp( c1, c2, (float)k / 2000.0f ) ) );
+			coreDistance =
+				tbMinFloat( coreDistance, boxSignedDistance( e, xfA, tbLerp( c1, c2, (float)k / 2000.0f ) ) );
 		}
 		m = tbCollideHullAndCapsule( box, xfA, &capsule, xfB, SPEC );
 		assertWellFormed( &m, xfA, xfB );

@@ -113,7 +113,9 @@ static void pyramid20_stands( void** state )
 	tbDestroyWorld( world );
 }
 
-// Seed 001's 5-cube stack: cubes 2.4 m, 1.2 kg, 0.6 m gaps, bottom centre 2 m up; 10 simulated minutes.
+// Seed 001's 5-cube stack: cubes 2.4 m, 1.2 kg, 0.6 m gaps, bottom centre 2 m up; after 10
+// simulated minutes every cube still rests on the one below (within 2 cm of its resting height,
+// centred on it within a tenth of the cube size).
 static void seed001_five_cube_stack( void** state )
 {
 	(void)state;
@@ -127,11 +129,22 @@ static void seed001_five_cube_stack( void** state )
 			bodies[i] = th_addBox( world, tbMakeVec3( 0.0f, 0.0f, 2.0f + 3.0f * (float)i ), tbMakeVec3( 1.2f, 1.2f, 1.2f ), 1.2f, 0.5f );
 		}
 		th_run( world, 60 * 600 );
+		float worstOffset = 0.0f, worstHeight = 0.0f;
+		for ( int i = 0; i < 5; ++i )
+		{
+			tbVec3 p = tbBody_GetPosition( bodies[i] );
+			worstHeight = fmaxf( worstHeight, fabsf( p.z - ( 1.2f + 2.4f * (float)i ) ) );
+			if ( i > 0 )
+			{
+				worstOffset = fmaxf( worstOffset, th_horizontal( p, tbBody_GetPosition( bodies[i - 1] ) ) );
+			}
+		}
 		tbVec3 top = tbBody_GetPosition( bodies[4] );
-		printf( "5-cube stack %s after 600 s: top at (%.4f, %.4f, %.4f)\n", s_modeNames[m], top.x, top.y, top.z );
-		// resting height of the top cube: 4.5 cube sizes = 10.8 m
-		assert_true( fabsf( top.x ) < 0.01f && fabsf( top.y ) < 0.01f );
-		assert_true( fabsf( top.z - 10.8f ) < 0.05f );
+		printf( "5-cube stack %s after 600 s: top at (%.4f, %.4f, %.4f), worst offset on the cube below %.4f m, "
+				"worst height error %.4f m\n",
+				s_modeNames[m], top.x, top.y, top.z, worstOffset, worstHeight );
+		assert_true( worstHeight < 0.02f );
+		assert_true( worstOffset < 0.24f );
 		tbDestroyWorld( world );
 	}
 }

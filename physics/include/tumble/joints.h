@@ -194,7 +194,9 @@ typedef struct tbCustomRowsInput
 	tbVec3 centerA, centerB; ///< world centres of mass, m
 	tbVec3 linearVelocityA, angularVelocityA; ///< m/s, rad/s
 	tbVec3 linearVelocityB, angularVelocityB;
-	float timeStep;          ///< s
+	float timeStep;          ///< s, the whole step
+	float subStep;           ///< s, the sub-step (soft mode; equal to timeStep otherwise)
+	int subStepIndex;        ///< 0 for the call at the start of the step
 } tbCustomRowsInput;
 
 /// One constraint row. The row solves J v = bias - correction(positionError) with the world's
@@ -214,12 +216,17 @@ typedef struct tbCustomRow
 typedef int tbCustomRowsFcn( tbJointId jointId, const tbCustomRowsInput* input, tbCustomRow rows[TB_MAX_CUSTOM_ROWS],
 							 void* context );
 
-/// Custom row joint: the rows come from the callback.
+/// Custom row joint: the rows come from the callback, once per step. The Jacobian is then fixed
+/// for the step; in soft mode the bodies turn during the sub-steps, so rows whose geometry turns
+/// with the bodies (anchors) drift by O(w^2 r h^2) per step. everySubStep calls the callback again
+/// before every sub-step with the current poses, which removes that drift at the cost of
+/// subSteps calls per step.
 typedef struct tbCustomJointDef
 {
 	tbJointDef base;
 	tbCustomRowsFcn* rowsFcn; ///< required
 	void* context;            ///< passed to rowsFcn
+	bool everySubStep;        ///< default false: once per step
 } tbCustomJointDef;
 
 TB_API tbDistanceJointDef tbDefaultDistanceJointDef( void );

@@ -54,14 +54,14 @@ typedef struct tbWorldDef
 {
 	tbVec3 gravity;          ///< m/s^2, default (0, 0, -10)
 	int iterations;          ///< velocity iterations per step (baumgarte and split modes), default 10
-	int subSteps;            ///< soft mode: sub-steps per step, each one biased + one relax pass, default 4
+	int subSteps;            ///< soft mode: sub-steps per step, each one biased + one relax pass, default 8
 	int positionIterations;  ///< split mode: position passes per step, default 3
 	tbSolverMode solverMode; ///< default tbSolver_soft
 	float baumgarte;         ///< beta for tbSolver_baumgarte, default 0.2
-	float linearSlop;        ///< allowed penetration, m, default 0.005
+	float linearSlop;        ///< penetration left uncorrected (baumgarte, split), m, default 0.002
 	float maxCorrectionSpeed; ///< cap on push-out velocity, m/s, default 3
-	float contactHertz;      ///< soft contact stiffness, Hz, default 30
-	float contactDampingRatio; ///< soft contact damping ratio, default 10 (heavily damped)
+	float contactHertz;      ///< soft contact stiffness, Hz, default 120 (capped at a quarter of the sub-step rate)
+	float contactDampingRatio; ///< soft contact damping ratio, default 2
 	float jointHertz;        ///< soft joint stiffness, Hz, default 60
 	float jointDampingRatio; ///< default 2 (soft mode) 
 	float restitutionThreshold; ///< m/s: slower impacts do not bounce, default 1

@@ -28,11 +28,12 @@ check()
 }
 
 # expect_status WANT COMMAND...: the command's exit status is WANT (stdout/stderr to $SCRATCH/out, err).
+# Each command gets at most TB_E2E_TIMEOUT seconds (default 120), so a hang fails one check only.
 expect_status()
 {
 	local want="$1"
 	shift
-	"$@" >"$SCRATCH/out" 2>"$SCRATCH/err"
+	timeout --kill-after=5 "${TB_E2E_TIMEOUT:-120}" "$@" >"$SCRATCH/out" 2>"$SCRATCH/err"
 	local status=$?
 	if [ "$status" -ne "$want" ]; then
 		echo "      exit status $status, expected $want: $*"
