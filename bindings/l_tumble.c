@@ -581,7 +581,7 @@ bool tbDef_Range( tbLuaDef* def, const char* key, float* lo, float* hi )
 	{
 		return false;
 	}
-	float v[2];
+	float v[2] = { 0.0f, 0.0f };
 	if ( tbReadFloats( def->L, -1, v, 2, tbCheck_finite ) == false || v[0] > v[1] )
 	{
 		tbDef_Fail( def, key, "2 finite numbers {lower, upper} with lower <= upper" );

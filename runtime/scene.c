@@ -889,6 +889,10 @@ tbScene* tbScene_Create( const tbSceneOptions* options )
 		return NULL;
 	}
 	scene->options = options != NULL ? *options : tbDefaultSceneOptions();
+	if ( options == NULL || options->mods == NULL || scene->options.modCount < 0 )
+	{
+		scene->options.modCount = 0;
+	}
 	scene->options.mods = NULL;
 	scene->libraryDir = tbStrdup( scene->options.libraryDir );
 	scene->options.libraryDir = scene->libraryDir;

@@ -12,7 +12,6 @@
 
 #include <float.h>
 #include <string.h>
-#include <stdlib.h>
 
 // The book's guard against huge one-step impulses (000 ch. 10.1): a violent collision can leave a
 // joint with an accumulated impulse that, replayed as next step's warm start, throws the bodies
@@ -1117,20 +1116,32 @@ void tbWarmStartJoints( tbStepContext* ctx )
 }
 
 // Gauss-Seidel passes over the joints per solve call. The soft step solves each sub-step once
-// (plus one relax pass), which is too few for a light chain holding a heavy load: one pass leaves
-// the light links ringing between their stiff neighbours, and the error grows (a 1 kg link between
-// the world and a 100 kg box oscillates with growing amplitude at 120 Hz joint stiffness). In soft
-// mode the world's velocity iteration budget is spread over the sub-steps: ceil(iterations /
-// subSteps) passes (3 with the defaults), which converges the 1:100 chain to its soft equilibrium.
-// Baumgarte and split modes already call the joints once per iteration.
+// (plus one relax pass). With stiff joints relative to the sub-step (omega h near pi, e.g. 120 Hz
+// at 4 sub-steps of 1/240 s) one pass leaves a light link between two stiff joints ringing, and a
+// light chain holding a heavy load oscillates with growing amplitude (1 kg links holding 100 kg);
+// three passes settle it at its soft equilibrium. In soft mode the passes are therefore the world's
+// velocity iteration budget spread over the sub-steps, round(iterations / subSteps), and at least
+// three when omega h > 2. Baumgarte and split modes call the joints once per iteration already.
 static int tbJointPasses( const tbStepContext* ctx )
 {
 	if ( ctx->mode != tbSolver_soft || ctx->subStepCount <= 0 )
 	{
 		return 1;
 	}
-	if ( getenv( "TB_PASSES" ) ) return atoi( getenv( "TB_PASSES" ) );
-	return tbMaxInt( 1, ( ctx->iterations + ctx->subStepCount - 1 ) / ctx->subStepCount );
+	int passes = tbMaxInt( 1, ( ctx->iterations + ctx->subStepCount / 2 ) / ctx->subStepCount );
+	// Recover omega h from the softness: massScale = a2 / (1 + a2) with a2 = (omega h)(2 zeta +
+	// omega h), and biasRate h = omega h / (2 zeta + omega h), so (omega h)^2 = a2 biasRate h.
+	tbSoftness soft = ctx->jointSoftness;
+	if ( soft.massScale < 1.0f )
+	{
+		float a2 = soft.massScale / ( 1.0f - soft.massScale );
+		float omegaH = sqrtf( a2 * soft.biasRate * ctx->h );
+		if ( omegaH > 2.0f )
+		{
+			passes = tbMaxInt( passes, 3 );
+		}
+	}
+	return passes;
 }
 
 void tbSolveJoints( tbStepContext* ctx, bool useBias )
@@ -1240,10 +1251,6 @@ tbSoftness tbJointSoftness( const tbStepContext* ctx, bool useBias )
 	}
 	if ( ctx->mode == tbSolver_soft )
 	{
-		if ( getenv( "TB_RIGID" ) )
-		{
-			return tbMakeRigid( ctx->jointSoftness.biasRate * (float)atof( getenv( "TB_RIGID" ) ) );
-		}
 		return ctx->jointSoftness;
 	}
 	// Baumgarte (000 ch. 11): a fraction beta of the error per step. Split mode feeds joint

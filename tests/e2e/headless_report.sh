@@ -56,6 +56,12 @@ check "scene steps = 120" json_check "$SCRATCH/out" 'assert r["steps"] == 120, r
 check "--report none prints nothing on stdout" expect_status 0 "$TUMBLE" --headless "$scene" --steps 5 --report none
 check "--report none: empty stdout" test ! -s "$SCRATCH/out"
 
+check "names needing JSON escapes" expect_status 0 "$TUMBLE" --headless tests/e2e/scenes/odd_names.lua
+check "names round-trip through the JSON" json_check "$SCRATCH/out" '
+names = sorted(b["name"] for b in r["bodies"])
+assert names == sorted(["say \"hi\"", "back\\slash\ttab\nline", "grüße"]), names
+'
+
 # Script errors: exit 1, file:line and a traceback on stderr, nothing on stdout.
 check "error in update: exit 1" expect_status 1 "$TUMBLE" --headless tests/e2e/scenes/update_error.lua --steps 10
 check "error in update: file:line" contains "$SCRATCH/err" "update_error.lua:9:"
@@ -68,6 +74,16 @@ check "scene not a table: exit 1" expect_status 1 "$TUMBLE" --headless tests/e2e
 check "scene not a table: message" contains "$SCRATCH/err" "not_a_table.lua: a scene must return a table, got a number"
 check "bad binding call: exit 1" expect_status 1 "$TUMBLE" --headless tests/e2e/scenes/bad_binding_call.lua
 check "bad binding call: message" contains "$SCRATCH/err" "bad_binding_call.lua:4: add_box: size must be 3 positive numbers, got {1, 0, 1}"
+
+printf 'return { world = { solver = "sfot" } }\n' >"$SCRATCH/bad_settings.lua"
+check "bad world settings: exit 1" expect_status 1 "$TUMBLE" --headless "$SCRATCH/bad_settings.lua"
+check "bad world settings: message" contains "$SCRATCH/err" "bad_settings.lua: world settings: world: invalid solver 'sfot'"
+printf 'return { update = 5 }\n' >"$SCRATCH/bad_field.lua"
+check "badly typed scene field: exit 1" expect_status 1 "$TUMBLE" --headless "$SCRATCH/bad_field.lua"
+check "badly typed scene field: message" contains "$SCRATCH/err" "bad_field.lua: the scene's field 'update' must be a function, got a number"
+printf 'return { reload = "hot" }\n' >"$SCRATCH/bad_reload.lua"
+check "unknown reload mode: exit 1" expect_status 1 "$TUMBLE" --headless "$SCRATCH/bad_reload.lua"
+check "unknown reload mode: message" contains "$SCRATCH/err" "invalid reload mode 'hot' (expected 'rebuild' or 'swap')"
 
 # Bad usage: exit 2 with a hint.
 check "unknown option: exit 2" expect_status 2 "$TUMBLE" --headless "$scene" --frobnicate

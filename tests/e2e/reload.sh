@@ -52,6 +52,16 @@ run_session()
 
 run_session swap
 run_session rebuild
+# The polling fallback (used where inotify is missing), forced by TUMBLE_WATCH_POLL.
+mkdir -p "$dir/polling"
+write_scene "$dir/polling/scene.lua" swap 1
+TUMBLE_WATCH_POLL=1 "$TUMBLE" --headless --watch "$dir/polling/scene.lua" --steps 120 --report none 2>"$SCRATCH/polling.err" &
+poll_pid=$!
+sleep 1
+write_scene "$dir/polling/scene.lua" swap 2
+wait "$poll_pid"
+check "polling: the watcher says it polls" contains "$SCRATCH/polling.err" "(polling)"
+check "polling: the change was seen" contains "$SCRATCH/polling.err" "tick version=2"
 
 for mode in swap rebuild; do
 	check "$mode: exit 0" test "$( cat "$SCRATCH/$mode.status" )" = 0

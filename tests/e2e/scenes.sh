@@ -37,6 +37,24 @@ t = body("table")
 near(abs(t["rot"][0]), 1.0, 0.01, "the table stands upright: |w|")
 '
 
+# The benchmark scenes of shared/bench/SCENES.md (no joints yet): their stability figures.
+outcome[bench_pyramid20]='
+near(len([b for b in r["bodies"] if b["name"] is None]), 209, 0, "cubes besides the top one")
+assert body("top")["pos"][2] > 19, "pyramid20 fell: top z = %g" % body("top")["pos"][2]
+'
+outcome[bench_stack20]='
+t = body("top")["pos"]
+assert t[2] > 19, "stack20 fell: top z = %g" % t[2]
+assert math.hypot(t[0], t[1]) < 0.25, "stack20 top drifted %g m sideways" % math.hypot(t[0], t[1])
+'
+outcome[bench_rain]='
+dynamic = [b for b in r["bodies"] if b["name"] is None]
+assert len(dynamic) == 1000, len(dynamic)
+escaped = [b["pos"] for b in dynamic if abs(b["pos"][0]) > 5 or abs(b["pos"][1]) > 5 or b["pos"][2] < 0]
+assert not escaped, "%d bodies escaped the walls, e.g. %r" % (len(escaped), escaped[:3])
+assert max(b["pos"][2] for b in dynamic) < 5, "the pile did not settle"
+'
+
 for scene in scripts/scenes/*.lua; do
 	name="$( basename "$scene" .lua )"
 	check "$name: runs headless" expect_status 0 "$TUMBLE" --headless "$scene" --all

@@ -168,7 +168,24 @@ local function contacts()
 	w:destroy()
 end
 
+-- layer/mask/group reach the core: a body whose mask excludes the ground's layer falls through it.
+local function filtering()
+	local w = tb.world{}
+	ground(w) -- layer 1
+	local ghost = w:add_box{ pos = { 0, 0, 1 }, layer = 2, mask = 2 }
+	local solid = w:add_box{ pos = { 3, 0, 1 }, layer = 2, mask = 1 }
+	local loner = w:add_box{ pos = { -3, 0, 1 }, group = -1 }
+	for _ = 1, 60 do
+		w:step(1 / 60)
+	end
+	check.truthy(select(3, ghost:position()) < -1, "a body not colliding with layer 1 falls through the ground")
+	check.near(select(3, solid:position()), 0.5, 0.02, "a body whose mask includes layer 1 lands (m)")
+	check.near(select(3, loner:position()), 0.5, 0.02, "a negative group alone still collides with others (m)")
+	w:destroy()
+end
+
 function scene.setup(world)
+	filtering()
 	contact_events()
 	handler_errors()
 	sensor_events()

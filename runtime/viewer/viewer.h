@@ -1,0 +1,148 @@
+// Tumble viewer: the window that hosts a scene (SDL2 + OpenGL 3.3 core). Internal to runtime/viewer/.
+// SPDX-License-Identifier: MIT
+//
+// The entry point is tbViewer_Run (declared in runtime/app.h). main.c hands every command-line
+// option it does not know to tbViewer_ParseOption first, so the viewer's own options (screenshot,
+// debug draw, scripted input) live here and the shared tbAppOptions stays the same for both front
+// ends.
+#pragma once
+
+#include "app.h"
+#include "camera.h"
+#include "render.h"
+#include "ui.h"
+#include "world_draw.h"
+
+#include <SDL.h>
+
+#include <stdbool.h>
+
+/// Options only the viewer reads (filled by tbViewer_ParseOption).
+typedef struct tbViewerSettings
+{
+	const char* screenshotPath; ///< --screenshot FILE: run the steps, render one frame, write a PNG, exit
+	const char* scriptPath;		///< --script-input FILE: events injected frame by frame (tests)
+	int frames;					///< --frames N: quit after N frames (0: run until closed)
+	int width, height;			///< --window WxH, window size in screen points
+	unsigned debugFlags;		///< --debug-draw LIST: tbDebugDrawFlags enabled at start
+	bool hideUi;				///< --no-ui: start with the panels hidden
+} tbViewerSettings;
+
+/// Parse the viewer option at argv[index]. Returns how many arguments it used (1 or 2), 0 when the
+/// option is not a viewer option, -1 after printing an error for a malformed one.
+int tbViewer_ParseOption( int argc, char** argv, int index );
+
+/// What a mouse drag is doing.
+typedef enum tbDragMode
+{
+	tbDrag_none = 0,
+	tbDrag_orbit,
+	tbDrag_pan,
+	tbDrag_body, ///< a mouse joint pulls the picked body
+	tbDrag_ui,	 ///< the press started on a panel: the UI owns it until release
+} tbDragMode;
+
+#define TB_VIEWER_PLOT_SAMPLES 240
+#define TB_VIEWER_MAX_PLOTS 16
+
+/// A named series of recent values for the plot panel.
+typedef struct tbPlot
+{
+	char name[32];
+	float values[TB_VIEWER_PLOT_SAMPLES]; ///< ring buffer
+	int next;							  ///< write position
+	int count;							  ///< valid samples (<= TB_VIEWER_PLOT_SAMPLES)
+	int lastFrame;						  ///< frame of the last sample: user plots not fed for a while disappear
+} tbPlot;
+
+/// Everything the viewer keeps between frames.
+typedef struct tbViewer
+{
+	const tbAppOptions* app;
+	tbViewerSettings settings;
+
+	SDL_Window* window;
+	SDL_GLContext context;
+	int windowWidth, windowHeight;	   ///< screen points (mouse coordinates)
+	int drawableWidth, drawableHeight; ///< pixels
+	float pixelRatio;				   ///< pixels per point (high-DPI displays)
+
+	tbScene* scene;
+	struct tbWatch* watch;
+	tbWorldId world; ///< the world drawn last frame: a change means a rebuild (caches are dropped)
+
+	tbRenderer* renderer;
+	tbCamera camera;
+	tbUi ui;
+	tbWorldDraw* worldDraw;
+	unsigned debugFlags;
+	bool showUi;
+	bool showHelp;
+
+	// Simulation control
+	bool paused;
+	bool slowMotion;   ///< x0.25
+	float speed;	   ///< time scale on top of slow motion (keys + and -)
+	int stepRequests;  ///< single steps asked for while paused
+	double accumulator; ///< s of simulated time owed to real time
+	bool lockstep;	   ///< exactly one step per frame (scripted runs): results do not depend on speed
+	bool cameraFitted; ///< the camera was fitted to the first scene that loaded
+
+	// Errors
+	char* errorText;   ///< message and traceback shown in the overlay, or NULL
+	char status[160];  ///< short notice shown for a few seconds (reloaded, screenshot saved)
+	double statusUntil;
+
+	// Mouse
+	tbDragMode drag;
+	int dragButton;
+	float mouseX, mouseY; ///< last position, screen points
+	bool keyDown[SDL_NUM_SCANCODES];
+	tbBodyId selected;	 ///< highlighted body (F focuses on it)
+	tbJointId mouseJoint; ///< drag joint, null when not dragging
+	tbVec3 dragPlanePoint; ///< the target moves in the plane through this point facing the camera
+	tbVec3 dragPlaneNormal;
+	tbVec3 dragTarget;
+
+	// Timing and statistics
+	int frame;
+	double frameMs;
+	double stepMs;	 ///< wall time of the last tbScene_Step (scripts + physics), ms
+	int stepsThisFrame;
+	tbPlot plots[TB_VIEWER_MAX_PLOTS];
+	int plotCount;
+	int glErrors;
+	char screenshotRequest[512]; ///< written at the end of this frame when not empty
+	bool quit;
+	int exitStatus;
+} tbViewer;
+
+/// Picking and dragging (picking.c). Coordinates are screen points.
+bool tbViewer_PickBody( tbViewer* viewer, float x, float y, tbBodyId* body, tbVec3* point );
+void tbViewer_BeginBodyDrag( tbViewer* viewer, tbBodyId body, tbVec3 point );
+void tbViewer_UpdateBodyDrag( tbViewer* viewer, float x, float y );
+void tbViewer_EndBodyDrag( tbViewer* viewer );
+void tbViewer_ApplyImpulse( tbViewer* viewer, float x, float y );
+/// Drop handles that belonged to a previous world (after a rebuild).
+void tbViewer_ForgetWorld( tbViewer* viewer );
+
+/// Scripted input (input_script.c): a text file of timed events, pushed into SDL's queue.
+typedef struct tbInputScript tbInputScript;
+tbInputScript* tbInputScript_Load( const char* path, char* error, int errorSize );
+void tbInputScript_Destroy( tbInputScript* script );
+/// Push this frame's events. Commands that are not events (screenshot, copy, quit) act on viewer.
+void tbInputScript_Run( tbInputScript* script, tbViewer* viewer, int frame );
+/// True once every command has run.
+bool tbInputScript_IsDone( const tbInputScript* script );
+
+/// Screenshots (screenshot.c): renders through an offscreen framebuffer, then writes a PNG.
+typedef struct tbOffscreen tbOffscreen;
+tbOffscreen* tbOffscreen_Create( int width, int height );
+void tbOffscreen_Destroy( tbOffscreen* offscreen );
+/// Bind for drawing (the frame is drawn into it instead of the window).
+void tbOffscreen_Bind( tbOffscreen* offscreen );
+/// Resolve, read back, flip rows and write path as an RGB PNG. Returns false on failure.
+bool tbOffscreen_WritePng( tbOffscreen* offscreen, const char* path );
+
+/// The Lua side of the tweak panel (ui_lua.c): pushes the `ui` table for scene.ui(ui).
+int tbUiLua_Push( lua_State* L, void* viewer );
