@@ -161,11 +161,12 @@ static void tbFlipManifold( tbManifold* m )
 	}
 }
 
-tbManifold tbCollideShapes( const void* shapeAPtr, tbTransform xfA, const void* shapeBPtr, tbTransform xfB, tbSATCache* cache )
+tbManifold tbCollideShapes( const void* shapeAPtr, tbTransform xfA, const void* shapeBPtr, tbTransform xfB,
+							float speculativeDistance, tbSATCache* cache )
 {
 	const tbShape* shapeA = shapeAPtr;
 	const tbShape* shapeB = shapeBPtr;
-	const float spec = TB_SPECULATIVE_DISTANCE;
+	const float spec = speculativeDistance;
 
 	// The manifold functions take the "larger" shape type first; swap and flip back if needed.
 	bool flip = shapeA->type < shapeB->type;
@@ -211,7 +212,7 @@ tbManifold tbCollideShapes( const void* shapeAPtr, tbTransform xfA, const void* 
 	return m;
 }
 
-bool tbUpdateContact( tbWorld* world, tbContact* contact )
+bool tbUpdateContact( tbWorld* world, tbContact* contact, float timeStep )
 {
 	tbShape* shapeA = world->shapes.data + contact->shapeIdA;
 	tbShape* shapeB = world->shapes.data + contact->shapeIdB;
@@ -235,8 +236,16 @@ bool tbUpdateContact( tbWorld* world, tbContact* contact )
 		return overlap;
 	}
 
+	// Speculative margin: the fixed distance plus how far the two bodies can close on each other in
+	// this step (linear plus rotational motion), so a fast or tumbling body gets the points it is
+	// about to hit into the manifold and the solver stops it at contact instead of inside.
+	tbVec3 dv = tbSub( bodyB->linearVelocity, bodyA->linearVelocity );
+	float closing = tbLength( dv ) + tbLength( bodyA->angularVelocity ) * bodyA->maxExtent +
+					tbLength( bodyB->angularVelocity ) * bodyB->maxExtent;
+	float speculative = TB_SPECULATIVE_DISTANCE + tbMinFloat( closing * timeStep, TB_MAX_SPECULATIVE_DISTANCE );
+
 	tbManifold old = contact->manifold;
-	contact->manifold = tbCollideShapes( shapeA, bodyA->transform, shapeB, bodyB->transform, &contact->cache );
+	contact->manifold = tbCollideShapes( shapeA, bodyA->transform, shapeB, bodyB->transform, speculative, &contact->cache );
 
 	// Carry accumulated impulses over to points with the same feature id (warm starting).
 	tbManifold* m = &contact->manifold;

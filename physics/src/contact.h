@@ -8,6 +8,9 @@ typedef struct tbWorld tbWorld;
 typedef struct tbShape tbShape;
 
 /// Link of a contact into one body's contact list.
+/// Cap on the velocity-dependent part of the speculative margin (m).
+#define TB_MAX_SPECULATIVE_DISTANCE 1.0f
+
 typedef struct tbContactEdge
 {
 	int bodyId;
@@ -42,8 +45,10 @@ void tbCreateContact( tbWorld* world, int shapeIdA, int shapeIdB );
 void tbDestroyContact( tbWorld* world, tbContact* contact, bool wakeBodies );
 /// Recompute the manifold, keeping impulses of points whose feature ids persist. Returns true
 /// when the contact is touching (has points or sensor overlap).
-bool tbUpdateContact( tbWorld* world, tbContact* contact );
-/// Manifold of two shapes on bodies at xfA/xfB (normal from A to B).
-tbManifold tbCollideShapes( const void* shapeA, tbTransform xfA, const void* shapeB, tbTransform xfB, tbSATCache* cache );
+bool tbUpdateContact( tbWorld* world, tbContact* contact, float timeStep );
+/// Manifold of two shapes on bodies at xfA/xfB (normal from A to B), keeping points closer than
+/// speculativeDistance.
+tbManifold tbCollideShapes( const void* shapeA, tbTransform xfA, const void* shapeB, tbTransform xfB,
+							float speculativeDistance, tbSATCache* cache );
 /// Recompute mixed friction/restitution of the shape's contacts after a material change.
 void tbRefreshContactMaterials( tbWorld* world, const tbShape* shape );

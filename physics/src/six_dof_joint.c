@@ -6,15 +6,24 @@
 //   turns with A, Cdot = e_i . (vB + wB x rB - vA - wA x rA) + (wA x e_i) . d, so
 //   J = (-e_i, -(rA + d) x e_i, e_i, rB x e_i) (tbLinearAxisRow; 002 writes -c1 x n, exact when the
 //   anchors coincide).
-// - Rotation i: C_i = qRel.v_i, the component of conj(qA) qB on axis i (002 "rotation axis
-//   constraint" and "angle limit": theta_i = 2 asin(qRel.v_i)), with J = (0, -a_i, 0, a_i),
-//   a_i from tbQuatRowAxis. A limit lower <= theta_i <= upper becomes
-//   sin(lower / 2) <= qRel.v_i <= sin(upper / 2), monotonic on [-pi, pi].
+// - Rotations: 002 constrains the raw components of qRel = conj(qA) qB on each axis (its "rotation
+//   axis constraint" and "angle limit", theta_i = 2 asin(qRel.v_i)). That is exact while the
+//   rotation stays small, but with rx free the y and z components lose their meaning as rx turns:
+//   at rx = pi they vanish whatever the tilt, and past it their sign flips (an asymmetric ry limit
+//   is then violated at once). So the rotation is split as qRel = swing * twist with the twist
+//   about x: rx is the twist angle 2 atan2(qRel.x, qRel.w) (tbTwistAngle), and ry, rz are
+//   2 asin of the swing quaternion's y and z components, which do not depend on the twist:
+//   swing.y = (y w - z x) / sqrt(w^2 + x^2), swing.z = (z w + y x) / sqrt(w^2 + x^2). For a
+//   rotation about one axis this is 002's angle. Each is a row C with Cdot = g . (wB - wA): the
+//   twist rate axis (tbTwistAxis), and for the swing components the gradient obtained by applying
+//   dq/dt = 1/2 omega q to the expressions above, evaluated for omega = e_x, e_y, e_z (the map is
+//   linear in omega).
 // - Fixed axes are equality rows, coupled ones solved as a block (004 sec. 3.5); limits are
 //   inequality rows active only in their restoring direction (002 "conditional constraints");
-//   motors drive the axis rate (e_i . relative velocity or relative angular velocity) with a
-//   bounded impulse. 002 corrects drift with a post-solve position "rectify"; here the drift goes
-//   through the world's position correction like every other joint.
+//   motors drive the axis rate (e_i . relative velocity, or the relative angular velocity about
+//   e_i; the twist rate for rx) with a bounded impulse. 002 corrects drift with a post-solve
+//   position "rectify"; here the drift goes through the world's position correction like every
+//   other joint.
 // SPDX-License-Identifier: MIT
 #include "joint.h"
 
@@ -114,15 +123,43 @@ static void tbPrepareSixDof( tbStepContext* ctx, tbJoint* joint )
 
 typedef struct tbSixDofRows
 {
-	tbVec3 axis[3];              ///< frame A axes, world
-	tbJointRow row[6];           ///< constraint rows: 3 translations, 3 quaternion components
-	tbJointRow motor[6];         ///< motor rows: translations as above, rotations about axis[i]
-	float position[6];           ///< e_i . d, and qRel.v_i for rotations
+	tbVec3 axis[3];     ///< frame A axes, world
+	tbJointRow row[6];  ///< constraint rows: 3 translations, twist, swing y, swing z
+	tbJointRow motor[6]; ///< motor rows: translations as above, then rotation rates
+	float position[6];  ///< e_i . d (m); twist angle (rad); swing y and z components
 } tbSixDofRows;
+
+// Swing components of q = swing * twist (twist about x), and their rates per unit relative angular
+// velocity in frame A: d(swing.y)/dt = gy . omega_A, d(swing.z)/dt = gz . omega_A.
+static void tbSwingComponents( tbQuat q, float* sy, float* sz, tbVec3* gy, tbVec3* gz )
+{
+	float r2 = tbMaxFloat( q.w * q.w + q.x * q.x, 1.0e-8f );
+	float r = sqrtf( r2 );
+	float ny = q.y * q.w - q.z * q.x;
+	float nz = q.z * q.w + q.y * q.x;
+	*sy = ny / r;
+	*sz = nz / r;
+	float g[2][3];
+	for ( int i = 0; i < 3; ++i )
+	{
+		float ox = i == 0 ? 1.0f : 0.0f, oy = i == 1 ? 1.0f : 0.0f, oz = i == 2 ? 1.0f : 0.0f;
+		// dq/dt = 1/2 (0, omega) q
+		float wd = -0.5f * ( ox * q.x + oy * q.y + oz * q.z );
+		float xd = 0.5f * ( q.w * ox + oy * q.z - oz * q.y );
+		float yd = 0.5f * ( q.w * oy + oz * q.x - ox * q.z );
+		float zd = 0.5f * ( q.w * oz + ox * q.y - oy * q.x );
+		float rd = ( q.w * wd + q.x * xd ) / r;
+		float nyd = yd * q.w + q.y * wd - zd * q.x - q.z * xd;
+		float nzd = zd * q.w + q.z * wd + yd * q.x + q.y * xd;
+		g[0][i] = nyd / r - ny * rd / r2;
+		g[1][i] = nzd / r - nz * rd / r2;
+	}
+	*gy = tbMakeVec3( g[0][0], g[0][1], g[0][2] );
+	*gz = tbMakeVec3( g[1][0], g[1][1], g[1][2] );
+}
 
 static void tbMakeSixDofRows( const tbJointPose* p, tbSixDofRows* r )
 {
-	float comps[3] = { p->qRel.x, p->qRel.y, p->qRel.z };
 	for ( int i = 0; i < 3; ++i )
 	{
 		tbVec3 e = tbMakeVec3( i == 0 ? 1.0f : 0.0f, i == 1 ? 1.0f : 0.0f, i == 2 ? 1.0f : 0.0f );
@@ -130,10 +167,20 @@ static void tbMakeSixDofRows( const tbJointPose* p, tbSixDofRows* r )
 		r->row[i] = tbLinearAxisRow( p, r->axis[i] );
 		r->motor[i] = r->row[i];
 		r->position[i] = tbDot( r->axis[i], p->d );
-		r->row[i + 3] = tbAngularRow( tbQuatRowAxis( p, i ) );
-		r->motor[i + 3] = tbAngularRow( r->axis[i] );
-		r->position[i + 3] = comps[i];
 	}
+	float sy, sz;
+	tbVec3 gy, gz;
+	tbSwingComponents( p->qRel, &sy, &sz, &gy, &gz );
+	tbVec3 twistAxis = tbTwistAxis( p );
+	r->row[3] = tbAngularRow( twistAxis );
+	r->row[4] = tbAngularRow( tbRotate( p->qA, gy ) );
+	r->row[5] = tbAngularRow( tbRotate( p->qA, gz ) );
+	r->position[3] = tbTwistAngle( p->qRel );
+	r->position[4] = sy;
+	r->position[5] = sz;
+	r->motor[3] = r->row[3];
+	r->motor[4] = tbAngularRow( r->axis[1] );
+	r->motor[5] = tbAngularRow( r->axis[2] );
 }
 
 static tbJointRow tbNegRow( tbJointRow J )
@@ -142,10 +189,10 @@ static tbJointRow tbNegRow( tbJointRow J )
 	return K;
 }
 
-// Limits in the units of the row's C: metres, or sin(angle / 2) for rotations.
+// Limits in the units of the row's C: metres, radians for the twist, sin(angle / 2) for the swings.
 static float tbAxisLimit( int axis, float value )
 {
-	return axis >= tbSixDof_rx ? sinf( 0.5f * value ) : value;
+	return axis > tbSixDof_rx ? sinf( 0.5f * value ) : value;
 }
 
 static void tbWarmStartSixDof( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m )
@@ -255,7 +302,7 @@ static void tbReactionSixDof( const tbJoint* joint, tbVec3* linear, tbVec3* angu
 		f = tbMulAdd( f, lin, r.axis[i] );
 		float ang = s->fixedImpulse[i + 3] + s->lowerImpulse[i + 3] - s->upperImpulse[i + 3];
 		t = tbMulAdd( t, ang, r.row[i + 3].angularB );
-		t = tbMulAdd( t, s->motorImpulse[i + 3], r.axis[i] );
+		t = tbMulAdd( t, s->motorImpulse[i + 3], r.motor[i + 3].angularB );
 	}
 	*linear = f;
 	*angular = t;
@@ -269,8 +316,15 @@ static float tbSixDofAxisValue( const tbJointPose* p, int axis )
 		tbVec3 e = tbMakeVec3( axis == 0 ? 1.0f : 0.0f, axis == 1 ? 1.0f : 0.0f, axis == 2 ? 1.0f : 0.0f );
 		return tbDot( tbRotate( p->qA, e ), p->d );
 	}
-	float comps[3] = { p->qRel.x, p->qRel.y, p->qRel.z };
-	return 2.0f * asinf( tbClampFloat( comps[axis - tbSixDof_rx], -1.0f, 1.0f ) );
+	if ( axis == tbSixDof_rx )
+	{
+		return tbTwistAngle( p->qRel );
+	}
+	float sy, sz;
+	tbVec3 gy, gz;
+	tbSwingComponents( p->qRel, &sy, &sz, &gy, &gz );
+	float c = axis == tbSixDof_ry ? sy : sz;
+	return 2.0f * asinf( tbClampFloat( c, -1.0f, 1.0f ) );
 }
 
 static void tbErrorSixDof( const tbJoint* joint, const tbJointPose* p, float* linear, float* angular )

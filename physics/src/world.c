@@ -417,7 +417,7 @@ static void tbPairCallback( int32_t shapeIdA, int32_t shapeIdB, void* context )
 
 // Narrow phase: update every contact that has an awake body; destroy those whose fat AABBs
 // stopped overlapping.
-static void tbCollide( tbWorld* world )
+static void tbCollide( tbWorld* world, float timeStep )
 {
 	int touching = 0;
 	float maxPen = 0.0f;
@@ -451,7 +451,7 @@ static void tbCollide( tbWorld* world )
 		}
 
 		bool wasTouching = ( contact->flags & tbContact_touching ) != 0;
-		bool isTouching = tbUpdateContact( world, contact );
+		bool isTouching = tbUpdateContact( world, contact, timeStep );
 		if ( isTouching )
 		{
 			touching += 1;
@@ -545,7 +545,7 @@ tbResult tbWorld_Step( tbWorldId worldId, float timeStep )
 
 	// New pairs from proxies that moved last step (or were created since).
 	tbBroadPhase_UpdatePairs( &world->broadPhase, tbPairCallback, world );
-	tbCollide( world );
+	tbCollide( world, timeStep );
 
 	tbStepContext ctx;
 	memset( &ctx, 0, sizeof( ctx ) );

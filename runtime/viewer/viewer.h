@@ -111,6 +111,7 @@ typedef struct tbViewer
 	int stepsThisFrame;
 	tbPlot plots[TB_VIEWER_MAX_PLOTS];
 	int plotCount;
+	bool uiOpen; ///< inside the scene's ui(ui) call: ui.* widgets draw into the scene panel
 	int glErrors;
 	char screenshotRequest[512]; ///< written at the end of this frame when not empty
 	bool quit;
@@ -144,5 +145,9 @@ void tbOffscreen_Bind( tbOffscreen* offscreen );
 /// Resolve, read back, flip rows and write path as an RGB PNG. Returns false on failure.
 bool tbOffscreen_WritePng( tbOffscreen* offscreen, const char* path );
 
-/// The Lua side of the tweak panel (ui_lua.c): pushes the `ui` table for scene.ui(ui).
-int tbUiLua_Push( lua_State* L, void* viewer );
+/// The Lua side of the tweak panel (ui_lua.c): pushes the `ui` table for scene.ui(ui). Matches
+/// tbScenePushArgsFcn; context is the tbViewer.
+int tbUiLua_Push( lua_State* L, void* context );
+
+/// Add a sample to the plot called name (created on first use; at most TB_VIEWER_MAX_PLOTS).
+void tbViewer_Plot( tbViewer* viewer, const char* name, float value );

@@ -148,8 +148,11 @@ typedef enum tbAxisMode
 	tbAxis_modeCount
 } tbAxisMode;
 
-/// Configurable 6-DOF joint (002). Positions are measured along frame A's axes; rotations are
-/// 2 asin of the relative quaternion's component on each axis (exact for rotation about one axis).
+/// Configurable 6-DOF joint (002). Positions are measured along frame A's axes. Rotations split
+/// the relative rotation into swing * twist: rx is the twist about x (rad, [-pi, pi]), ry and rz
+/// are 2 asin of the swing's y and z components (rad; exact for a rotation about one axis), so ry
+/// and rz keep their meaning while rx turns freely. Motors drive the translation rates along the
+/// axes, the twist rate, and the relative angular velocity about y and z.
 typedef struct tbSixDofJointDef
 {
 	tbJointDef base;

@@ -1,0 +1,795 @@
+// Tumble viewer: drawing a world's bodies, the ground grid and the debug layers.
+// SPDX-License-Identifier: MIT
+#include "world_draw.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+// How a hull shape is drawn: boxes (the common case) as the instanced unit cube placed by a local
+// frame and scaled by half extents; any other hull as its own triangle mesh, shared by every shape
+// with the same geometry.
+typedef struct tbShapeVisual
+{
+	tbShapeId id; ///< key; index1 == 0 marks an empty slot
+	int mesh;
+	tbTransform local; ///< in the body frame
+	tbVec3 scale;
+} tbShapeVisual;
+
+typedef struct tbHullMesh
+{
+	uint64_t hash; ///< of the hull's vertices and faces
+	int mesh;
+} tbHullMesh;
+
+struct tbWorldDraw
+{
+	tbShapeVisual* slots; // open addressing, power-of-two capacity
+	int capacity;
+	int count;
+	tbHullMesh* hullMeshes;
+	int hullMeshCount;
+	int hullMeshCapacity;
+
+	tbBodyId* bodies;
+	int bodyCapacity;
+	tbShapeId* shapes;
+	int shapeCapacity;
+	tbJointId* joints;
+	int jointCapacity;
+	tbContactData* contacts;
+	int contactCapacity;
+	tbMeshVertex* scratch; // hull triangulation
+	int scratchCapacity;
+};
+
+static const char* const tb_debugNames[tbDebug_flagCount] = {
+	"contacts", "joints", "aabbs", "centers", "velocities", "sleep",
+};
+
+const char* tbDebugDrawName( int i )
+{
+	return i >= 0 && i < tbDebug_flagCount ? tb_debugNames[i] : "";
+}
+
+// Buffers ----------------------------------------------------------------------------------------
+
+// Grows *buffer to hold count items; false when out of memory.
+static bool tbReserve( void** buffer, int* capacity, int count, size_t itemSize )
+{
+	if ( count <= *capacity )
+	{
+		return true;
+	}
+	int grown = *capacity > 0 ? *capacity : 64;
+	while ( grown < count )
+	{
+		grown *= 2;
+	}
+	void* data = realloc( *buffer, (size_t)grown * itemSize );
+	if ( data == NULL )
+	{
+		return false;
+	}
+	*buffer = data;
+	*capacity = grown;
+	return true;
+}
+
+tbWorldDraw* tbWorldDraw_Create( void )
+{
+	return calloc( 1, sizeof( tbWorldDraw ) );
+}
+
+void tbWorldDraw_Destroy( tbWorldDraw* draw )
+{
+	if ( draw == NULL )
+	{
+		return;
+	}
+	free( draw->slots );
+	free( draw->hullMeshes );
+	free( draw->bodies );
+	free( draw->shapes );
+	free( draw->joints );
+	free( draw->contacts );
+	free( draw->scratch );
+	free( draw );
+}
+
+void tbWorldDraw_Reset( tbWorldDraw* draw, tbRenderer* renderer )
+{
+	if ( draw->slots != NULL )
+	{
+		memset( draw->slots, 0, (size_t)draw->capacity * sizeof( tbShapeVisual ) );
+	}
+	draw->count = 0;
+	draw->hullMeshCount = 0;
+	tbRenderer_ClearMeshes( renderer );
+}
+
+// Shape cache ------------------------------------------------------------------------------------
+
+static uint32_t tbHashShapeId( tbShapeId id )
+{
+	uint32_t h = (uint32_t)id.index1 * 2654435761u;
+	h ^= ( (uint32_t)id.generation << 16 ) ^ (uint32_t)id.world0;
+	h ^= h >> 15;
+	return h;
+}
+
+static tbShapeVisual* tbFindSlot( tbShapeVisual* slots, int capacity, tbShapeId id )
+{
+	uint32_t mask = (uint32_t)capacity - 1u;
+	uint32_t i = tbHashShapeId( id ) & mask;
+	while ( slots[i].id.index1 != 0 && TB_ID_EQUALS( slots[i].id, id ) == false )
+	{
+		i = ( i + 1u ) & mask;
+	}
+	return slots + i;
+}
+
+static bool tbGrowSlots( tbWorldDraw* draw )
+{
+	int capacity = draw->capacity > 0 ? 2 * draw->capacity : 1024;
+	tbShapeVisual* slots = calloc( (size_t)capacity, sizeof( tbShapeVisual ) );
+	if ( slots == NULL )
+	{
+		return false;
+	}
+	for ( int i = 0; i < draw->capacity; ++i )
+	{
+		if ( draw->slots[i].id.index1 != 0 )
+		{
+			*tbFindSlot( slots, capacity, draw->slots[i].id ) = draw->slots[i];
+		}
+	}
+	free( draw->slots );
+	draw->slots = slots;
+	draw->capacity = capacity;
+	return true;
+}
+
+// FNV-1a over the geometry: identical hulls (a pile of equal diamonds) share one mesh.
+static uint64_t tbHashHull( const tbHull* hull )
+{
+	uint64_t h = 14695981039346656037ull;
+	const unsigned char* bytes = (const unsigned char*)hull->vertices;
+	size_t n = (size_t)hull->vertexCount * sizeof( tbVec3 );
+	for ( size_t i = 0; i < n; ++i )
+	{
+		h = ( h ^ bytes[i] ) * 1099511628211ull;
+	}
+	h = ( h ^ (uint64_t)hull->faceCount ) * 1099511628211ull;
+	return h;
+}
+
+// Rotation matrix (orthonormal columns) to quaternion, choosing the largest of w, x, y, z to divide
+// by so the result stays accurate for any angle (Shepperd's method).
+static tbQuat tbQuatFromMatrix( tbMat3 m )
+{
+	float trace = m.cx.x + m.cy.y + m.cz.z;
+	tbQuat q;
+	if ( trace > 0.0f )
+	{
+		float s = 2.0f * sqrtf( 1.0f + trace );
+		q.w = 0.25f * s;
+		q.x = ( m.cy.z - m.cz.y ) / s;
+		q.y = ( m.cz.x - m.cx.z ) / s;
+		q.z = ( m.cx.y - m.cy.x ) / s;
+	}
+	else if ( m.cx.x > m.cy.y && m.cx.x > m.cz.z )
+	{
+		float s = 2.0f * sqrtf( 1.0f + m.cx.x - m.cy.y - m.cz.z );
+		q.w = ( m.cy.z - m.cz.y ) / s;
+		q.x = 0.25f * s;
+		q.y = ( m.cy.x + m.cx.y ) / s;
+		q.z = ( m.cz.x + m.cx.z ) / s;
+	}
+	else if ( m.cy.y > m.cz.z )
+	{
+		float s = 2.0f * sqrtf( 1.0f + m.cy.y - m.cx.x - m.cz.z );
+		q.w = ( m.cz.x - m.cx.z ) / s;
+		q.x = ( m.cy.x + m.cx.y ) / s;
+		q.y = 0.25f * s;
+		q.z = ( m.cz.y + m.cy.z ) / s;
+	}
+	else
+	{
+		float s = 2.0f * sqrtf( 1.0f + m.cz.z - m.cx.x - m.cy.y );
+		q.w = ( m.cx.y - m.cy.x ) / s;
+		q.x = ( m.cz.x + m.cx.z ) / s;
+		q.y = ( m.cz.y + m.cy.z ) / s;
+		q.z = 0.25f * s;
+	}
+	return tbNormalizeQ( q );
+}
+
+// A box is a hull with 8 vertices and 6 faces in three opposite pairs with orthogonal normals.
+// Plane i: n . x = d; its opposite: -n . x = d', so the box spans [-d', d] along n.
+static bool tbDetectBox( const tbHull* hull, tbTransform* local, tbVec3* halfExtents )
+{
+	if ( hull->vertexCount != 8 || hull->faceCount != 6 )
+	{
+		return false;
+	}
+	tbVec3 axes[3];
+	float centers[3];
+	float halves[3];
+	int axisCount = 0;
+	bool used[6] = { false, false, false, false, false, false };
+	for ( int i = 0; i < 6; ++i )
+	{
+		if ( used[i] )
+		{
+			continue;
+		}
+		int opposite = -1;
+		for ( int j = i + 1; j < 6; ++j )
+		{
+			if ( used[j] == false && tbDot( hull->planes[i].normal, hull->planes[j].normal ) < -0.9999f )
+			{
+				opposite = j;
+				break;
+			}
+		}
+		if ( opposite < 0 || axisCount == 3 )
+		{
+			return false;
+		}
+		used[i] = used[opposite] = true;
+		float d = hull->planes[i].offset;
+		float dOpposite = hull->planes[opposite].offset;
+		axes[axisCount] = hull->planes[i].normal;
+		centers[axisCount] = 0.5f * ( d - dOpposite );
+		halves[axisCount] = 0.5f * ( d + dOpposite );
+		axisCount += 1;
+	}
+	if ( axisCount != 3 || tbAbsFloat( tbDot( axes[0], axes[1] ) ) > 1.0e-3f ||
+		 tbAbsFloat( tbDot( axes[0], axes[2] ) ) > 1.0e-3f || tbAbsFloat( tbDot( axes[1], axes[2] ) ) > 1.0e-3f )
+	{
+		return false;
+	}
+	tbVec3 center = tbMulSV( centers[0], axes[0] );
+	center = tbMulAdd( center, centers[1], axes[1] );
+	center = tbMulAdd( center, centers[2], axes[2] );
+	// The frame must be right-handed to be a rotation; flipping an axis leaves the box the same.
+	if ( tbDot( tbCross( axes[0], axes[1] ), axes[2] ) < 0.0f )
+	{
+		axes[2] = tbNeg( axes[2] );
+	}
+	local->p = center;
+	local->q = tbQuatFromMatrix( tbMakeMat3( axes[0], axes[1], axes[2] ) );
+	*halfExtents = tbMakeVec3( halves[0], halves[1], halves[2] );
+	return true;
+}
+
+// Fan-triangulate each (convex) face; faces are counter-clockwise seen from outside.
+static int tbBuildHullMesh( tbWorldDraw* draw, tbRenderer* renderer, const tbHull* hull )
+{
+	int triangles = 0;
+	for ( int f = 0; f < hull->faceCount; ++f )
+	{
+		int sides = 0;
+		int e = hull->faces[f].edge;
+		do
+		{
+			sides += 1;
+			e = hull->edges[e].next;
+		} while ( e != hull->faces[f].edge && sides <= hull->edgeCount );
+		triangles += sides - 2;
+	}
+	if ( triangles <= 0 || tbReserve( (void**)&draw->scratch, &draw->scratchCapacity, 3 * triangles,
+									   sizeof( tbMeshVertex ) ) == false )
+	{
+		return tbMesh_cube;
+	}
+	int n = 0;
+	for ( int f = 0; f < hull->faceCount; ++f )
+	{
+		tbVec3 normal = hull->planes[f].normal;
+		int first = hull->faces[f].edge;
+		tbVec3 v0 = hull->vertices[hull->edges[first].origin];
+		int e = hull->edges[first].next;
+		int guard = 0;
+		while ( hull->edges[e].next != first && guard++ <= hull->edgeCount && n + 3 <= 3 * triangles )
+		{
+			tbVec3 corners[3] = { v0, hull->vertices[hull->edges[e].origin],
+								  hull->vertices[hull->edges[hull->edges[e].next].origin] };
+			for ( int k = 0; k < 3; ++k )
+			{
+				tbMeshVertex* v = draw->scratch + n++;
+				v->position[0] = corners[k].x;
+				v->position[1] = corners[k].y;
+				v->position[2] = corners[k].z;
+				v->normal[0] = normal.x;
+				v->normal[1] = normal.y;
+				v->normal[2] = normal.z;
+				v->shade = 1.0f;
+			}
+			e = hull->edges[e].next;
+		}
+	}
+	return tbRenderer_AddMesh( renderer, draw->scratch, n );
+}
+
+// Past these, the cache is dropped and rebuilt from the live shapes (a scene that keeps creating
+// and destroying distinct hulls would otherwise grow it forever).
+#define TB_MAX_CACHED_SHAPES ( 1 << 20 )
+#define TB_MAX_MESH_VERTICES ( 4 << 20 )
+
+static const tbShapeVisual* tbGetHullVisual( tbWorldDraw* draw, tbRenderer* renderer, tbShapeId id,
+											 const tbHull* hull )
+{
+	if ( draw->count >= TB_MAX_CACHED_SHAPES || tbRenderer_GetMeshVertexTotal( renderer ) >= TB_MAX_MESH_VERTICES )
+	{
+		tbWorldDraw_Reset( draw, renderer );
+	}
+	if ( 2 * ( draw->count + 1 ) > draw->capacity && tbGrowSlots( draw ) == false )
+	{
+		return NULL;
+	}
+	tbShapeVisual* slot = tbFindSlot( draw->slots, draw->capacity, id );
+	if ( slot->id.index1 != 0 )
+	{
+		return slot;
+	}
+
+	tbShapeVisual visual;
+	visual.id = id;
+	visual.local = tb_transformIdentity;
+	visual.scale = tbMakeVec3( 1.0f, 1.0f, 1.0f );
+	if ( tbDetectBox( hull, &visual.local, &visual.scale ) )
+	{
+		visual.mesh = tbMesh_cube;
+	}
+	else
+	{
+		uint64_t hash = tbHashHull( hull );
+		visual.mesh = -1;
+		for ( int i = 0; i < draw->hullMeshCount; ++i )
+		{
+			if ( draw->hullMeshes[i].hash == hash )
+			{
+				visual.mesh = draw->hullMeshes[i].mesh;
+				break;
+			}
+		}
+		if ( visual.mesh < 0 )
+		{
+			visual.mesh = tbBuildHullMesh( draw, renderer, hull );
+			if ( tbReserve( (void**)&draw->hullMeshes, &draw->hullMeshCapacity, draw->hullMeshCount + 1,
+							sizeof( tbHullMesh ) ) )
+			{
+				draw->hullMeshes[draw->hullMeshCount].hash = hash;
+				draw->hullMeshes[draw->hullMeshCount].mesh = visual.mesh;
+				draw->hullMeshCount += 1;
+			}
+		}
+	}
+	*slot = visual;
+	draw->count += 1;
+	return slot;
+}
+
+// Colours ----------------------------------------------------------------------------------------
+
+static tbRgba tbHsv( float h, float s, float v )
+{
+	float r = fabsf( fmodf( h * 6.0f + 0.0f, 6.0f ) - 3.0f ) - 1.0f;
+	float g = 2.0f - fabsf( fmodf( h * 6.0f, 6.0f ) - 2.0f );
+	float b = 2.0f - fabsf( fmodf( h * 6.0f, 6.0f ) - 4.0f );
+	r = tbClampFloat( r, 0.0f, 1.0f );
+	g = tbClampFloat( g, 0.0f, 1.0f );
+	b = tbClampFloat( b, 0.0f, 1.0f );
+	float k = v * 255.0f;
+	return tbMakeRgba( (int)( k * ( 1.0f - s + s * r ) ), (int)( k * ( 1.0f - s + s * g ) ),
+					   (int)( k * ( 1.0f - s + s * b ) ), 255 );
+}
+
+static tbRgba tbMix( tbRgba a, tbRgba b, float t )
+{
+	return tbMakeRgba( (int)( a.r + t * ( b.r - a.r ) ), (int)( a.g + t * ( b.g - a.g ) ),
+					   (int)( a.b + t * ( b.b - a.b ) ), (int)( a.a + t * ( b.a - a.a ) ) );
+}
+
+tbRgba tbWorldDraw_BodyColor( tbBodyId body, unsigned flags )
+{
+	tbBodyType type = tbBody_GetType( body );
+	if ( type == tbBody_static )
+	{
+		return tbMakeRgba( 138, 140, 146, 255 );
+	}
+	if ( type == tbBody_kinematic )
+	{
+		return tbMakeRgba( 96, 150, 214, 255 );
+	}
+	// Golden-ratio steps round the hue circle keep neighbouring indices far apart in colour.
+	float hue = fmodf( (float)body.index1 * 0.618034f + 0.08f, 1.0f );
+	tbRgba color = tbHsv( hue, 0.55f, 0.92f );
+	if ( tbBody_IsAwake( body ) == false )
+	{
+		if ( flags & tbDebug_sleep )
+		{
+			return tbMakeRgba( 70, 82, 168, 255 );
+		}
+		return tbMix( color, tbMakeRgba( 90, 92, 100, 255 ), 0.55f );
+	}
+	return color;
+}
+
+// Debug shapes -----------------------------------------------------------------------------------
+
+static void tbDrawBox( tbRenderer* r, tbAABB box, tbRgba color )
+{
+	tbVec3 lo = box.lowerBound;
+	tbVec3 hi = box.upperBound;
+	tbVec3 c[8];
+	for ( int i = 0; i < 8; ++i )
+	{
+		c[i] = tbMakeVec3( ( i & 1 ) ? hi.x : lo.x, ( i & 2 ) ? hi.y : lo.y, ( i & 4 ) ? hi.z : lo.z );
+	}
+	for ( int i = 0; i < 8; ++i )
+	{
+		for ( int bit = 1; bit < 8; bit <<= 1 )
+		{
+			if ( ( i & bit ) == 0 )
+			{
+				tbRenderer_Line( r, c[i], c[i | bit], color, true );
+			}
+		}
+	}
+}
+
+static void tbDrawFrame( tbRenderer* r, tbTransform frame, float size, int alpha )
+{
+	tbVec3 o = frame.p;
+	tbRenderer_Line( r, o, tbMulAdd( o, size, tbRotate( frame.q, tbMakeVec3( 1, 0, 0 ) ) ),
+					 tbMakeRgba( 255, 70, 60, alpha ), true );
+	tbRenderer_Line( r, o, tbMulAdd( o, size, tbRotate( frame.q, tbMakeVec3( 0, 1, 0 ) ) ),
+					 tbMakeRgba( 80, 230, 80, alpha ), true );
+	tbRenderer_Line( r, o, tbMulAdd( o, size, tbRotate( frame.q, tbMakeVec3( 0, 0, 1 ) ) ),
+					 tbMakeRgba( 80, 140, 255, alpha ), true );
+}
+
+// Arc about frame x from angle a0 to a1, measured from frame y towards frame z.
+static void tbDrawArc( tbRenderer* r, tbTransform frame, float radius, float a0, float a1, tbRgba color )
+{
+	const int segments = 24;
+	tbVec3 y = tbRotate( frame.q, tbMakeVec3( 0, 1, 0 ) );
+	tbVec3 z = tbRotate( frame.q, tbMakeVec3( 0, 0, 1 ) );
+	tbVec3 previous = tb_vec3_zero;
+	for ( int i = 0; i <= segments; ++i )
+	{
+		float a = a0 + ( a1 - a0 ) * (float)i / (float)segments;
+		tbVec3 p = tbMulAdd( tbMulAdd( frame.p, radius * cosf( a ), y ), radius * sinf( a ), z );
+		if ( i > 0 )
+		{
+			tbRenderer_Line( r, previous, p, color, true );
+		}
+		previous = p;
+	}
+	tbRenderer_Line( r, frame.p, tbMulAdd( tbMulAdd( frame.p, radius * cosf( a0 ), y ), radius * sinf( a0 ), z ),
+					 color, true );
+	tbRenderer_Line( r, frame.p, tbMulAdd( tbMulAdd( frame.p, radius * cosf( a1 ), y ), radius * sinf( a1 ), z ),
+					 color, true );
+}
+
+static void tbDrawCone( tbRenderer* r, tbTransform frame, float length, float angle, tbRgba color )
+{
+	const int segments = 24;
+	tbVec3 x = tbRotate( frame.q, tbMakeVec3( 1, 0, 0 ) );
+	tbVec3 y = tbRotate( frame.q, tbMakeVec3( 0, 1, 0 ) );
+	tbVec3 z = tbRotate( frame.q, tbMakeVec3( 0, 0, 1 ) );
+	tbVec3 previous = tb_vec3_zero;
+	for ( int i = 0; i <= segments; ++i )
+	{
+		float phi = 2.0f * TB_PI * (float)i / (float)segments;
+		tbVec3 side = tbAdd( tbMulSV( cosf( phi ), y ), tbMulSV( sinf( phi ), z ) );
+		tbVec3 d = tbAdd( tbMulSV( cosf( angle ), x ), tbMulSV( sinf( angle ), side ) );
+		tbVec3 p = tbMulAdd( frame.p, length, d );
+		if ( i > 0 )
+		{
+			tbRenderer_Line( r, previous, p, color, true );
+		}
+		if ( i % 6 == 0 )
+		{
+			tbRenderer_Line( r, frame.p, p, color, true );
+		}
+		previous = p;
+	}
+}
+
+static void tbDrawJoint( tbRenderer* r, tbJointId joint )
+{
+	tbTransform frameA = tbJoint_GetWorldFrameA( joint );
+	tbTransform frameB = tbJoint_GetWorldFrameB( joint );
+	tbBodyId bodyA = tbJoint_GetBodyA( joint );
+	tbBodyId bodyB = tbJoint_GetBodyB( joint );
+	tbRgba link = tbMakeRgba( 200, 200, 200, 150 );
+	if ( TB_IS_NON_NULL( bodyA ) )
+	{
+		tbRenderer_Line( r, tbBody_GetPosition( bodyA ), frameA.p, link, true );
+	}
+	if ( TB_IS_NON_NULL( bodyB ) )
+	{
+		tbRenderer_Line( r, tbBody_GetPosition( bodyB ), frameB.p, link, true );
+	}
+	tbJointType type = tbJoint_GetType( joint );
+	if ( type == tbJoint_mouse )
+	{
+		tbRenderer_Line( r, frameB.p, tbMouseJoint_GetTarget( joint ), tbMakeRgba( 255, 220, 60, 255 ), true );
+		return;
+	}
+	tbRenderer_Line( r, frameA.p, frameB.p, tbMakeRgba( 255, 160, 40, 255 ), true );
+	tbDrawFrame( r, frameA, 0.35f, 255 );
+	tbDrawFrame( r, frameB, 0.25f, 160 );
+	tbRgba limit = tbMakeRgba( 255, 230, 90, 220 );
+	if ( type == tbJoint_hinge && tbHingeJoint_IsLimitEnabled( joint ) )
+	{
+		tbDrawArc( r, frameA, 0.3f, tbHingeJoint_GetLowerLimit( joint ), tbHingeJoint_GetUpperLimit( joint ), limit );
+	}
+	else if ( type == tbJoint_slider && tbSliderJoint_IsLimitEnabled( joint ) )
+	{
+		tbVec3 x = tbRotate( frameA.q, tbMakeVec3( 1, 0, 0 ) );
+		tbVec3 lo = tbMulAdd( frameA.p, tbSliderJoint_GetLowerLimit( joint ), x );
+		tbVec3 hi = tbMulAdd( frameA.p, tbSliderJoint_GetUpperLimit( joint ), x );
+		tbRenderer_Line( r, lo, hi, limit, true );
+		tbRenderer_Point( r, lo, limit );
+		tbRenderer_Point( r, hi, limit );
+	}
+	else if ( type == tbJoint_cone && tbConeJoint_IsConeLimitEnabled( joint ) )
+	{
+		tbDrawCone( r, frameA, 0.4f, tbConeJoint_GetConeAngle( joint ), limit );
+	}
+}
+
+// Drawing ----------------------------------------------------------------------------------------
+
+static void tbDrawShape( tbWorldDraw* draw, tbRenderer* r, tbShapeId shape, tbTransform xf, tbRgba color )
+{
+	switch ( tbShape_GetType( shape ) )
+	{
+		case tbShape_sphere:
+		{
+			const tbSphere* s = tbShape_GetSphere( shape );
+			if ( s != NULL )
+			{
+				tbRenderer_Instance( r, tbMesh_sphere, tbTransformPoint( xf, s->center ), xf.q,
+									 tbMakeVec3( s->radius, s->radius, s->radius ), color );
+			}
+			break;
+		}
+		case tbShape_capsule:
+		{
+			const tbCapsule* c = tbShape_GetCapsule( shape );
+			if ( c == NULL )
+			{
+				break;
+			}
+			tbVec3 axis = tbSub( c->center2, c->center1 );
+			float length = 0.0f;
+			tbVec3 direction = tbGetLengthAndNormalize( &length, axis );
+			tbQuat local = length > 0.0f ? tbQuatFromTo( tbMakeVec3( 0, 0, 1 ), direction ) : tb_quatIdentity;
+			tbQuat q = tbMulQQ( xf.q, local );
+			tbVec3 radius = tbMakeVec3( c->radius, c->radius, c->radius );
+			tbVec3 mid = tbMulSV( 0.5f, tbAdd( c->center1, c->center2 ) );
+			tbRenderer_Instance( r, tbMesh_cylinder, tbTransformPoint( xf, mid ), q,
+								 tbMakeVec3( c->radius, c->radius, tbMaxFloat( 0.5f * length, 1.0e-4f ) ), color );
+			tbRenderer_Instance( r, tbMesh_sphere, tbTransformPoint( xf, c->center1 ), q, radius, color );
+			tbRenderer_Instance( r, tbMesh_sphere, tbTransformPoint( xf, c->center2 ), q, radius, color );
+			break;
+		}
+		case tbShape_hull:
+		{
+			const tbHull* hull = tbShape_GetHull( shape );
+			const tbShapeVisual* visual = hull != NULL ? tbGetHullVisual( draw, r, shape, hull ) : NULL;
+			if ( visual != NULL )
+			{
+				tbTransform world = tbMulTransforms( xf, visual->local );
+				tbRenderer_Instance( r, visual->mesh, world.p, world.q, visual->scale, color );
+			}
+			break;
+		}
+		default:
+			break;
+	}
+}
+
+// Kinetic energy of a rigid body: translation of the centre of mass plus rotation about it, with the
+// principal inertia in body axes (so the angular velocity is taken to body axes first).
+static float tbKineticEnergy( tbBodyId body, tbQuat q )
+{
+	float mass = tbBody_GetMass( body );
+	tbVec3 v = tbBody_GetLinearVelocity( body );
+	tbVec3 w = tbInvRotate( q, tbBody_GetAngularVelocity( body ) );
+	tbMat3 inertia = tbBody_GetLocalInertia( body );
+	return 0.5f * mass * tbDot( v, v ) + 0.5f * tbDot( w, tbMulMV( inertia, w ) );
+}
+
+void tbWorldDraw_Draw( tbWorldDraw* draw, tbRenderer* r, tbWorldId world, unsigned flags, tbBodyId selected,
+					   tbWorldDrawStats* stats )
+{
+	memset( stats, 0, sizeof( *stats ) );
+	if ( tbWorld_IsValid( world ) == false )
+	{
+		return;
+	}
+	int bodyCount = tbWorld_GetBodies( world, draw->bodies, draw->bodyCapacity );
+	if ( bodyCount > draw->bodyCapacity )
+	{
+		if ( tbReserve( (void**)&draw->bodies, &draw->bodyCapacity, bodyCount, sizeof( tbBodyId ) ) == false )
+		{
+			return;
+		}
+		bodyCount = tbWorld_GetBodies( world, draw->bodies, draw->bodyCapacity );
+	}
+	stats->bodyCount = bodyCount;
+
+	for ( int i = 0; i < bodyCount; ++i )
+	{
+		tbBodyId body = draw->bodies[i];
+		tbTransform xf = tbBody_GetTransform( body );
+		tbBodyType type = tbBody_GetType( body );
+		tbRgba color = tbWorldDraw_BodyColor( body, flags );
+		if ( TB_ID_EQUALS( body, selected ) )
+		{
+			color = tbMix( color, tbMakeRgba( 255, 255, 255, 255 ), 0.45f );
+		}
+
+		int shapeCount = tbBody_GetShapes( body, draw->shapes, draw->shapeCapacity );
+		if ( shapeCount > draw->shapeCapacity )
+		{
+			if ( tbReserve( (void**)&draw->shapes, &draw->shapeCapacity, shapeCount, sizeof( tbShapeId ) ) == false )
+			{
+				continue;
+			}
+			shapeCount = tbBody_GetShapes( body, draw->shapes, draw->shapeCapacity );
+		}
+		for ( int s = 0; s < shapeCount; ++s )
+		{
+			tbDrawShape( draw, r, draw->shapes[s], xf, color );
+			if ( flags & tbDebug_aabbs )
+			{
+				tbDrawBox( r, tbShape_GetAABB( draw->shapes[s] ), tbMakeRgba( 120, 255, 160, 170 ) );
+			}
+		}
+
+		if ( type == tbBody_dynamic )
+		{
+			stats->kineticEnergy += tbKineticEnergy( body, xf.q );
+		}
+		if ( type != tbBody_static && ( flags & ( tbDebug_centers | tbDebug_velocities ) ) )
+		{
+			tbVec3 c = tbBody_GetWorldCenterOfMass( body );
+			if ( flags & tbDebug_centers )
+			{
+				tbDrawFrame( r, tbMakeTransform( c, xf.q ), 0.2f, 255 );
+				tbRenderer_Point( r, c, tbMakeRgba( 255, 255, 255, 255 ) );
+			}
+			if ( flags & tbDebug_velocities )
+			{
+				// 0.25 s of travel (and of rotation, in rad, as an axis vector).
+				tbRenderer_Line( r, c, tbMulAdd( c, 0.25f, tbBody_GetLinearVelocity( body ) ),
+								 tbMakeRgba( 60, 230, 255, 255 ), true );
+				tbRenderer_Line( r, c, tbMulAdd( c, 0.25f, tbBody_GetAngularVelocity( body ) ),
+								 tbMakeRgba( 255, 80, 255, 255 ), true );
+			}
+		}
+
+		// Each joint is listed by both its bodies: count it once, from its first non-null body.
+		int jointCount = tbBody_GetJoints( body, draw->joints, draw->jointCapacity );
+		if ( jointCount > draw->jointCapacity )
+		{
+			if ( tbReserve( (void**)&draw->joints, &draw->jointCapacity, jointCount, sizeof( tbJointId ) ) == false )
+			{
+				continue;
+			}
+			jointCount = tbBody_GetJoints( body, draw->joints, draw->jointCapacity );
+		}
+		for ( int j = 0; j < jointCount; ++j )
+		{
+			tbJointId joint = draw->joints[j];
+			tbBodyId a = tbJoint_GetBodyA( joint );
+			tbBodyId owner = TB_IS_NON_NULL( a ) ? a : tbJoint_GetBodyB( joint );
+			if ( TB_ID_EQUALS( owner, body ) == false )
+			{
+				continue;
+			}
+			stats->jointCount += 1;
+			float positionError = 0.0f;
+			float angleError = 0.0f;
+			if ( tbJoint_GetType( joint ) != tbJoint_mouse &&
+				 tbJoint_GetError( joint, &positionError, &angleError ) == tbResult_ok )
+			{
+				stats->maxJointError = tbMaxFloat( stats->maxJointError, positionError );
+			}
+			if ( flags & tbDebug_joints )
+			{
+				tbDrawJoint( r, joint );
+			}
+		}
+	}
+
+	if ( flags & tbDebug_contacts )
+	{
+		int count = tbWorld_GetContacts( world, draw->contacts, draw->contactCapacity );
+		if ( count > draw->contactCapacity &&
+			 tbReserve( (void**)&draw->contacts, &draw->contactCapacity, count, sizeof( tbContactData ) ) )
+		{
+			count = tbWorld_GetContacts( world, draw->contacts, draw->contactCapacity );
+		}
+		count = tbMinInt( count, draw->contactCapacity );
+		for ( int i = 0; i < count; ++i )
+		{
+			const tbManifold* m = &draw->contacts[i].manifold;
+			for ( int k = 0; k < m->pointCount; ++k )
+			{
+				const tbManifoldPoint* p = m->points + k;
+				bool deep = p->separation < -TB_LINEAR_SLOP;
+				tbRgba color = deep ? tbMakeRgba( 255, 60, 40, 255 ) : tbMakeRgba( 255, 235, 60, 255 );
+				tbRenderer_Point( r, p->point, color );
+				tbRenderer_Line( r, p->point, tbMulAdd( p->point, 0.3f, m->normal ), tbMakeRgba( 255, 255, 255, 220 ),
+								 true );
+			}
+		}
+	}
+}
+
+void tbWorldDraw_Grid( tbRenderer* r, tbVec3 around, float extent )
+{
+	int half = (int)extent;
+	float cx = floorf( around.x );
+	float cy = floorf( around.y );
+	for ( int i = -half; i <= half; ++i )
+	{
+		float x = cx + (float)i;
+		float y = cy + (float)i;
+		bool majorX = ( (int)x % 5 ) == 0;
+		bool majorY = ( (int)y % 5 ) == 0;
+		tbRgba colorX = x == 0.0f ? tbMakeRgba( 230, 90, 80, 150 ) : tbMakeRgba( 255, 255, 255, majorX ? 56 : 24 );
+		tbRgba colorY = y == 0.0f ? tbMakeRgba( 110, 220, 110, 150 ) : tbMakeRgba( 255, 255, 255, majorY ? 56 : 24 );
+		tbRenderer_Line( r, tbMakeVec3( x, cy - extent, 0.0f ), tbMakeVec3( x, cy + extent, 0.0f ), colorX, false );
+		tbRenderer_Line( r, tbMakeVec3( cx - extent, y, 0.0f ), tbMakeVec3( cx + extent, y, 0.0f ), colorY, false );
+	}
+}
+
+bool tbWorldDraw_GetBounds( tbWorldId world, tbVec3* lower, tbVec3* upper )
+{
+	int count = tbWorld_GetBodies( world, NULL, 0 );
+	if ( count <= 0 )
+	{
+		return false;
+	}
+	tbBodyId* bodies = malloc( (size_t)count * sizeof( tbBodyId ) );
+	if ( bodies == NULL )
+	{
+		return false;
+	}
+	count = tbWorld_GetBodies( world, bodies, count );
+	bool found = false;
+	tbAABB box = { tb_vec3_zero, tb_vec3_zero };
+	// First pass moving bodies only (a large ground would dominate); then everything.
+	for ( int pass = 0; pass < 2 && found == false; ++pass )
+	{
+		for ( int i = 0; i < count; ++i )
+		{
+			if ( pass == 0 && tbBody_GetType( bodies[i] ) == tbBody_static )
+			{
+				continue;
+			}
+			tbAABB b = tbBody_ComputeAABB( bodies[i] );
+			if ( tbAABB_IsValid( b ) == false )
+			{
+				continue;
+			}
+			box = found ? tbAABB_Union( box, b ) : b;
+			found = true;
+		}
+	}
+	free( bodies );
+	*lower = box.lowerBound;
+	*upper = box.upperBound;
+	return found;
+}
