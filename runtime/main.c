@@ -14,6 +14,7 @@
 
 // Resolved at link time: NULL until runtime/viewer/ provides the viewer.
 extern int tbViewer_Run( const tbAppOptions* options ) __attribute__( ( weak ) );
+extern int tbViewer_ParseOption( int argc, char** argv, int index ) __attribute__( ( weak ) );
 
 #define TB_EXIT_USAGE 2
 #define TB_MAX_MODS 64
@@ -236,7 +237,17 @@ int main( int argc, char** argv )
 		}
 		else if ( arg[0] == '-' && arg[1] != '\0' )
 		{
-			return tbUsageError( "unknown option", arg );
+			// The viewer's own options (--screenshot, --debug-draw, ...): see runtime/viewer/viewer.h.
+			int used = tbViewer_ParseOption != NULL ? tbViewer_ParseOption( argc, argv, i ) : 0;
+			if ( used < 0 )
+			{
+				return TB_EXIT_USAGE;
+			}
+			if ( used == 0 )
+			{
+				return tbUsageError( "unknown option", arg );
+			}
+			i += used - 1;
 		}
 		else if ( options.scenePath != NULL )
 		{

@@ -114,7 +114,7 @@ static bool tbParseLine( const char* line, tbScriptCommand* c, char* error, int 
 	long frame = strtol( word, &end, 10 );
 	if ( *end != '\0' || frame < 0 || frame > 100000000L )
 	{
-		snprintf( error, (size_t)errorSize, "bad frame number '%s'", word );
+		snprintf( error, (size_t)errorSize, "bad frame number '%.60s'", word );
 		return false;
 	}
 	c->frame = (int)frame;
@@ -138,7 +138,7 @@ static bool tbParseLine( const char* line, tbScriptCommand* c, char* error, int 
 		c->key = SDL_GetKeyFromName( c->text[0] );
 		if ( c->key == SDLK_UNKNOWN )
 		{
-			snprintf( error, (size_t)errorSize, "unknown key name '%s'", c->text[0] );
+			snprintf( error, (size_t)errorSize, "unknown key name '%.60s'", c->text[0] );
 			return false;
 		}
 		return true;
@@ -152,7 +152,7 @@ static bool tbParseLine( const char* line, tbScriptCommand* c, char* error, int 
 			c->button = tbParseButton( word );
 			if ( c->button == 0 )
 			{
-				snprintf( error, (size_t)errorSize, "bad mouse button '%s' (left, middle or right)", word );
+				snprintf( error, (size_t)errorSize, "bad mouse button '%.60s' (left, middle or right)", word );
 				return false;
 			}
 		}
@@ -199,7 +199,7 @@ static bool tbParseLine( const char* line, tbScriptCommand* c, char* error, int 
 		c->op = tbOp_quit;
 		return true;
 	}
-	snprintf( error, (size_t)errorSize, "unknown command '%s'", op );
+	snprintf( error, (size_t)errorSize, "unknown command '%.30s'", op );
 	return false;
 }
 
@@ -260,7 +260,7 @@ tbInputScript* tbInputScript_Load( const char* path, char* error, int errorSize 
 		char why[256];
 		if ( tbParseLine( line, script->commands + script->count, why, sizeof( why ) ) == false )
 		{
-			snprintf( error, (size_t)errorSize, "%s:%d: %s", path, lineNumber, why );
+			snprintf( error, (size_t)errorSize, "%.200s:%d: %s", path, lineNumber, why );
 			ok = false;
 			break;
 		}

@@ -1,0 +1,1241 @@
+// Tumble viewer: the window, the main loop hosting a scene, keys and mouse, overlays.
+// SPDX-License-Identifier: MIT
+#define _POSIX_C_SOURCE 200809L
+
+#include "viewer.h"
+
+#include "watch.h"
+
+#include <glad/gl.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define TB_MAX_WATCHED 256
+// Real time may outrun the simulation (a slow step, a debugger pause): at most this many steps per
+// frame, the rest of the debt is dropped, so the viewer slows down instead of freezing.
+#define TB_MAX_STEPS_PER_FRAME 4
+
+// Command line ---------------------------------------------------------------------------------
+
+static tbViewerSettings s_settings = { NULL, NULL, 0, 1280, 720, 0u, false };
+
+static int tbOptionError( const char* option, const char* what, const char* value )
+{
+	fprintf( stderr, "tumble: %s %s, got %s\nTry 'tumble --help'.\n", option, what, value != NULL ? value : "nothing" );
+	return -1;
+}
+
+static bool tbParseDebugList( const char* list, unsigned* flags )
+{
+	unsigned result = 0u;
+	const char* p = list;
+	while ( *p != '\0' )
+	{
+		const char* end = strchr( p, ',' );
+		size_t n = end != NULL ? (size_t)( end - p ) : strlen( p );
+		bool known = false;
+		if ( n == 3 && strncmp( p, "all", 3 ) == 0 )
+		{
+			result |= tbDebug_all;
+			known = true;
+		}
+		for ( int i = 0; i < tbDebug_flagCount && known == false; ++i )
+		{
+			const char* name = tbDebugDrawName( i );
+			if ( strlen( name ) == n && strncmp( p, name, n ) == 0 )
+			{
+				result |= 1u << i;
+				known = true;
+			}
+		}
+		if ( known == false )
+		{
+			return false;
+		}
+		p = end != NULL ? end + 1 : p + n;
+	}
+	*flags = result;
+	return true;
+}
+
+int tbViewer_ParseOption( int argc, char** argv, int index )
+{
+	const char* arg = argv[index];
+	const char* value = index + 1 < argc ? argv[index + 1] : NULL;
+	if ( strcmp( arg, "--screenshot" ) == 0 )
+	{
+		if ( value == NULL )
+		{
+			return tbOptionError( arg, "needs a PNG file name", value );
+		}
+		s_settings.screenshotPath = value;
+		return 2;
+	}
+	if ( strcmp( arg, "--script-input" ) == 0 )
+	{
+		if ( value == NULL )
+		{
+			return tbOptionError( arg, "needs a file", value );
+		}
+		s_settings.scriptPath = value;
+		return 2;
+	}
+	if ( strcmp( arg, "--frames" ) == 0 )
+	{
+		char* end = NULL;
+		errno = 0;
+		long n = value != NULL ? strtol( value, &end, 10 ) : -1;
+		if ( value == NULL || errno != 0 || *end != '\0' || n < 1 || n > INT_MAX )
+		{
+			return tbOptionError( arg, "needs a positive number of frames", value );
+		}
+		s_settings.frames = (int)n;
+		return 2;
+	}
+	if ( strcmp( arg, "--window" ) == 0 )
+	{
+		int w = 0;
+		int h = 0;
+		char extra = 0;
+		if ( value == NULL || sscanf( value, "%dx%d%c", &w, &h, &extra ) != 2 || w < 64 || h < 64 || w > 16384 ||
+			 h > 16384 )
+		{
+			return tbOptionError( arg, "needs a size WIDTHxHEIGHT (64 to 16384 each)", value );
+		}
+		s_settings.width = w;
+		s_settings.height = h;
+		return 2;
+	}
+	if ( strcmp( arg, "--debug-draw" ) == 0 )
+	{
+		if ( value == NULL || tbParseDebugList( value, &s_settings.debugFlags ) == false )
+		{
+			return tbOptionError(
+				arg, "needs a list of contacts,joints,aabbs,centers,velocities,sleep (or all)", value );
+		}
+		return 2;
+	}
+	if ( strcmp( arg, "--no-ui" ) == 0 )
+	{
+		s_settings.hideUi = true;
+		return 1;
+	}
+	return 0;
+}
+
+// Small helpers ----------------------------------------------------------------------------------
+
+static double tbNow( void )
+{
+	return (double)SDL_GetPerformanceCounter() / (double)SDL_GetPerformanceFrequency();
+}
+
+static void tbSetStatus( tbViewer* v, const char* text )
+{
+	size_t n = strlen( text );
+	n = n < sizeof( v->status ) - 1 ? n : sizeof( v->status ) - 1;
+	memcpy( v->status, text, n );
+	v->status[n] = '\0';
+	v->statusUntil = tbNow() + 3.0;
+}
+
+static void tbSetError( tbViewer* v, const char* text )
+{
+	free( v->errorText );
+	v->errorText = NULL;
+	if ( text != NULL )
+	{
+		size_t n = strlen( text );
+		v->errorText = malloc( n + 1 );
+		if ( v->errorText != NULL )
+		{
+			memcpy( v->errorText, text, n + 1 );
+		}
+	}
+}
+
+static const char* tbBaseName( const char* path )
+{
+	const char* slash = strrchr( path, '/' );
+	return slash != NULL ? slash + 1 : path;
+}
+
+void tbViewer_Plot( tbViewer* v, const char* name, float value )
+{
+	tbPlot* plot = NULL;
+	for ( int i = 0; i < v->plotCount; ++i )
+	{
+		if ( strncmp( v->plots[i].name, name, sizeof( v->plots[i].name ) - 1 ) == 0 )
+		{
+			plot = v->plots + i;
+			break;
+		}
+	}
+	if ( plot == NULL )
+	{
+		if ( v->plotCount == TB_VIEWER_MAX_PLOTS )
+		{
+			return;
+		}
+		plot = v->plots + v->plotCount++;
+		memset( plot, 0, sizeof( *plot ) );
+		snprintf( plot->name, sizeof( plot->name ), "%s", name );
+	}
+	plot->values[plot->next] = value;
+	plot->next = ( plot->next + 1 ) % TB_VIEWER_PLOT_SAMPLES;
+	plot->count = plot->count < TB_VIEWER_PLOT_SAMPLES ? plot->count + 1 : plot->count;
+	plot->lastFrame = v->frame;
+}
+
+// Scene hosting ----------------------------------------------------------------------------------
+
+static const char* tbScenePath( const tbViewer* v )
+{
+	const char* path = tbScene_GetPath( v->scene );
+	return path != NULL ? path : v->app->scenePath;
+}
+
+static void tbWatchFiles( tbViewer* v )
+{
+	const char* files[TB_MAX_WATCHED];
+	int count = tbScene_GetFiles( v->scene, files, TB_MAX_WATCHED );
+	count = count < TB_MAX_WATCHED ? count : TB_MAX_WATCHED;
+	if ( count == 0 )
+	{
+		// A first load that failed early still has a file to fix.
+		files[0] = tbScenePath( v );
+		count = 1;
+	}
+	tbWatch_SetFiles( v->watch, files, count );
+}
+
+typedef enum tbLoadKind
+{
+	tbLoad_first,  ///< at start
+	tbLoad_reset,  ///< R: rebuild from the file
+	tbLoad_reload, ///< a saved file or F5: the reload mode the file asks for (rebuild or swap)
+} tbLoadKind;
+
+static void tbLoadScene( tbViewer* v, tbLoadKind kind )
+{
+	double start = tbNow();
+	bool reload = kind == tbLoad_reload;
+	bool ok = reload && tbScene_IsLoaded( v->scene ) ? tbScene_Reload( v->scene )
+												  : tbScene_Load( v->scene, tbScenePath( v ) );
+	double ms = 1000.0 * ( tbNow() - start );
+	if ( ok )
+	{
+		tbSetError( v, NULL );
+		char text[160];
+		static const char* const verbs[] = { "loaded", "reset", "reloaded" };
+		snprintf( text, sizeof( text ), "%s %s (%s) in %.1f ms", verbs[kind], tbBaseName( tbScenePath( v ) ),
+				  tbScene_GetReloadMode( v->scene ) == tbSceneReload_swap ? "swap" : "rebuild", ms );
+		tbSetStatus( v, text );
+		fprintf( stderr, "tumble: %s\n", text );
+	}
+	else
+	{
+		const char* error = tbScene_GetError( v->scene );
+		tbSetError( v, error != NULL ? error : "unknown error" );
+		fprintf( stderr, "tumble: %s failed%s:\n%s\n", reload ? "reload" : "load",
+				 tbScene_IsLoaded( v->scene ) ? ", the last good scene keeps running" : "", v->errorText );
+	}
+	tbWatchFiles( v );
+	v->accumulator = 0.0;
+}
+
+static bool tbKeyProvider( const char* key, void* context )
+{
+	tbViewer* v = context;
+	SDL_Keycode code = SDL_GetKeyFromName( key );
+	if ( code == SDLK_UNKNOWN )
+	{
+		return false;
+	}
+	SDL_Scancode scancode = SDL_GetScancodeFromKey( code );
+	return scancode > SDL_SCANCODE_UNKNOWN && scancode < SDL_NUM_SCANCODES && v->keyDown[scancode];
+}
+
+static void tbFitCamera( tbViewer* v )
+{
+	tbVec3 lower, upper;
+	tbCamera_Reset( &v->camera );
+	tbWorldId world = tbScene_GetWorld( v->scene );
+	if ( tbWorld_IsValid( world ) && tbWorldDraw_GetBounds( world, &lower, &upper ) )
+	{
+		tbCamera_Fit( &v->camera, lower, upper );
+	}
+}
+
+// A rebuild made a new world: handles and cached meshes of the old one are gone.
+static void tbCheckWorld( tbViewer* v )
+{
+	tbWorldId world = tbScene_GetWorld( v->scene );
+	if ( world.index1 == v->world.index1 && world.generation == v->world.generation )
+	{
+		return;
+	}
+	tbViewer_ForgetWorld( v );
+	tbWorldDraw_Reset( v->worldDraw, v->renderer );
+	v->world = world;
+	if ( v->cameraFitted == false && tbWorld_IsValid( world ) )
+	{
+		tbFitCamera( v );
+		v->cameraFitted = true;
+	}
+}
+
+static void tbStepScene( tbViewer* v )
+{
+	if ( v->drag == tbDrag_body )
+	{
+		tbViewer_UpdateBodyDrag( v, v->mouseX, v->mouseY );
+	}
+	double start = tbNow();
+	bool ok = tbScene_Step( v->scene, v->app->dt );
+	v->stepMs = 1000.0 * ( tbNow() - start );
+	v->stepsThisFrame += 1;
+	if ( ok == false )
+	{
+		const char* error = tbScene_GetError( v->scene );
+		tbSetError( v, error != NULL ? error : "the scene stopped" );
+		fprintf( stderr, "tumble: script error, the scene is halted until a file is saved (or F6):\n%s\n",
+				 v->errorText );
+	}
+}
+
+static void tbSimulate( tbViewer* v, double frameSeconds )
+{
+	v->stepsThisFrame = 0;
+	if ( tbScene_IsLoaded( v->scene ) == false || tbScene_IsHalted( v->scene ) )
+	{
+		v->accumulator = 0.0;
+		v->stepRequests = 0;
+		return;
+	}
+	double dt = v->app->dt;
+	double scale = v->speed * ( v->slowMotion ? 0.25 : 1.0 );
+	int steps = 0;
+	if ( v->paused )
+	{
+		v->accumulator = 0.0;
+	}
+	else
+	{
+		// Lockstep (scripted runs) owes one step of time per frame whatever the wall clock says, so
+		// a test gives the same result on a slow machine.
+		v->accumulator += ( v->lockstep ? dt : tbMinFloat( (float)frameSeconds, 0.1f ) ) * scale;
+		steps = (int)( v->accumulator / dt );
+		v->accumulator -= steps * dt;
+		if ( steps > TB_MAX_STEPS_PER_FRAME )
+		{
+			steps = TB_MAX_STEPS_PER_FRAME;
+			v->accumulator = 0.0;
+		}
+	}
+	steps += v->stepRequests;
+	v->stepRequests = 0;
+	for ( int i = 0; i < steps && tbScene_IsHalted( v->scene ) == false; ++i )
+	{
+		tbStepScene( v );
+	}
+}
+
+// Keys and mouse ---------------------------------------------------------------------------------
+
+static const char* const tb_helpLines[] = {
+	"Esc            quit",
+	"Space, P       pause / resume",
+	"Period, N      single step (pauses)",
+	"R              reset: rebuild the scene from its file",
+	"F5             reload now (the scene's reload mode)",
+	"F6             resume a scene halted by an error",
+	"T              slow motion x0.25",
+	"+ / -          speed x2 / x0.5",
+	"1 - 6          debug: contacts, joints, AABBs,",
+	"               centres, velocities, sleep",
+	"W A S D Q E    fly (Shift: faster)",
+	"F              focus on the selected body",
+	"Home           reset the camera",
+	"Tab            hide / show the panels",
+	"F12            save a screenshot (PNG)",
+	"F1             this help",
+	"",
+	"Left drag on a body     pull it (mouse joint)",
+	"Shift + left click      push it (impulse)",
+	"Left drag on empty space or right drag   orbit",
+	"Middle drag, Shift + right drag          pan",
+	"Wheel          zoom",
+	"Other keys go to the scene's keypressed(key).",
+};
+
+static void tbRequestScreenshot( tbViewer* v )
+{
+	char name[64];
+	time_t now = time( NULL );
+	struct tm local;
+	localtime_r( &now, &local );
+	strftime( name, sizeof( name ), "tumble-%Y%m%d-%H%M%S.png", &local );
+	snprintf( v->screenshotRequest, sizeof( v->screenshotRequest ), "%s", name );
+}
+
+static void tbFocusSelected( tbViewer* v )
+{
+	if ( tbBody_IsValid( v->selected ) == false )
+	{
+		tbSetStatus( v, "nothing selected: click a body first" );
+		return;
+	}
+	tbAABB box = tbBody_ComputeAABB( v->selected );
+	float yaw = v->camera.yaw;
+	float pitch = v->camera.pitch;
+	tbCamera_Fit( &v->camera, box.lowerBound, box.upperBound );
+	v->camera.distance = tbMaxFloat( v->camera.distance, 3.0f );
+	v->camera.yaw = yaw;
+	v->camera.pitch = pitch;
+}
+
+static void tbForwardKey( tbViewer* v, SDL_Keycode key )
+{
+	char name[64];
+	snprintf( name, sizeof( name ), "%s", SDL_GetKeyName( key ) );
+	if ( name[0] == '\0' )
+	{
+		return;
+	}
+	for ( char* c = name; *c != '\0'; ++c )
+	{
+		*c = (char)tolower( (unsigned char)*c );
+	}
+	if ( tbScene_IsLoaded( v->scene ) && tbScene_IsHalted( v->scene ) == false &&
+		 tbScene_KeyPressed( v->scene, name ) == false )
+	{
+		const char* error = tbScene_GetError( v->scene );
+		tbSetError( v, error != NULL ? error : "keypressed failed" );
+	}
+}
+
+static void tbHandleKey( tbViewer* v, const SDL_KeyboardEvent* e )
+{
+	SDL_Keycode key = e->keysym.sym;
+	if ( e->repeat && key != SDLK_PERIOD && key != SDLK_n )
+	{
+		return;
+	}
+	switch ( key )
+	{
+		case SDLK_ESCAPE:
+			v->quit = true;
+			break;
+		case SDLK_SPACE:
+		case SDLK_p:
+			v->paused = !v->paused;
+			break;
+		case SDLK_PERIOD:
+		case SDLK_n:
+			v->paused = true;
+			v->stepRequests += 1;
+			break;
+		case SDLK_r:
+			tbLoadScene( v, tbLoad_reset );
+			break;
+		case SDLK_F5:
+			tbLoadScene( v, tbLoad_reload );
+			break;
+		case SDLK_F6:
+			tbScene_Resume( v->scene );
+			tbSetError( v, NULL );
+			break;
+		case SDLK_t:
+			v->slowMotion = !v->slowMotion;
+			break;
+		case SDLK_PLUS:
+		case SDLK_EQUALS:
+		case SDLK_KP_PLUS:
+			v->speed = tbMinFloat( v->speed * 2.0f, 8.0f );
+			break;
+		case SDLK_MINUS:
+		case SDLK_KP_MINUS:
+			v->speed = tbMaxFloat( v->speed * 0.5f, 1.0f / 16.0f );
+			break;
+		case SDLK_f:
+			tbFocusSelected( v );
+			break;
+		case SDLK_HOME:
+			tbFitCamera( v );
+			break;
+		case SDLK_TAB:
+			v->showUi = !v->showUi;
+			break;
+		case SDLK_F1:
+			v->showHelp = !v->showHelp;
+			break;
+		case SDLK_F12:
+		case SDLK_PRINTSCREEN:
+			tbRequestScreenshot( v );
+			break;
+		case SDLK_1:
+		case SDLK_2:
+		case SDLK_3:
+		case SDLK_4:
+		case SDLK_5:
+		case SDLK_6:
+			v->debugFlags ^= 1u << ( key - SDLK_1 );
+			break;
+		default:
+			tbForwardKey( v, key );
+			break;
+	}
+}
+
+static bool tbShiftHeld( const tbViewer* v )
+{
+	return v->keyDown[SDL_SCANCODE_LSHIFT] || v->keyDown[SDL_SCANCODE_RSHIFT];
+}
+
+typedef struct tbMouseFrame
+{
+	bool down, pressed, released; // left button, for the UI
+} tbMouseFrame;
+
+static void tbHandleMouseDown( tbViewer* v, const SDL_MouseButtonEvent* e, tbMouseFrame* mouse )
+{
+	float x = (float)e->x;
+	float y = (float)e->y;
+	v->mouseX = x;
+	v->mouseY = y;
+	if ( v->drag != tbDrag_none )
+	{
+		return;
+	}
+	v->dragButton = e->button;
+	if ( v->showUi && tbUi_WantsMouse( &v->ui, x * v->pixelRatio, y * v->pixelRatio ) )
+	{
+		if ( e->button == SDL_BUTTON_LEFT )
+		{
+			v->drag = tbDrag_ui;
+			mouse->pressed = true;
+			mouse->down = true;
+		}
+		return;
+	}
+	if ( e->button == SDL_BUTTON_LEFT )
+	{
+		if ( tbShiftHeld( v ) )
+		{
+			tbViewer_ApplyImpulse( v, x, y );
+			return;
+		}
+		tbBodyId body;
+		tbVec3 point;
+		if ( tbViewer_PickBody( v, x, y, &body, &point ) )
+		{
+			v->selected = body;
+			if ( tbBody_GetType( body ) == tbBody_dynamic )
+			{
+				tbViewer_BeginBodyDrag( v, body, point );
+				if ( TB_IS_NON_NULL( v->mouseJoint ) )
+				{
+					v->drag = tbDrag_body;
+					return;
+				}
+			}
+		}
+		v->drag = tbDrag_orbit;
+	}
+	else if ( e->button == SDL_BUTTON_RIGHT )
+	{
+		v->drag = tbShiftHeld( v ) ? tbDrag_pan : tbDrag_orbit;
+	}
+	else if ( e->button == SDL_BUTTON_MIDDLE )
+	{
+		v->drag = tbDrag_pan;
+	}
+}
+
+static void tbHandleMouseUp( tbViewer* v, const SDL_MouseButtonEvent* e, tbMouseFrame* mouse )
+{
+	v->mouseX = (float)e->x;
+	v->mouseY = (float)e->y;
+	if ( v->drag == tbDrag_none || e->button != v->dragButton )
+	{
+		return;
+	}
+	if ( v->drag == tbDrag_body )
+	{
+		tbViewer_EndBodyDrag( v );
+	}
+	if ( v->drag == tbDrag_ui )
+	{
+		mouse->released = true;
+		mouse->down = false;
+	}
+	v->drag = tbDrag_none;
+}
+
+static void tbHandleMotion( tbViewer* v, const SDL_MouseMotionEvent* e )
+{
+	// Deltas from positions rather than xrel: injected events and warped pointers stay consistent.
+	float dx = ( (float)e->x - v->mouseX ) * v->pixelRatio;
+	float dy = ( (float)e->y - v->mouseY ) * v->pixelRatio;
+	v->mouseX = (float)e->x;
+	v->mouseY = (float)e->y;
+	switch ( v->drag )
+	{
+		case tbDrag_orbit:
+			tbCamera_Orbit( &v->camera, dx, dy );
+			break;
+		case tbDrag_pan:
+			tbCamera_Pan( &v->camera, dx, dy );
+			break;
+		case tbDrag_body:
+			tbViewer_UpdateBodyDrag( v, v->mouseX, v->mouseY );
+			break;
+		default:
+			break;
+	}
+}
+
+static void tbUpdateSizes( tbViewer* v )
+{
+	SDL_GetWindowSize( v->window, &v->windowWidth, &v->windowHeight );
+	SDL_GL_GetDrawableSize( v->window, &v->drawableWidth, &v->drawableHeight );
+	v->pixelRatio = v->windowWidth > 0 ? (float)v->drawableWidth / (float)v->windowWidth : 1.0f;
+	v->camera.width = v->drawableWidth;
+	v->camera.height = v->drawableHeight;
+}
+
+static void tbHandleEvents( tbViewer* v, tbMouseFrame* mouse )
+{
+	SDL_Event e;
+	while ( SDL_PollEvent( &e ) )
+	{
+		switch ( e.type )
+		{
+			case SDL_QUIT:
+				v->quit = true;
+				break;
+			case SDL_WINDOWEVENT:
+				if ( e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED || e.window.event == SDL_WINDOWEVENT_RESIZED )
+				{
+					tbUpdateSizes( v );
+				}
+				break;
+			case SDL_KEYDOWN:
+				if ( e.key.keysym.scancode > SDL_SCANCODE_UNKNOWN && e.key.keysym.scancode < SDL_NUM_SCANCODES )
+				{
+					v->keyDown[e.key.keysym.scancode] = true;
+				}
+				tbHandleKey( v, &e.key );
+				break;
+			case SDL_KEYUP:
+				if ( e.key.keysym.scancode > SDL_SCANCODE_UNKNOWN && e.key.keysym.scancode < SDL_NUM_SCANCODES )
+				{
+					v->keyDown[e.key.keysym.scancode] = false;
+				}
+				break;
+			case SDL_MOUSEBUTTONDOWN:
+				tbHandleMouseDown( v, &e.button, mouse );
+				break;
+			case SDL_MOUSEBUTTONUP:
+				tbHandleMouseUp( v, &e.button, mouse );
+				break;
+			case SDL_MOUSEMOTION:
+				tbHandleMotion( v, &e.motion );
+				break;
+			case SDL_MOUSEWHEEL:
+				if ( v->showUi == false ||
+					 tbUi_WantsMouse( &v->ui, v->mouseX * v->pixelRatio, v->mouseY * v->pixelRatio ) == false )
+				{
+					tbCamera_Zoom( &v->camera, (float)e.wheel.y );
+				}
+				break;
+			case SDL_DROPFILE:
+				// Dropping a .lua file on the window opens it.
+				if ( e.drop.file != NULL )
+				{
+					bool ok = tbScene_Load( v->scene, e.drop.file );
+					if ( ok )
+					{
+						tbSetError( v, NULL );
+						tbSetStatus( v, "opened a dropped scene" );
+					}
+					else
+					{
+						tbSetError( v, tbScene_GetError( v->scene ) );
+					}
+					tbWatchFiles( v );
+					SDL_free( e.drop.file );
+				}
+				break;
+			default:
+				break;
+		}
+	}
+}
+
+static void tbFly( tbViewer* v, double seconds )
+{
+	if ( v->keyDown[SDL_SCANCODE_LCTRL] || v->keyDown[SDL_SCANCODE_RCTRL] )
+	{
+		return;
+	}
+	tbVec3 velocity = tbMakeVec3( (float)( v->keyDown[SDL_SCANCODE_D] - v->keyDown[SDL_SCANCODE_A] ),
+								  (float)( v->keyDown[SDL_SCANCODE_W] - v->keyDown[SDL_SCANCODE_S] ),
+								  (float)( v->keyDown[SDL_SCANCODE_E] - v->keyDown[SDL_SCANCODE_Q] ) );
+	if ( tbLengthSquared( velocity ) == 0.0f )
+	{
+		return;
+	}
+	// Speed scales with the distance to the target, so flying feels the same close up and far away.
+	float speed = tbMaxFloat( 2.0f, 0.8f * v->camera.distance ) * ( tbShiftHeld( v ) ? 3.0f : 1.0f );
+	tbCamera_Fly( &v->camera, tbMulSV( speed, velocity ), (float)tbMinFloat( (float)seconds, 0.1f ) );
+}
+
+// Overlays ---------------------------------------------------------------------------------------
+
+static float tbUiScale( const tbViewer* v )
+{
+	// stb_easy_font is a 5x7 pixel font: doubled on screens tall enough, integer so strokes stay even.
+	return v->drawableHeight >= 640 ? 2.0f : 1.0f;
+}
+
+static void tbDrawStats( tbViewer* v, const tbWorldDrawStats* drawStats )
+{
+	tbUi* ui = &v->ui;
+	float s = ui->scale;
+	tbUi_BeginPanel( ui, "", 8.0f * s, 8.0f * s, 236.0f * s );
+	char line[256];
+	snprintf( line, sizeof( line ), "tumble  %s", tbBaseName( tbScene_GetPath( v->scene ) != NULL
+																  ? tbScene_GetPath( v->scene )
+																  : v->app->scenePath ) );
+	tbUi_Heading( ui, line );
+	tbWorldId world = tbScene_GetWorld( v->scene );
+	snprintf( line, sizeof( line ), "t %.2f s  step %lld  x%.2g%s%s", tbScene_GetTime( v->scene ),
+			  tbScene_GetStepCount( v->scene ), v->speed * ( v->slowMotion ? 0.25 : 1.0 ),
+			  v->slowMotion ? " slow" : "", v->paused ? "  PAUSED" : "" );
+	tbUi_Label( ui, line );
+	tbWorldCounters c;
+	memset( &c, 0, sizeof( c ) );
+	if ( tbWorld_IsValid( world ) )
+	{
+		c = tbWorld_GetCounters( world );
+	}
+	snprintf( line, sizeof( line ), "frame %.1f ms  step %.2f ms (physics %.2f)", v->frameMs, v->stepMs,
+			  (double)c.stepMs );
+	tbUi_Label( ui, line );
+	snprintf( line, sizeof( line ), "bodies %d  awake %d  contacts %d  joints %d", c.bodyCount, c.awakeBodyCount,
+			  c.contactCount, drawStats->jointCount );
+	tbUi_Label( ui, line );
+	tbUi_ColoredLabel( ui, "F1 keys  Tab panels", tbMakeRgba( 150, 156, 170, 255 ) );
+	tbUi_EndPanel( ui );
+}
+
+static int tbPushViewerUi( lua_State* L, void* context )
+{
+	return tbUiLua_Push( L, context );
+}
+
+static void tbDrawControls( tbViewer* v )
+{
+	tbUi* ui = &v->ui;
+	float s = ui->scale;
+	float width = 170.0f * s;
+	tbUi_BeginPanel( ui, "Controls", (float)v->drawableWidth - width - 8.0f * s, 8.0f * s, width );
+	tbUi_Checkbox( ui, "pause (space)", &v->paused );
+	if ( tbUi_Button( ui, "step (.)" ) )
+	{
+		v->paused = true;
+		v->stepRequests += 1;
+	}
+	if ( tbUi_Button( ui, "reset (R)" ) )
+	{
+		tbLoadScene( v, tbLoad_reset );
+	}
+	tbUi_Checkbox( ui, "slow motion (T)", &v->slowMotion );
+	tbUi_Slider( ui, "speed", &v->speed, 0.0625f, 4.0f );
+	v->speed = tbMaxFloat( v->speed, 0.0625f );
+	for ( int i = 0; i < tbDebug_flagCount; ++i )
+	{
+		bool on = ( v->debugFlags & ( 1u << i ) ) != 0;
+		char label[48];
+		snprintf( label, sizeof( label ), "%s (%d)", tbDebugDrawName( i ), i + 1 );
+		if ( tbUi_Checkbox( ui, label, &on ) )
+		{
+			v->debugFlags ^= 1u << i;
+		}
+	}
+
+	// The scene's own tweaks.
+	tbUi_Separator( ui );
+	tbUi_Heading( ui, "Scene" );
+	if ( tbScene_IsLoaded( v->scene ) && tbScene_IsHalted( v->scene ) == false )
+	{
+		v->uiOpen = true;
+		bool ok = tbScene_Call( v->scene, "ui", tbPushViewerUi, v );
+		v->uiOpen = false;
+		if ( ok == false )
+		{
+			const char* error = tbScene_GetError( v->scene );
+			tbSetError( v, error != NULL ? error : "ui failed" );
+		}
+	}
+	for ( int i = 0; i < tbScene_GetModCount( v->scene ); ++i )
+	{
+		const char* error = tbScene_GetModError( v->scene, i );
+		if ( error != NULL )
+		{
+			char line[160];
+			snprintf( line, sizeof( line ), "mod %s disabled", tbBaseName( tbScene_GetModPath( v->scene, i ) ) );
+			tbUi_ColoredLabel( ui, line, tbMakeRgba( 255, 110, 100, 255 ) );
+		}
+	}
+	tbUi_EndPanel( ui );
+}
+
+static void tbDrawPlots( tbViewer* v, float top )
+{
+	tbUi* ui = &v->ui;
+	float s = ui->scale;
+	int visible = 0;
+	for ( int i = 0; i < v->plotCount; ++i )
+	{
+		visible += v->plots[i].count > 1;
+	}
+	if ( visible == 0 )
+	{
+		return;
+	}
+	tbUi_BeginPanel( ui, "Plots", 8.0f * s, top + 6.0f * s, 150.0f * s );
+	float bottomLimit = (float)v->drawableHeight - 8.0f * s;
+	for ( int i = 0; i < v->plotCount; ++i )
+	{
+		const tbPlot* p = v->plots + i;
+		// Each plot takes a label and three lines of graph; stop before running off the window.
+		if ( p->count > 1 && ui->cursorY + 5.0f * tbUi_LineHeight( ui ) < bottomLimit )
+		{
+			tbUi_Plot( ui, p->name, p->values, TB_VIEWER_PLOT_SAMPLES, p->count, p->next );
+		}
+	}
+	tbUi_EndPanel( ui );
+}
+
+// Word-wraps nothing: long lines are cut at the box, which keeps a traceback's columns readable.
+static void tbDrawErrorOverlay( tbViewer* v )
+{
+	tbRenderer* r = v->renderer;
+	float s = v->ui.scale;
+	float lineHeight = tbRenderer_LineHeight( s );
+	float width = tbMinFloat( (float)v->drawableWidth - 16.0f * s, 520.0f * s );
+	float x = 0.5f * ( (float)v->drawableWidth - width );
+	int maxLines = 22;
+	char text[8192];
+	snprintf( text, sizeof( text ), "%s", v->errorText );
+	int maxChars = (int)( ( width - 12.0f * s ) / ( 6.0f * s ) );
+
+	int lines = 0;
+	for ( const char* p = text; *p != '\0' && lines < maxLines; ++lines )
+	{
+		const char* end = strchr( p, '\n' );
+		p = end != NULL ? end + 1 : p + strlen( p );
+	}
+	float height = ( (float)lines + 2.6f ) * lineHeight + 8.0f * s;
+	float y = (float)v->drawableHeight - height - 10.0f * s;
+	tbRenderer_Rect2D( r, x, y, width, height, tbMakeRgba( 150, 20, 24, 235 ) );
+	tbRenderer_Rect2D( r, x, y, width, 2.0f * s, tbMakeRgba( 255, 90, 80, 255 ) );
+	const char* title = tbScene_IsLoaded( v->scene )
+							? ( tbScene_IsHalted( v->scene ) ? "Script error: the scene is halted. Save a fix (or F6)."
+															 : "Script error: the last good scene keeps running." )
+							: "Script error: no scene loaded. Save a fix to retry.";
+	tbRenderer_Text2D( r, x + 6.0f * s, y + 5.0f * s, title, s, tbMakeRgba( 255, 230, 120, 255 ) );
+	float lineY = y + 5.0f * s + 1.6f * lineHeight;
+	const char* p = text;
+	for ( int i = 0; i < lines; ++i )
+	{
+		const char* end = strchr( p, '\n' );
+		int n = end != NULL ? (int)( end - p ) : (int)strlen( p );
+		char line[512];
+		snprintf( line, sizeof( line ), "%.*s", n < maxChars ? n : maxChars, p );
+		tbRenderer_Text2D( r, x + 6.0f * s, lineY, line, s, tbMakeRgba( 255, 255, 255, 255 ) );
+		lineY += lineHeight;
+		p = end != NULL ? end + 1 : p + n;
+	}
+}
+
+static void tbDrawHelp( tbViewer* v )
+{
+	tbUi* ui = &v->ui;
+	float s = ui->scale;
+	float width = 250.0f * s;
+	tbUi_BeginPanel( ui, "Keys and mouse", 0.5f * ( (float)v->drawableWidth - width ), 60.0f * s, width );
+	for ( size_t i = 0; i < sizeof( tb_helpLines ) / sizeof( tb_helpLines[0] ); ++i )
+	{
+		tbUi_Label( ui, tb_helpLines[i] );
+	}
+	tbUi_EndPanel( ui );
+}
+
+static void tbDrawStatus( tbViewer* v )
+{
+	if ( v->status[0] == '\0' || tbNow() > v->statusUntil )
+	{
+		return;
+	}
+	float s = v->ui.scale;
+	float w = tbRenderer_TextWidth( v->status, s );
+	float x = 0.5f * ( (float)v->drawableWidth - w );
+	float y = 10.0f * s;
+	tbRenderer_Rect2D( v->renderer, x - 6.0f * s, y - 3.0f * s, w + 12.0f * s, tbRenderer_LineHeight( s ) + 4.0f * s,
+					   tbMakeRgba( 18, 20, 26, 215 ) );
+	tbRenderer_Text2D( v->renderer, x, y, v->status, s, tbMakeRgba( 160, 230, 160, 255 ) );
+}
+
+// One frame ----------------------------------------------------------------------------------------
+
+static void tbCheckGlErrors( tbViewer* v, const char* where )
+{
+	GLenum error;
+	int guard = 0;
+	while ( ( error = glGetError() ) != GL_NO_ERROR && guard++ < 16 )
+	{
+		v->glErrors += 1;
+		if ( v->glErrors <= 10 )
+		{
+			fprintf( stderr, "tumble: OpenGL error 0x%04x in %s (frame %d)\n", error, where, v->frame );
+		}
+	}
+}
+
+// Builds the UI, steps the scene (unless simulate is false), draws and presents (or captures).
+static void tbFrame( tbViewer* v, double frameSeconds, const tbMouseFrame* mouse, bool simulate )
+{
+	tbCheckWorld( v );
+	tbUi_BeginFrame( &v->ui, v->renderer, tbUiScale( v ), v->mouseX * v->pixelRatio, v->mouseY * v->pixelRatio,
+					 mouse->down, mouse->pressed, mouse->released );
+
+	// The panels run before the step so a tweak applies to this frame's steps.
+	if ( v->showUi )
+	{
+		tbDrawControls( v );
+	}
+	else if ( tbScene_IsLoaded( v->scene ) && tbScene_IsHalted( v->scene ) == false )
+	{
+		// Hidden panel: the scene's ui still runs (it may drive parameters), drawing nothing.
+		tbScene_Call( v->scene, "ui", tbPushViewerUi, v );
+	}
+	if ( simulate )
+	{
+		tbSimulate( v, frameSeconds );
+	}
+	tbCheckWorld( v );
+
+	tbWorldDrawStats stats;
+	tbWorldId world = tbScene_GetWorld( v->scene );
+	tbWorldDraw_Draw( v->worldDraw, v->renderer, world, v->debugFlags, v->selected, &stats );
+	tbWorldDraw_Grid( v->renderer, v->camera.target, 40.0f );
+	if ( tbJoint_IsValid( v->mouseJoint ) )
+	{
+		tbTransform anchor = tbJoint_GetWorldFrameB( v->mouseJoint );
+		tbRenderer_Line( v->renderer, anchor.p, v->dragTarget, tbMakeRgba( 255, 220, 60, 255 ), true );
+		tbRenderer_Point( v->renderer, v->dragTarget, tbMakeRgba( 255, 220, 60, 255 ) );
+	}
+	if ( v->stepsThisFrame > 0 && tbWorld_IsValid( world ) )
+	{
+		tbViewer_Plot( v, "step ms", (float)tbWorld_GetCounters( world ).stepMs );
+		tbViewer_Plot( v, "kinetic energy J", stats.kineticEnergy );
+		if ( stats.jointCount > 0 )
+		{
+			tbViewer_Plot( v, "max joint error m", stats.maxJointError );
+		}
+	}
+
+	if ( v->showUi )
+	{
+		tbDrawStats( v, &stats );
+		tbDrawPlots( v, v->ui.rectCount > 0 ? v->ui.rects[v->ui.rectCount - 1][1] + v->ui.rects[v->ui.rectCount - 1][3]
+											 : 0.0f );
+	}
+	if ( v->showHelp )
+	{
+		tbDrawHelp( v );
+	}
+	tbDrawStatus( v );
+	if ( v->errorText != NULL )
+	{
+		tbDrawErrorOverlay( v );
+	}
+	tbUi_EndFrame( &v->ui );
+
+	if ( v->screenshotRequest[0] != '\0' )
+	{
+		tbOffscreen* offscreen = tbOffscreen_Create( v->drawableWidth, v->drawableHeight );
+		if ( offscreen == NULL )
+		{
+			fprintf( stderr, "tumble: cannot create an offscreen framebuffer for the screenshot\n" );
+			glBindFramebuffer( GL_FRAMEBUFFER, 0 );
+			tbRenderer_Flush( v->renderer, &v->camera, v->drawableWidth, v->drawableHeight );
+		}
+		else
+		{
+			tbOffscreen_Bind( offscreen );
+			tbRenderer_Flush( v->renderer, &v->camera, v->drawableWidth, v->drawableHeight );
+			char text[600];
+			if ( tbOffscreen_WritePng( offscreen, v->screenshotRequest ) )
+			{
+				snprintf( text, sizeof( text ), "saved %s", v->screenshotRequest );
+			}
+			else
+			{
+				snprintf( text, sizeof( text ), "could not write %s", v->screenshotRequest );
+				v->exitStatus = 1;
+			}
+			fprintf( stderr, "tumble: %s\n", text );
+			tbSetStatus( v, text );
+			tbOffscreen_Destroy( offscreen );
+		}
+		v->screenshotRequest[0] = '\0';
+		tbCheckGlErrors( v, "screenshot" );
+		// The window keeps last frame's image for this one frame: the capture went offscreen.
+	}
+	else
+	{
+		glBindFramebuffer( GL_FRAMEBUFFER, 0 );
+		tbRenderer_Flush( v->renderer, &v->camera, v->drawableWidth, v->drawableHeight );
+		tbCheckGlErrors( v, "frame" );
+		SDL_GL_SwapWindow( v->window );
+	}
+	v->frame += 1;
+}
+
+// Setup and the loop -----------------------------------------------------------------------------
+
+static GLADapiproc tbGetProcAddress( const char* name )
+{
+	// SDL returns an object pointer; ISO C has no cast from it to a function pointer, memcpy does it.
+	void* address = SDL_GL_GetProcAddress( name );
+	GLADapiproc function;
+	memcpy( &function, &address, sizeof( function ) );
+	return function;
+}
+
+static bool tbOpenWindow( tbViewer* v, bool hidden )
+{
+	if ( SDL_Init( SDL_INIT_VIDEO ) != 0 )
+	{
+		fprintf( stderr, "tumble: cannot start SDL video: %s\n(no display? try --headless, or xvfb-run)\n",
+				 SDL_GetError() );
+		return false;
+	}
+	SDL_GL_SetAttribute( SDL_GL_CONTEXT_MAJOR_VERSION, 3 );
+	SDL_GL_SetAttribute( SDL_GL_CONTEXT_MINOR_VERSION, 3 );
+	SDL_GL_SetAttribute( SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE );
+	SDL_GL_SetAttribute( SDL_GL_CONTEXT_FLAGS, SDL_GL_CONTEXT_FORWARD_COMPATIBLE_FLAG );
+	SDL_GL_SetAttribute( SDL_GL_DOUBLEBUFFER, 1 );
+	SDL_GL_SetAttribute( SDL_GL_DEPTH_SIZE, 24 );
+	Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
+	if ( hidden )
+	{
+		flags |= SDL_WINDOW_HIDDEN;
+	}
+	char title[300];
+	snprintf( title, sizeof( title ), "tumble - %s", tbBaseName( v->app->scenePath ) );
+
+	// 4x multisampling for smooth edges where the driver has it; without it otherwise.
+	for ( int attempt = 0; attempt < 2 && v->window == NULL; ++attempt )
+	{
+		SDL_GL_SetAttribute( SDL_GL_MULTISAMPLEBUFFERS, attempt == 0 ? 1 : 0 );
+		SDL_GL_SetAttribute( SDL_GL_MULTISAMPLESAMPLES, attempt == 0 ? 4 : 0 );
+		v->window = SDL_CreateWindow( title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, v->settings.width,
+									  v->settings.height, flags );
+		if ( v->window != NULL )
+		{
+			v->context = SDL_GL_CreateContext( v->window );
+			if ( v->context == NULL )
+			{
+				SDL_DestroyWindow( v->window );
+				v->window = NULL;
+			}
+		}
+	}
+	if ( v->window == NULL )
+	{
+		fprintf( stderr, "tumble: cannot open an OpenGL 3.3 core window: %s\n", SDL_GetError() );
+		return false;
+	}
+	SDL_GL_MakeCurrent( v->window, v->context );
+	int version = gladLoadGL( tbGetProcAddress );
+	if ( version == 0 || GLAD_VERSION_MAJOR( version ) * 10 + GLAD_VERSION_MINOR( version ) < 33 )
+	{
+		fprintf( stderr, "tumble: OpenGL 3.3 is required (the loader found %d.%d)\n", GLAD_VERSION_MAJOR( version ),
+				 GLAD_VERSION_MINOR( version ) );
+		return false;
+	}
+	// Vsync in interactive use; scripted and screenshot runs go as fast as they can.
+	SDL_GL_SetSwapInterval( v->lockstep ? 0 : 1 );
+	tbUpdateSizes( v );
+	return true;
+}
+
+static void tbCloseWindow( tbViewer* v )
+{
+	if ( v->context != NULL )
+	{
+		SDL_GL_DeleteContext( v->context );
+	}
+	if ( v->window != NULL )
+	{
+		SDL_DestroyWindow( v->window );
+	}
+	SDL_Quit();
+}
+
+static int tbFinalStatus( const tbViewer* v, bool automated )
+{
+	if ( v->glErrors > 0 )
+	{
+		fprintf( stderr, "tumble: %d OpenGL errors\n", v->glErrors );
+		return 1;
+	}
+	if ( v->exitStatus != 0 )
+	{
+		return v->exitStatus;
+	}
+	// A scripted run or a screenshot of a broken scene reports the script error like --headless.
+	return automated && v->errorText != NULL ? 1 : 0;
+}
+
+int tbViewer_Run( const tbAppOptions* options )
+{
+	tbViewer* v = calloc( 1, sizeof( tbViewer ) );
+	if ( v == NULL )
+	{
+		fprintf( stderr, "tumble: out of memory\n" );
+		return 1;
+	}
+	v->app = options;
+	v->settings = s_settings;
+	v->speed = 1.0f;
+	v->debugFlags = v->settings.debugFlags;
+	v->showUi = v->settings.hideUi == false;
+	bool screenshotOnly = v->settings.screenshotPath != NULL && v->settings.scriptPath == NULL;
+	bool automated = v->settings.screenshotPath != NULL || v->settings.scriptPath != NULL || v->settings.frames > 0;
+	v->lockstep = automated;
+	tbCamera_Reset( &v->camera );
+
+	tbInputScript* script = NULL;
+	if ( v->settings.scriptPath != NULL )
+	{
+		char error[512];
+		script = tbInputScript_Load( v->settings.scriptPath, error, sizeof( error ) );
+		if ( script == NULL )
+		{
+			fprintf( stderr, "tumble: --script-input: %s\n", error );
+			free( v );
+			return 2;
+		}
+	}
+
+	int status = 1;
+	char error[1024];
+	if ( tbOpenWindow( v, screenshotOnly ) == false )
+	{
+		tbCloseWindow( v );
+		tbInputScript_Destroy( script );
+		free( v );
+		return 1;
+	}
+	v->renderer = tbRenderer_Create( error, sizeof( error ) );
+	v->worldDraw = tbWorldDraw_Create();
+	v->scene = tbScene_Create( &options->scene );
+	v->watch = tbWatch_Create();
+	if ( v->renderer == NULL || v->worldDraw == NULL || v->scene == NULL || v->watch == NULL )
+	{
+		fprintf( stderr, "tumble: cannot start the viewer: %s\n", v->renderer == NULL ? error : "out of memory" );
+		goto cleanup;
+	}
+	tbScene_SetKeyProvider( v->scene, tbKeyProvider, v );
+	tbLoadScene( v, tbLoad_first );
+	v->status[0] = '\0';
+
+	if ( screenshotOnly )
+	{
+		// --screenshot: N steps as fast as possible, then one frame captured offscreen.
+		int steps = options->steps > 0 ? options->steps : 0;
+		for ( int i = 0; i < steps && tbScene_IsLoaded( v->scene ) && tbScene_IsHalted( v->scene ) == false; ++i )
+		{
+			tbStepScene( v );
+		}
+		snprintf( v->screenshotRequest, sizeof( v->screenshotRequest ), "%s", v->settings.screenshotPath );
+		tbMouseFrame mouse = { false, false, false };
+		v->mouseX = -1.0f;
+		v->mouseY = -1.0f;
+		tbFrame( v, 0.0, &mouse, false );
+		status = tbFinalStatus( v, true );
+		goto cleanup;
+	}
+
+	double last = tbNow();
+	while ( v->quit == false )
+	{
+		double start = tbNow();
+		double frameSeconds = start - last;
+		last = start;
+		if ( script != NULL )
+		{
+			tbInputScript_Run( script, v, v->frame );
+		}
+		tbMouseFrame mouse = { v->drag == tbDrag_ui, false, false };
+		tbHandleEvents( v, &mouse );
+		tbFly( v, v->lockstep ? v->app->dt : frameSeconds );
+		if ( tbWatch_Poll( v->watch ) )
+		{
+			tbWatch_Settle( v->watch, 30, 500 );
+			tbLoadScene( v, tbLoad_reload );
+		}
+		tbFrame( v, frameSeconds, &mouse, true );
+		v->frameMs = 1000.0 * ( tbNow() - start );
+		if ( v->settings.frames > 0 && v->frame >= v->settings.frames )
+		{
+			v->quit = true;
+		}
+		if ( v->settings.screenshotPath != NULL && v->settings.frames == 0 && script != NULL &&
+			 tbInputScript_IsDone( script ) )
+		{
+			// --script-input with --screenshot: capture once the script has run out.
+			snprintf( v->screenshotRequest, sizeof( v->screenshotRequest ), "%s", v->settings.screenshotPath );
+			tbFrame( v, 0.0, &mouse, false );
+			v->quit = true;
+		}
+	}
+	if ( v->settings.screenshotPath != NULL && v->settings.frames > 0 && script != NULL )
+	{
+		snprintf( v->screenshotRequest, sizeof( v->screenshotRequest ), "%s", v->settings.screenshotPath );
+		tbMouseFrame mouse = { false, false, false };
+		tbFrame( v, 0.0, &mouse, false );
+	}
+	status = tbFinalStatus( v, automated );
+
+cleanup:
+	if ( v->scene != NULL )
+	{
+		tbViewer_EndBodyDrag( v );
+		tbScene_Destroy( v->scene );
+	}
+	if ( v->watch != NULL )
+	{
+		tbWatch_Destroy( v->watch );
+	}
+	tbWorldDraw_Destroy( v->worldDraw );
+	tbRenderer_Destroy( v->renderer );
+	tbInputScript_Destroy( script );
+	tbCloseWindow( v );
+	free( v->errorText );
+	free( v );
+	return status;
+}
