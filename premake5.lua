@@ -43,7 +43,8 @@ local function exists( pattern )
 	return #sources( pattern ) > 0
 end
 
-local configs = { "debug", "release", "sanitize" }
+-- fuzz: clang only (libFuzzer); ./build.sh fuzz and ./build.sh test build just the fuzz_* programs in it.
+local configs = { "debug", "release", "sanitize", "fuzz" }
 
 -- Every binary goes to build/<config>/, objects to build/obj/<config>/<project>/.
 local function outputDirs( projectName )
@@ -98,6 +99,15 @@ workspace "tumble"
 	when "sanitize"
 		buildoptions { "-O1", "-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all" }
 		linkoptions { "-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all" }
+	-- libFuzzer's coverage instrumentation everywhere; its main() only in the fuzz programs (below).
+	-- premake4 cannot pick a compiler per configuration: build.sh runs make with CC=clang for it.
+	when "fuzz"
+		buildoptions { "-O1", "-fsanitize=fuzzer-no-link,address,undefined", "-fno-omit-frame-pointer",
+			"-fno-sanitize-recover=all" }
+		linkoptions { "-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all" }
+		if toolset ~= nil then
+			toolset "clang"
+		end
 	always()
 
 -- Physics core: C11 and libm only. -fPIC because it is also linked into the tumble.so Lua module.
@@ -169,6 +179,36 @@ for _, testFile in ipairs( sources( "tests/unit/test_*.c" ) ) do
 		buildoptions( cWarnings )
 		links { "tumble_physics", "cmocka", "m" }
 		outputDirs( testName )
+end
+
+-- Fuzz targets, one program per tests/fuzz/fuzz_*.c (tests/fuzz/README.md). In the fuzz configuration
+-- libFuzzer supplies main(); in the others replay_main.c does, and the program replays the inputs
+-- named on its command line (the corpus and crash reproducers, as regression tests under gcc).
+-- fuzz_lua* targets host scenes: they compile the runtime's scene and sandbox sources themselves.
+for _, fuzzFile in ipairs( sources( "tests/fuzz/fuzz_*.c" ) ) do
+	local fuzzName = path.getbasename( fuzzFile )
+	local hostsScenes = fuzzName:find( "^fuzz_lua" ) ~= nil
+	if hostsScenes == false or ( hasBindings and exists( "runtime/scene.c" ) ) then
+		project( fuzzName )
+			kind "ConsoleApp"
+			language "C"
+			files { fuzzFile, "tests/fuzz/replay_main.c", "tests/fuzz/fuzz_common.h" }
+			includedirs { "physics/include", "physics/src" }
+			buildoptions( cWarnings )
+			if hostsScenes then
+				files { "runtime/scene.c", "runtime/sandbox.c" }
+				includedirs { "bindings", "runtime" }
+				buildoptions( luaIncludes )
+				links { "tumble_lua", "tumble_physics", "lua5.4", "m" }
+			else
+				links { "tumble_physics", "m" }
+			end
+			when "fuzz"
+				defines { "TB_LIBFUZZER" }
+				linkoptions { "-fsanitize=fuzzer" }
+			always()
+			outputDirs( fuzzName )
+	end
 end
 
 -- Benchmark against ODE and Bullet. Bullet's API is C++, so its adapter (bench/*.cpp) is a separate

@@ -17,12 +17,16 @@
 
 #include <math.h>
 
-static float tbRowMass( float mA, float mB, const tbMat3* iA, const tbMat3* iB, tbVec3 rA, tbVec3 rB, tbVec3 dir )
+static tbContactRow tbMakeRow( float mA, float mB, const tbMat3* iA, const tbMat3* iB, tbVec3 rA, tbVec3 rB, tbVec3 dir )
 {
-	tbVec3 rnA = tbCross( rA, dir );
-	tbVec3 rnB = tbCross( rB, dir );
-	float k = mA + mB + tbDot( rnA, tbMulMV( *iA, rnA ) ) + tbDot( rnB, tbMulMV( *iB, rnB ) );
-	return k > 0.0f ? 1.0f / k : 0.0f;
+	tbContactRow row;
+	row.angA = tbCross( rA, dir );
+	row.angB = tbCross( rB, dir );
+	row.impA = tbMulMV( *iA, row.angA );
+	row.impB = tbMulMV( *iB, row.angB );
+	float k = mA + mB + tbDot( row.angA, row.impA ) + tbDot( row.angB, row.impB );
+	row.mass = k > 0.0f ? 1.0f / k : 0.0f;
+	return row;
 }
 
 void tbPrepareContacts( tbWorld* world, tbStepContext* ctx )
@@ -68,6 +72,8 @@ void tbPrepareContacts( tbWorld* world, tbStepContext* ctx )
 		tbSolverBody* sbA = tbGetSolverBody( ctx, c->indexA );
 		tbSolverBody* sbB = tbGetSolverBody( ctx, c->indexB );
 		float mA = sbA->invMass, mB = sbB->invMass;
+		c->invMassA = mA;
+		c->invMassB = mB;
 		tbVec3 offsetA = tbSub( bodyA->center, bodyA->transform.p );
 		tbVec3 offsetB = tbSub( bodyB->center, bodyB->transform.p );
 		tbVec3 vA = bodyA->linearVelocity, wA = bodyA->angularVelocity;
@@ -89,9 +95,9 @@ void tbPrepareContacts( tbWorld* world, tbStepContext* ctx )
 				cp->tangentImpulse[1] = mp->tangentImpulse[1];
 			}
 			cp->maxNormalImpulse = 0.0f;
-			cp->normalMass = tbRowMass( mA, mB, &sbA->invInertia, &sbB->invInertia, cp->rA, cp->rB, c->normal );
-			cp->tangentMass[0] = tbRowMass( mA, mB, &sbA->invInertia, &sbB->invInertia, cp->rA, cp->rB, c->tangent1 );
-			cp->tangentMass[1] = tbRowMass( mA, mB, &sbA->invInertia, &sbB->invInertia, cp->rA, cp->rB, c->tangent2 );
+			cp->rows[0] = tbMakeRow( mA, mB, &sbA->invInertia, &sbB->invInertia, cp->rA, cp->rB, c->normal );
+			cp->rows[1] = tbMakeRow( mA, mB, &sbA->invInertia, &sbB->invInertia, cp->rA, cp->rB, c->tangent1 );
+			cp->rows[2] = tbMakeRow( mA, mB, &sbA->invInertia, &sbB->invInertia, cp->rA, cp->rB, c->tangent2 );
 			tbVec3 dv = tbSub( tbAdd( vB, tbCross( wB, cp->rB ) ), tbAdd( vA, tbCross( wA, cp->rA ) ) );
 			cp->relativeVelocity = tbDot( c->normal, dv );
 		}
@@ -99,19 +105,20 @@ void tbPrepareContacts( tbWorld* world, tbStepContext* ctx )
 	ctx->contactCount = n;
 }
 
-// Apply impulse P at the anchors: A gets -P, B gets +P.
-static inline void tbApplyImpulse( tbBodyState* a, tbBodyState* b, const tbSolverBody* sa, const tbSolverBody* sb,
-								   tbVec3 rA, tbVec3 rB, tbVec3 P )
+// Velocity along a row.
+static inline float tbRowVelocity( const tbContactRow* row, tbVec3 dir, const tbBodyState* a, const tbBodyState* b )
 {
-	a->v = tbMulSub( a->v, sa->invMass, P );
-	a->w = tbSub( a->w, tbMulMV( sa->invInertia, tbCross( rA, P ) ) );
-	b->v = tbMulAdd( b->v, sb->invMass, P );
-	b->w = tbAdd( b->w, tbMulMV( sb->invInertia, tbCross( rB, P ) ) );
+	return tbDot( dir, tbSub( b->v, a->v ) ) + tbDot( row->angB, b->w ) - tbDot( row->angA, a->w );
 }
 
-static inline tbVec3 tbRelativeVelocity( const tbBodyState* a, const tbBodyState* b, tbVec3 rA, tbVec3 rB )
+// Apply an impulse L along a row: A gets -L, B gets +L.
+static inline void tbApplyRow( const tbContactConstraint* c, const tbContactRow* row, tbVec3 dir, float L, tbBodyState* a,
+							   tbBodyState* b )
 {
-	return tbSub( tbAdd( b->v, tbCross( b->w, rB ) ), tbAdd( a->v, tbCross( a->w, rA ) ) );
+	a->v = tbMulSub( a->v, c->invMassA * L, dir );
+	a->w = tbMulSub( a->w, L, row->impA );
+	b->v = tbMulAdd( b->v, c->invMassB * L, dir );
+	b->w = tbMulAdd( b->w, L, row->impB );
 }
 
 void tbWarmStartContacts( tbStepContext* ctx )
@@ -121,15 +128,12 @@ void tbWarmStartContacts( tbStepContext* ctx )
 		tbContactConstraint* c = ctx->contacts + i;
 		tbBodyState* a = tbGetState( ctx, c->indexA );
 		tbBodyState* b = tbGetState( ctx, c->indexB );
-		const tbSolverBody* sa = tbGetSolverBody( ctx, c->indexA );
-		const tbSolverBody* sb = tbGetSolverBody( ctx, c->indexB );
 		for ( int p = 0; p < c->pointCount; ++p )
 		{
 			tbContactConstraintPoint* cp = c->points + p;
-			tbVec3 P = tbMulSV( cp->normalImpulse, c->normal );
-			P = tbMulAdd( P, cp->tangentImpulse[0], c->tangent1 );
-			P = tbMulAdd( P, cp->tangentImpulse[1], c->tangent2 );
-			tbApplyImpulse( a, b, sa, sb, cp->rA, cp->rB, P );
+			tbApplyRow( c, cp->rows + 0, c->normal, cp->normalImpulse, a, b );
+			tbApplyRow( c, cp->rows + 1, c->tangent1, cp->tangentImpulse[0], a, b );
+			tbApplyRow( c, cp->rows + 2, c->tangent2, cp->tangentImpulse[1], a, b );
 		}
 	}
 }
@@ -158,8 +162,6 @@ void tbSolveContacts( tbStepContext* ctx, bool useBias )
 		tbContactConstraint* c = ctx->contacts + i;
 		tbBodyState* a = tbGetState( ctx, c->indexA );
 		tbBodyState* b = tbGetState( ctx, c->indexB );
-		const tbSolverBody* sa = tbGetSolverBody( ctx, c->indexA );
-		const tbSolverBody* sb = tbGetSolverBody( ctx, c->indexB );
 
 		for ( int k = 0; k < c->pointCount; ++k )
 		{
@@ -194,23 +196,21 @@ void tbSolveContacts( tbStepContext* ctx, bool useBias )
 				}
 			}
 
-			tbVec3 dv = tbRelativeVelocity( a, b, cp->rA, cp->rB );
-			float vn = tbDot( dv, c->normal );
-			float impulse = -cp->normalMass * massScale * ( vn + bias ) - impulseScale * cp->normalImpulse;
+			float vn = tbRowVelocity( cp->rows + 0, c->normal, a, b );
+			float impulse = -cp->rows[0].mass * massScale * ( vn + bias ) - impulseScale * cp->normalImpulse;
 			float newImpulse = tbMaxFloat( cp->normalImpulse + impulse, 0.0f );
 			impulse = newImpulse - cp->normalImpulse;
 			cp->normalImpulse = newImpulse;
 			cp->maxNormalImpulse = tbMaxFloat( cp->maxNormalImpulse, impulse );
-			tbApplyImpulse( a, b, sa, sb, cp->rA, cp->rB, tbMulSV( impulse, c->normal ) );
+			tbApplyRow( c, cp->rows + 0, c->normal, impulse, a, b );
 		}
 
 		// Friction after the normal rows, so it is bounded by this pass's normal impulses.
 		for ( int p = 0; p < c->pointCount; ++p )
 		{
 			tbContactConstraintPoint* cp = c->points + p;
-			tbVec3 dv = tbRelativeVelocity( a, b, cp->rA, cp->rB );
-			float l1 = cp->tangentImpulse[0] - cp->tangentMass[0] * tbDot( dv, c->tangent1 );
-			float l2 = cp->tangentImpulse[1] - cp->tangentMass[1] * tbDot( dv, c->tangent2 );
+			float l1 = cp->tangentImpulse[0] - cp->rows[1].mass * tbRowVelocity( cp->rows + 1, c->tangent1, a, b );
+			float l2 = cp->tangentImpulse[1] - cp->rows[2].mass * tbRowVelocity( cp->rows + 2, c->tangent2, a, b );
 			// Clamp to the friction cone (circle), not the box, so friction is isotropic.
 			float maxFriction = c->friction * cp->normalImpulse;
 			float lenSq = l1 * l1 + l2 * l2;
@@ -224,8 +224,8 @@ void tbSolveContacts( tbStepContext* ctx, bool useBias )
 			float d2 = l2 - cp->tangentImpulse[1];
 			cp->tangentImpulse[0] = l1;
 			cp->tangentImpulse[1] = l2;
-			tbVec3 P = tbAdd( tbMulSV( d1, c->tangent1 ), tbMulSV( d2, c->tangent2 ) );
-			tbApplyImpulse( a, b, sa, sb, cp->rA, cp->rB, P );
+			tbApplyRow( c, cp->rows + 1, c->tangent1, d1, a, b );
+			tbApplyRow( c, cp->rows + 2, c->tangent2, d2, a, b );
 		}
 	}
 }
@@ -247,8 +247,6 @@ void tbSolveContactPositions( tbStepContext* ctx )
 		tbContactConstraint* c = ctx->contacts + i;
 		tbBodyState* a = tbGetState( ctx, c->indexA );
 		tbBodyState* b = tbGetState( ctx, c->indexB );
-		const tbSolverBody* sa = tbGetSolverBody( ctx, c->indexA );
-		const tbSolverBody* sb = tbGetSolverBody( ctx, c->indexB );
 		for ( int p = 0; p < c->pointCount; ++p )
 		{
 			tbContactConstraintPoint* cp = c->points + p;
@@ -258,14 +256,12 @@ void tbSolveContactPositions( tbStepContext* ctx )
 				continue;
 			}
 			float C = tbClampFloat( beta * ( s + slop ), -maxCorrection, 0.0f );
-			float impulse = -cp->normalMass * C;
-			tbVec3 P = tbMulSV( impulse, c->normal );
-			a->dp = tbMulSub( a->dp, sa->invMass, P );
-			b->dp = tbMulAdd( b->dp, sb->invMass, P );
-			tbVec3 rotA = tbNeg( tbMulMV( sa->invInertia, tbCross( cp->rA, P ) ) );
-			tbVec3 rotB = tbMulMV( sb->invInertia, tbCross( cp->rB, P ) );
-			a->dq = tbIntegrateRotation( a->dq, rotA, 1.0f );
-			b->dq = tbIntegrateRotation( b->dq, rotB, 1.0f );
+			const tbContactRow* row = cp->rows + 0;
+			float impulse = -row->mass * C;
+			a->dp = tbMulSub( a->dp, c->invMassA * impulse, c->normal );
+			b->dp = tbMulAdd( b->dp, c->invMassB * impulse, c->normal );
+			a->dq = tbIntegrateRotation( a->dq, tbMulSV( -impulse, row->impA ), 1.0f );
+			b->dq = tbIntegrateRotation( b->dq, tbMulSV( impulse, row->impB ), 1.0f );
 		}
 	}
 }
@@ -282,8 +278,6 @@ void tbApplyRestitution( tbStepContext* ctx )
 		}
 		tbBodyState* a = tbGetState( ctx, c->indexA );
 		tbBodyState* b = tbGetState( ctx, c->indexB );
-		const tbSolverBody* sa = tbGetSolverBody( ctx, c->indexA );
-		const tbSolverBody* sb = tbGetSolverBody( ctx, c->indexB );
 		for ( int p = 0; p < c->pointCount; ++p )
 		{
 			tbContactConstraintPoint* cp = c->points + p;
@@ -292,14 +286,13 @@ void tbApplyRestitution( tbStepContext* ctx )
 			{
 				continue;
 			}
-			tbVec3 dv = tbRelativeVelocity( a, b, cp->rA, cp->rB );
-			float vn = tbDot( dv, c->normal );
-			float impulse = -cp->normalMass * ( vn + c->restitution * cp->relativeVelocity );
+			float vn = tbRowVelocity( cp->rows + 0, c->normal, a, b );
+			float impulse = -cp->rows[0].mass * ( vn + c->restitution * cp->relativeVelocity );
 			float newImpulse = tbMaxFloat( cp->normalImpulse + impulse, 0.0f );
 			impulse = newImpulse - cp->normalImpulse;
 			cp->normalImpulse = newImpulse;
 			cp->maxNormalImpulse = tbMaxFloat( cp->maxNormalImpulse, impulse );
-			tbApplyImpulse( a, b, sa, sb, cp->rA, cp->rB, tbMulSV( impulse, c->normal ) );
+			tbApplyRow( c, cp->rows + 0, c->normal, impulse, a, b );
 		}
 	}
 }

@@ -9,15 +9,27 @@
 /// Largest position correction of one point in one position pass (m).
 #define TB_MAX_LINEAR_CORRECTION 0.2f
 
+/// One Jacobian row of a contact point along a direction d (the normal or a tangent). The
+/// row's velocity is dot(d, vB - vA) + dot(angB, wB) - dot(angA, wA); an impulse L along it
+/// changes wA by -L * impA and wB by +L * impB. Precomputing these once per step keeps matrix
+/// products out of the iterations.
+typedef struct tbContactRow
+{
+	tbVec3 angA; ///< rA x d
+	tbVec3 angB; ///< rB x d
+	tbVec3 impA; ///< invIA (rA x d)
+	tbVec3 impB; ///< invIB (rB x d)
+	float mass;  ///< 1 / (mA + mB + angA.impA + angB.impB)
+} tbContactRow;
+
 typedef struct tbContactConstraintPoint
 {
+	tbContactRow rows[3];     ///< normal, tangent 1, tangent 2
 	tbVec3 rA, rB;            ///< anchors relative to the centres of mass, world frame, fixed for the step
 	float adjustedSeparation; ///< separation - dot(rB - rA, n): current separation = this + dot(n, dB - dA)
 	float separation0;        ///< separation at the start of the step
 	float normalImpulse;
 	float tangentImpulse[2];
-	float normalMass;
-	float tangentMass[2];
 	float relativeVelocity; ///< normal velocity before the solve (restitution)
 	float maxNormalImpulse;
 } tbContactConstraintPoint;
@@ -26,6 +38,7 @@ typedef struct tbContactConstraint
 {
 	int contactId;
 	int indexA, indexB; ///< solver indices (-1: static)
+	float invMassA, invMassB;
 	tbVec3 normal, tangent1, tangent2;
 	float friction;
 	float restitution;

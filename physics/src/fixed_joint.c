@@ -40,11 +40,11 @@ static void tbPrepareFixed( tbStepContext* ctx, tbJoint* joint )
 	TB_UNUSED( joint );
 }
 
-static void tbLockRows( const tbJointPose* p, tbJointRow rows[3] )
+static void tbLockAxes( const tbJointPose* p, tbVec3 axes[3] )
 {
 	for ( int i = 0; i < 3; ++i )
 	{
-		rows[i] = tbAngularRow( tbQuatRowAxis( p, i ) );
+		axes[i] = tbQuatRowAxis( p, i );
 	}
 }
 
@@ -54,11 +54,12 @@ static void tbWarmStartFixed( tbStepContext* ctx, tbJoint* joint, tbJointMotion*
 	tbFixedJointData* f = &joint->fixed;
 	tbJointPose p;
 	tbComputeJointPose( joint, m, &p );
-	tbJointRow rows[3];
-	tbLockRows( &p, rows );
-	tbRowApply( m, rows + 0, f->angularImpulse.x );
-	tbRowApply( m, rows + 1, f->angularImpulse.y );
-	tbRowApply( m, rows + 2, f->angularImpulse.z );
+	tbVec3 axes[3];
+	tbLockAxes( &p, axes );
+	tbVec3 angular = tbMulSV( f->angularImpulse.x, axes[0] );
+	angular = tbMulAdd( angular, f->angularImpulse.y, axes[1] );
+	angular = tbMulAdd( angular, f->angularImpulse.z, axes[2] );
+	tbApplyAngularImpulse( m, angular );
 	tbApplyPointImpulse( m, &p, f->linearImpulse );
 }
 
@@ -68,11 +69,11 @@ static void tbSolveFixed( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, 
 	tbJointPose p;
 	tbComputeJointPose( joint, m, &p );
 	tbSoftness soft = tbJointSoftness( ctx, useBias );
-	tbJointRow rows[3];
-	tbLockRows( &p, rows );
+	tbVec3 axes[3];
+	tbLockAxes( &p, axes );
 	float C[3] = { p.qRel.x, p.qRel.y, p.qRel.z };
 	float impulse[3] = { f->angularImpulse.x, f->angularImpulse.y, f->angularImpulse.z };
-	tbSolveEqualityBlock( m, rows, C, 3, soft, impulse );
+	tbSolveAngularBlock( m, axes, C, 3, soft, impulse );
 	f->angularImpulse = tbMakeVec3( impulse[0], impulse[1], impulse[2] );
 	tbSolvePointBlock( m, &p, soft, &f->linearImpulse );
 }

@@ -102,11 +102,9 @@ static void tbPrepareHinge( tbStepContext* ctx, tbJoint* joint )
 	}
 }
 
-static void tbHingeRows( const tbJointPose* p, tbJointRow rows[2], tbJointRow* twist )
+static bool tbHingeNeedsTwist( const tbHingeJointData* h )
 {
-	rows[0] = tbAngularRow( tbQuatRowAxis( p, 1 ) );
-	rows[1] = tbAngularRow( tbQuatRowAxis( p, 2 ) );
-	*twist = tbAngularRow( tbTwistAxis( p ) );
+	return h->enableLimit || h->enableMotor || h->enableServo;
 }
 
 static void tbWarmStartHinge( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m )
@@ -115,11 +113,14 @@ static void tbWarmStartHinge( tbStepContext* ctx, tbJoint* joint, tbJointMotion*
 	tbHingeJointData* h = &joint->hinge;
 	tbJointPose p;
 	tbComputeJointPose( joint, m, &p );
-	tbJointRow rows[2], twist;
-	tbHingeRows( &p, rows, &twist );
-	tbRowApply( m, &twist, h->motorImpulse + h->servoImpulse + h->lowerImpulse - h->upperImpulse );
-	tbRowApply( m, rows + 0, h->angularImpulse[0] );
-	tbRowApply( m, rows + 1, h->angularImpulse[1] );
+	tbVec3 angular = tbMulSV( h->angularImpulse[0], tbQuatRowAxis( &p, 1 ) );
+	angular = tbMulAdd( angular, h->angularImpulse[1], tbQuatRowAxis( &p, 2 ) );
+	if ( tbHingeNeedsTwist( h ) )
+	{
+		float twist = h->motorImpulse + h->servoImpulse + h->lowerImpulse - h->upperImpulse;
+		angular = tbMulAdd( angular, twist, tbTwistAxis( &p ) );
+	}
+	tbApplyAngularImpulse( m, angular );
 	tbApplyPointImpulse( m, &p, h->linearImpulse );
 }
 
@@ -128,31 +129,34 @@ static void tbSolveHinge( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, 
 	tbHingeJointData* h = &joint->hinge;
 	tbJointPose p;
 	tbComputeJointPose( joint, m, &p );
-	tbJointRow rows[2], twist;
-	tbHingeRows( &p, rows, &twist );
-	float angle = tbTwistAngle( p.qRel );
 
 	// Lower priority first (Gauss-Seidel: the last row solved is satisfied best): motor and servo,
 	// then the limits, then the hinge rows and the anchors.
-	if ( h->enableMotor )
+	if ( tbHingeNeedsTwist( h ) )
 	{
-		tbSolveMotorRow( m, &twist, h->motorSpeed, tbMaxImpulse( h->maxMotorTorque, ctx->h ), &h->motorImpulse );
-	}
-	if ( h->enableServo )
-	{
-		float error = tbWrapAngle( h->servoAngle - angle );
-		float speed = tbClampFloat( h->servoGain * error, -h->maxServoSpeed, h->maxServoSpeed );
-		tbSolveMotorRow( m, &twist, speed, tbMaxImpulse( h->maxServoTorque, ctx->h ), &h->servoImpulse );
-	}
-	if ( h->enableLimit )
-	{
-		tbSolveLimitRow( ctx, m, &twist, angle - h->lowerAngle, useBias, &h->lowerImpulse );
-		tbJointRow upper = tbAngularRow( tbNeg( twist.angularB ) );
-		tbSolveLimitRow( ctx, m, &upper, h->upperAngle - angle, useBias, &h->upperImpulse );
+		tbJointRow twist = tbAngularRow( tbTwistAxis( &p ) );
+		float angle = tbTwistAngle( p.qRel );
+		if ( h->enableMotor )
+		{
+			tbSolveMotorRow( m, &twist, h->motorSpeed, tbMaxImpulse( h->maxMotorTorque, ctx->h ), &h->motorImpulse );
+		}
+		if ( h->enableServo )
+		{
+			float error = tbWrapAngle( h->servoAngle - angle );
+			float speed = tbClampFloat( h->servoGain * error, -h->maxServoSpeed, h->maxServoSpeed );
+			tbSolveMotorRow( m, &twist, speed, tbMaxImpulse( h->maxServoTorque, ctx->h ), &h->servoImpulse );
+		}
+		if ( h->enableLimit )
+		{
+			tbSolveLimitRow( ctx, m, &twist, angle - h->lowerAngle, useBias, &h->lowerImpulse );
+			tbJointRow upper = tbAngularRow( tbNeg( twist.angularB ) );
+			tbSolveLimitRow( ctx, m, &upper, h->upperAngle - angle, useBias, &h->upperImpulse );
+		}
 	}
 	tbSoftness soft = tbJointSoftness( ctx, useBias );
+	tbVec3 axes[2] = { tbQuatRowAxis( &p, 1 ), tbQuatRowAxis( &p, 2 ) };
 	float C[2] = { p.qRel.y, p.qRel.z };
-	tbSolveEqualityBlock( m, rows, C, 2, soft, h->angularImpulse );
+	tbSolveAngularBlock( m, axes, C, 2, soft, h->angularImpulse );
 	tbSolvePointBlock( m, &p, soft, &h->linearImpulse );
 }
 

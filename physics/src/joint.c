@@ -1209,8 +1209,9 @@ void tbComputeJointPose( const tbJoint* joint, const tbJointMotion* m, tbJointPo
 	p->rA = tbRotate( m->dqA, joint->sideA.anchor0 );
 	p->rB = tbRotate( m->dqB, joint->sideB.anchor0 );
 	p->d = tbAdd( tbAdd( tbSub( m->dpB, m->dpA ), tbSub( p->rB, p->rA ) ), joint->deltaCenter );
-	p->qA = tbNormalizeQ( tbMulQQ( m->dqA, joint->sideA.frame0 ) );
-	p->qB = tbNormalizeQ( tbMulQQ( m->dqB, joint->sideB.frame0 ) );
+	// dq and frame0 are unit quaternions, so are their products (to rounding, rebuilt every step).
+	p->qA = tbMulQQ( m->dqA, joint->sideA.frame0 );
+	p->qB = tbMulQQ( m->dqB, joint->sideB.frame0 );
 	p->qRel = tbRelativeQuat( p->qA, p->qB );
 }
 
@@ -1355,21 +1356,100 @@ void tbApplyPointImpulse( tbJointMotion* m, const tbJointPose* p, tbVec3 impulse
 	m->wB = tbAdd( m->wB, tbMulMV( m->iB, tbCross( p->rB, impulse ) ) );
 }
 
+// K += [r]^T I [r] = -[r] I [r] for a symmetric I: entry (i, j) = (r x e_i) . I (r x e_j).
+static void tbAddAngularMass( tbMat3* K, const tbMat3* I, tbVec3 r )
+{
+	tbVec3 cx = { 0.0f, r.z, -r.y }; // r x e_x
+	tbVec3 cy = { -r.z, 0.0f, r.x }; // r x e_y
+	tbVec3 cz = { r.y, -r.x, 0.0f }; // r x e_z
+	tbVec3 ix = tbMulMV( *I, cx );
+	tbVec3 iy = tbMulMV( *I, cy );
+	tbVec3 iz = tbMulMV( *I, cz );
+	float xx = tbDot( cx, ix ), yy = tbDot( cy, iy ), zz = tbDot( cz, iz );
+	float xy = tbDot( cx, iy ), xz = tbDot( cx, iz ), yz = tbDot( cy, iz );
+	K->cx.x += xx;
+	K->cy.y += yy;
+	K->cz.z += zz;
+	K->cx.y += xy;
+	K->cy.x += xy;
+	K->cx.z += xz;
+	K->cz.x += xz;
+	K->cy.z += yz;
+	K->cz.y += yz;
+}
+
+static tbMat3 tbPointMass( const tbJointMotion* m, const tbJointPose* p )
+{
+	float mSum = m->mA + m->mB;
+	tbMat3 K = tbMakeDiagonal( tbMakeVec3( mSum, mSum, mSum ) );
+	if ( m->mA > 0.0f )
+	{
+		tbAddAngularMass( &K, &m->iA, p->rA );
+	}
+	if ( m->mB > 0.0f )
+	{
+		tbAddAngularMass( &K, &m->iB, p->rB );
+	}
+	return K;
+}
+
 void tbSolvePointBlock( tbJointMotion* m, const tbJointPose* p, tbSoftness soft, tbVec3* accumulated )
 {
 	// C = pB - pA (004 sec. 3.7.2), Cdot = vB + wB x rB - vA - wA x rA.
-	tbMat3 sA = tbSkew( p->rA );
-	tbMat3 sB = tbSkew( p->rB );
-	float mSum = m->mA + m->mB;
-	tbMat3 K = tbMakeDiagonal( tbMakeVec3( mSum, mSum, mSum ) );
-	K = tbSubMM( K, tbMulMM( tbMulMM( sA, m->iA ), sA ) );
-	K = tbSubMM( K, tbMulMM( tbMulMM( sB, m->iB ), sB ) );
+	tbMat3 K = tbPointMass( m, p );
 	tbVec3 cdot = tbSub( tbAdd( m->vB, tbCross( m->wB, p->rB ) ), tbAdd( m->vA, tbCross( m->wA, p->rA ) ) );
 	tbVec3 rhs = tbMulAdd( cdot, soft.biasRate, p->d );
 	tbVec3 impulse = tbMulSV( -soft.massScale, tbSolve3( K, rhs ) );
 	impulse = tbMulSub( impulse, soft.impulseScale, *accumulated );
 	*accumulated = tbAdd( *accumulated, impulse );
 	tbApplyPointImpulse( m, p, impulse );
+}
+
+void tbSolveAngularBlock( tbJointMotion* m, const tbVec3* axes, const float* C, int n, tbSoftness soft,
+						  float* accumulated )
+{
+	TB_ASSERT( n == 2 || n == 3 );
+	tbMat3 I = tbAddMM( m->iA, m->iB );
+	tbVec3 dw = tbSub( m->wB, m->wA );
+	tbVec3 Ia0 = tbMulMV( I, axes[0] );
+	tbVec3 Ia1 = tbMulMV( I, axes[1] );
+	float k00 = tbDot( axes[0], Ia0 ), k01 = tbDot( axes[0], Ia1 ), k11 = tbDot( axes[1], Ia1 );
+	float r0 = tbDot( axes[0], dw ) + soft.biasRate * C[0];
+	float r1 = tbDot( axes[1], dw ) + soft.biasRate * C[1];
+	float lambda[3];
+	if ( n == 2 )
+	{
+		float det = k00 * k11 - k01 * k01;
+		float inv = det != 0.0f ? 1.0f / det : 0.0f;
+		lambda[0] = inv * ( k11 * r0 - k01 * r1 );
+		lambda[1] = inv * ( k00 * r1 - k01 * r0 );
+	}
+	else
+	{
+		tbVec3 Ia2 = tbMulMV( I, axes[2] );
+		float k02 = tbDot( axes[0], Ia2 ), k12 = tbDot( axes[1], Ia2 ), k22 = tbDot( axes[2], Ia2 );
+		float r2 = tbDot( axes[2], dw ) + soft.biasRate * C[2];
+		tbMat3 K = { { k00, k01, k02 }, { k01, k11, k12 }, { k02, k12, k22 } };
+		tbVec3 x = tbSolve3( K, tbMakeVec3( r0, r1, r2 ) );
+		lambda[0] = x.x;
+		lambda[1] = x.y;
+		lambda[2] = x.z;
+	}
+	tbVec3 total = tb_vec3_zero;
+	for ( int i = 0; i < n; ++i )
+	{
+		float l = -soft.massScale * lambda[i] - soft.impulseScale * accumulated[i];
+		accumulated[i] += l;
+		total = tbMulAdd( total, l, axes[i] );
+	}
+	m->wA = tbSub( m->wA, tbMulMV( m->iA, total ) );
+	m->wB = tbAdd( m->wB, tbMulMV( m->iB, total ) );
+}
+
+void tbApplyAngularImpulse( tbJointMotion* m, tbVec3 impulse )
+{
+	m->wA = tbSub( m->wA, tbMulMV( m->iA, impulse ) );
+	m->wB = tbAdd( m->wB, tbMulMV( m->iB, impulse ) );
 }
 
 // Quaternion geometry -----------------------------------------------------------------------------

@@ -369,6 +369,11 @@ void tbSolveEqualityBlock( tbJointMotion* m, const tbJointRow* J, const float* C
 						   float* accumulated );
 /// Point constraint block: anchors coincide (004 sec. 3.7.2), K = (mA + mB) E - [rA] IA^-1 [rA] - [rB] IB^-1 [rB].
 void tbSolvePointBlock( tbJointMotion* m, const tbJointPose* p, tbSoftness soft, tbVec3* accumulated );
+/// Coupled pure rotation rows (n = 2 or 3) with world axes a_i (J = (0, -a_i, 0, a_i)) as one block.
+void tbSolveAngularBlock( tbJointMotion* m, const tbVec3* axes, const float* C, int n, tbSoftness soft,
+						  float* accumulated );
+/// Apply an angular impulse (on B; the opposite on A).
+void tbApplyAngularImpulse( tbJointMotion* m, tbVec3 impulse );
 /// Apply a point impulse at the anchors (warm start).
 void tbApplyPointImpulse( tbJointMotion* m, const tbJointPose* p, tbVec3 impulse );
 

@@ -58,12 +58,10 @@ static void tbWarmStartMotor( tbStepContext* ctx, tbJoint* joint, tbJointMotion*
 	tbMotorJointData* d = &joint->motor;
 	tbJointPose p;
 	tbComputeJointPose( joint, m, &p );
-	tbJointRow twist = tbAngularRow( tbTwistAxis( &p ) );
-	tbJointRow rowY = tbAngularRow( tbQuatRowAxis( &p, 1 ) );
-	tbJointRow rowZ = tbAngularRow( tbQuatRowAxis( &p, 2 ) );
-	tbRowApply( m, &twist, d->motorImpulse );
-	tbRowApply( m, &rowY, d->angularImpulse[0] );
-	tbRowApply( m, &rowZ, d->angularImpulse[1] );
+	tbVec3 angular = tbMulSV( d->motorImpulse, tbTwistAxis( &p ) );
+	angular = tbMulAdd( angular, d->angularImpulse[0], tbQuatRowAxis( &p, 1 ) );
+	angular = tbMulAdd( angular, d->angularImpulse[1], tbQuatRowAxis( &p, 2 ) );
+	tbApplyAngularImpulse( m, angular );
 	tbApplyPointImpulse( m, &p, d->linearImpulse );
 }
 
@@ -74,10 +72,10 @@ static void tbSolveMotor( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, 
 	tbComputeJointPose( joint, m, &p );
 	tbJointRow twist = tbAngularRow( tbTwistAxis( &p ) );
 	tbSolveMotorRow( m, &twist, d->motorSpeed, tbMaxImpulse( d->maxMotorTorque, ctx->h ), &d->motorImpulse );
-	tbJointRow rows[2] = { tbAngularRow( tbQuatRowAxis( &p, 1 ) ), tbAngularRow( tbQuatRowAxis( &p, 2 ) ) };
+	tbVec3 axes[2] = { tbQuatRowAxis( &p, 1 ), tbQuatRowAxis( &p, 2 ) };
 	float C[2] = { p.qRel.y, p.qRel.z };
 	tbSoftness soft = tbJointSoftness( ctx, useBias );
-	tbSolveEqualityBlock( m, rows, C, 2, soft, d->angularImpulse );
+	tbSolveAngularBlock( m, axes, C, 2, soft, d->angularImpulse );
 	tbSolvePointBlock( m, &p, soft, &d->linearImpulse );
 }
 

@@ -84,7 +84,7 @@ typedef struct tbSliderRows
 	tbVec3 axis;
 	tbJointRow axial;      ///< along the slider axis
 	tbJointRow normal[2];  ///< along frame y and z
-	tbJointRow lock[3];    ///< quaternion rotation lock
+	tbVec3 lock[3];        ///< quaternion rotation lock axes
 } tbSliderRows;
 
 static void tbMakeSliderRows( const tbJointPose* p, tbSliderRows* rows )
@@ -95,7 +95,7 @@ static void tbMakeSliderRows( const tbJointPose* p, tbSliderRows* rows )
 	rows->normal[1] = tbLinearAxisRow( p, tbRotate( p->qA, tbMakeVec3( 0.0f, 0.0f, 1.0f ) ) );
 	for ( int i = 0; i < 3; ++i )
 	{
-		rows->lock[i] = tbAngularRow( tbQuatRowAxis( p, i ) );
+		rows->lock[i] = tbQuatRowAxis( p, i );
 	}
 }
 
@@ -108,9 +108,10 @@ static void tbWarmStartSlider( tbStepContext* ctx, tbJoint* joint, tbJointMotion
 	tbSliderRows rows;
 	tbMakeSliderRows( &p, &rows );
 	tbRowApply( m, &rows.axial, s->motorImpulse + s->lowerImpulse - s->upperImpulse );
-	tbRowApply( m, rows.lock + 0, s->angularImpulse.x );
-	tbRowApply( m, rows.lock + 1, s->angularImpulse.y );
-	tbRowApply( m, rows.lock + 2, s->angularImpulse.z );
+	tbVec3 angular = tbMulSV( s->angularImpulse.x, rows.lock[0] );
+	angular = tbMulAdd( angular, s->angularImpulse.y, rows.lock[1] );
+	angular = tbMulAdd( angular, s->angularImpulse.z, rows.lock[2] );
+	tbApplyAngularImpulse( m, angular );
 	tbRowApply( m, rows.normal + 0, s->linearImpulse[0] );
 	tbRowApply( m, rows.normal + 1, s->linearImpulse[1] );
 }
@@ -139,7 +140,7 @@ static void tbSolveSlider( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m,
 	tbSoftness soft = tbJointSoftness( ctx, useBias );
 	float angularC[3] = { p.qRel.x, p.qRel.y, p.qRel.z };
 	float angular[3] = { s->angularImpulse.x, s->angularImpulse.y, s->angularImpulse.z };
-	tbSolveEqualityBlock( m, rows.lock, angularC, 3, soft, angular );
+	tbSolveAngularBlock( m, rows.lock, angularC, 3, soft, angular );
 	s->angularImpulse = tbMakeVec3( angular[0], angular[1], angular[2] );
 
 	float linearC[2] = { tbDot( rows.normal[0].linearB, p.d ), tbDot( rows.normal[1].linearB, p.d ) };

@@ -322,7 +322,9 @@ void tbSolve( tbWorld* world, tbStepContext* ctx )
 	// Soft contacts stiffer than a quarter of the sub-step rate ring; cap them there.
 	float contactHertz = tbMinFloat( def->contactHertz, 0.25f * ctx->inv_h );
 	ctx->contactSoftness = tbMakeSoft( contactHertz, def->contactDampingRatio, ctx->h );
-	ctx->staticSoftness = tbMakeSoft( 2.0f * contactHertz, def->contactDampingRatio, ctx->h );
+	// Contacts against static or kinematic bodies are twice as stiff (only one body moves), within
+	// the same quarter-of-the-sub-step-rate cap: past it a resting stack jitters.
+	ctx->staticSoftness = tbMakeSoft( tbMinFloat( 2.0f * contactHertz, 0.25f * ctx->inv_h ), def->contactDampingRatio, ctx->h );
 	ctx->jointSoftness = tbMakeSoft( tbMinFloat( def->jointHertz, 0.25f * ctx->inv_h ) * 2.0f, def->jointDampingRatio, ctx->h );
 	ctx->maxBiasVelocity = def->maxCorrectionSpeed;
 	ctx->baumgarte = def->baumgarte;

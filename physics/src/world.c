@@ -30,8 +30,8 @@ tbWorldDef tbDefaultWorldDef( void )
 	def.baumgarte = 0.2f;
 	def.linearSlop = 0.002f;
 	def.maxCorrectionSpeed = 3.0f;
-	def.contactHertz = 120.0f;
-	def.contactDampingRatio = 2.0f;
+	def.contactHertz = 100.0f;
+	def.contactDampingRatio = 1.0f;
 	def.jointHertz = 60.0f;
 	def.jointDampingRatio = 2.0f;
 	def.restitutionThreshold = 1.0f;

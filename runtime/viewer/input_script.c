@@ -2,7 +2,8 @@
 //
 //   FRAME COMMAND ARGUMENTS        # FRAME counts from 0, the first frame after the scene loads
 //
-//   key NAME              key press and release (SDL key names: space, r, period, f5, left shift)
+//   key NAME              key press and release (SDL key names: space, r, f5, left shift; also
+//                         period, comma, minus, plus, equals, slash)
 //   keydown NAME / keyup NAME
 //   mousedown BUTTON X Y  BUTTON is left, middle or right; X Y are fractions of the window (0..1)
 //   mousemove X Y
@@ -134,6 +135,17 @@ static bool tbParseLine( const char* line, tbScriptCommand* c, char* error, int 
 		while ( n > 0 && isspace( (unsigned char)c->text[0][n - 1] ) )
 		{
 			c->text[0][--n] = '\0';
+		}
+		// SDL names punctuation by the character itself; words read better in a script.
+		static const char* const aliases[][2] = {
+			{ "period", "." }, { "comma", "," }, { "minus", "-" }, { "plus", "+" }, { "equals", "=" }, { "slash", "/" },
+		};
+		for ( size_t i = 0; i < sizeof( aliases ) / sizeof( aliases[0] ); ++i )
+		{
+			if ( strcmp( c->text[0], aliases[i][0] ) == 0 )
+			{
+				snprintf( c->text[0], sizeof( c->text[0] ), "%s", aliases[i][1] );
+			}
 		}
 		c->key = SDL_GetKeyFromName( c->text[0] );
 		if ( c->key == SDLK_UNKNOWN )

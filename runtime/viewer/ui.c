@@ -337,7 +337,7 @@ void tbUi_Plot( tbUi* ui, const char* label, const float* ring, int capacity, in
 		float py = y + h - ( v - lo ) / ( hi - lo ) * h;
 		if ( i > 0 )
 		{
-			tbRenderer_Line2D( ui->renderer, previousX, previousY, px, py, fmaxf( 1.0f, 0.75f * ui->scale ),
+			tbRenderer_Line2D( ui->renderer, previousX, previousY, px, py, 1.5f * ui->scale,
 							   tbMakeRgba( 120, 220, 140, 255 ) );
 		}
 		previousX = px;

@@ -160,6 +160,15 @@ static void tbSetError( tbViewer* v, const char* text )
 	}
 }
 
+// A scene function failed: show the error in the overlay and print it.
+static void tbReportSceneError( tbViewer* v, const char* what )
+{
+	const char* error = tbScene_GetError( v->scene );
+	tbSetError( v, error != NULL ? error : what );
+	fprintf( stderr, "tumble: script error in %s, the scene is halted until a file is saved (or F6):\n%s\n", what,
+			 v->errorText != NULL ? v->errorText : what );
+}
+
 static const char* tbBaseName( const char* path )
 {
 	const char* slash = strrchr( path, '/' );
@@ -269,6 +278,11 @@ static void tbFitCamera( tbViewer* v )
 	tbWorldId world = tbScene_GetWorld( v->scene );
 	if ( tbWorld_IsValid( world ) && tbWorldDraw_GetBounds( world, &lower, &upper ) )
 	{
+		// Frame at least a 6 m wide region: a lone small body should not fill the window.
+		tbVec3 center = tbMulSV( 0.5f, tbAdd( lower, upper ) );
+		tbVec3 minimum = tbMakeVec3( 3.0f, 3.0f, 3.0f );
+		lower = tbMinVec( lower, tbSub( center, minimum ) );
+		upper = tbMaxVec( upper, tbAdd( center, minimum ) );
 		tbCamera_Fit( &v->camera, lower, upper );
 	}
 }
@@ -303,10 +317,7 @@ static void tbStepScene( tbViewer* v )
 	v->stepsThisFrame += 1;
 	if ( ok == false )
 	{
-		const char* error = tbScene_GetError( v->scene );
-		tbSetError( v, error != NULL ? error : "the scene stopped" );
-		fprintf( stderr, "tumble: script error, the scene is halted until a file is saved (or F6):\n%s\n",
-				 v->errorText );
+		tbReportSceneError( v, "a step" );
 	}
 }
 
@@ -416,8 +427,7 @@ static void tbForwardKey( tbViewer* v, SDL_Keycode key )
 	if ( tbScene_IsLoaded( v->scene ) && tbScene_IsHalted( v->scene ) == false &&
 		 tbScene_KeyPressed( v->scene, name ) == false )
 	{
-		const char* error = tbScene_GetError( v->scene );
-		tbSetError( v, error != NULL ? error : "keypressed failed" );
+		tbReportSceneError( v, "keypressed" );
 	}
 }
 
@@ -782,8 +792,7 @@ static void tbDrawControls( tbViewer* v )
 		v->uiOpen = false;
 		if ( ok == false )
 		{
-			const char* error = tbScene_GetError( v->scene );
-			tbSetError( v, error != NULL ? error : "ui failed" );
+			tbReportSceneError( v, "ui" );
 		}
 	}
 	for ( int i = 0; i < tbScene_GetModCount( v->scene ); ++i )
@@ -927,7 +936,10 @@ static void tbFrame( tbViewer* v, double frameSeconds, const tbMouseFrame* mouse
 	else if ( tbScene_IsLoaded( v->scene ) && tbScene_IsHalted( v->scene ) == false )
 	{
 		// Hidden panel: the scene's ui still runs (it may drive parameters), drawing nothing.
-		tbScene_Call( v->scene, "ui", tbPushViewerUi, v );
+		if ( tbScene_Call( v->scene, "ui", tbPushViewerUi, v ) == false )
+		{
+			tbReportSceneError( v, "ui" );
+		}
 	}
 	if ( simulate )
 	{
@@ -1123,7 +1135,10 @@ int tbViewer_Run( const tbAppOptions* options )
 	v->speed = 1.0f;
 	v->debugFlags = v->settings.debugFlags;
 	v->showUi = v->settings.hideUi == false;
-	bool screenshotOnly = v->settings.screenshotPath != NULL && v->settings.scriptPath == NULL;
+	// --screenshot alone: steps, one frame, exit. With --frames or --script-input: the capture is
+	// taken after the run.
+	bool screenshotOnly =
+		v->settings.screenshotPath != NULL && v->settings.scriptPath == NULL && v->settings.frames == 0;
 	bool automated = v->settings.screenshotPath != NULL || v->settings.scriptPath != NULL || v->settings.frames > 0;
 	v->lockstep = automated;
 	tbCamera_Reset( &v->camera );
@@ -1162,6 +1177,8 @@ int tbViewer_Run( const tbAppOptions* options )
 	tbScene_SetKeyProvider( v->scene, tbKeyProvider, v );
 	tbLoadScene( v, tbLoad_first );
 	v->status[0] = '\0';
+	// Fit the camera to the scene as built, before any step (screenshots of step 0 and step N match).
+	tbCheckWorld( v );
 
 	if ( screenshotOnly )
 	{
@@ -1207,13 +1224,10 @@ int tbViewer_Run( const tbAppOptions* options )
 		if ( v->settings.screenshotPath != NULL && v->settings.frames == 0 && script != NULL &&
 			 tbInputScript_IsDone( script ) )
 		{
-			// --script-input with --screenshot: capture once the script has run out.
-			snprintf( v->screenshotRequest, sizeof( v->screenshotRequest ), "%s", v->settings.screenshotPath );
-			tbFrame( v, 0.0, &mouse, false );
 			v->quit = true;
 		}
 	}
-	if ( v->settings.screenshotPath != NULL && v->settings.frames > 0 && script != NULL )
+	if ( v->settings.screenshotPath != NULL )
 	{
 		snprintf( v->screenshotRequest, sizeof( v->screenshotRequest ), "%s", v->settings.screenshotPath );
 		tbMouseFrame mouse = { false, false, false };

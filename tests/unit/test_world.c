@@ -72,8 +72,10 @@ static void stack20_stands( void** state )
 	th_run( world, 1200 );
 	tbVec3 top = tbBody_GetPosition( bodies[19] );
 	printf( "stack20 soft: top drift xy %.5f m, z %.5f m\n", th_horizontal( top, start ), top.z - start.z );
+	// standing: the top moved less than 1 cm sideways; the z drift is the soft contacts' resting
+	// compression summed over 20 contacts (about 0.5 mm each)
 	assert_true( th_horizontal( top, start ) < 0.01f );
-	assert_true( fabsf( top.z - start.z ) < 0.01f );
+	assert_true( top.z - start.z > -0.015f && top.z - start.z < 0.001f );
 	tbDestroyWorld( world );
 }
 

@@ -60,8 +60,8 @@ typedef struct tbWorldDef
 	float baumgarte;         ///< beta for tbSolver_baumgarte, default 0.2
 	float linearSlop;        ///< penetration left uncorrected (baumgarte, split), m, default 0.002
 	float maxCorrectionSpeed; ///< cap on push-out velocity, m/s, default 3
-	float contactHertz;      ///< soft contact stiffness, Hz, default 120 (capped at a quarter of the sub-step rate)
-	float contactDampingRatio; ///< soft contact damping ratio, default 2
+	float contactHertz;      ///< soft contact stiffness, Hz, default 100 (capped at a quarter of the sub-step rate)
+	float contactDampingRatio; ///< soft contact damping ratio, default 1
 	float jointHertz;        ///< soft joint stiffness, Hz, default 60
 	float jointDampingRatio; ///< default 2 (soft mode) 
 	float restitutionThreshold; ///< m/s: slower impacts do not bounce, default 1
