@@ -64,6 +64,23 @@ TB_API tbBodyId tbWorld_FindBody( tbWorldId worldId, const char* name );
 /// hashes mean bit-identical states. For determinism tests.
 TB_API uint64_t tbWorld_GetStateHash( tbWorldId worldId );
 
+// Snapshots --------------------------------------------------------------------------------------
+
+/// A copy of a world's whole simulation state: bodies, shapes, contacts with their warm-start
+/// impulses, joints with theirs, the broad phase, sleep state. Stepping after a restore gives a
+/// bit-identical trajectory to stepping the original. (Movers are not captured yet.)
+typedef struct tbSnapshot tbSnapshot;
+
+/// Take a snapshot (allocates). NULL for an invalid or locked world.
+TB_API tbSnapshot* tbWorld_TakeSnapshot( tbWorldId worldId );
+/// Put the world back in the snapshot's state. Objects created after the snapshot are gone (their
+/// ids become stale); objects destroyed since are back with their old ids. The snapshot must come
+/// from this world.
+TB_API tbResult tbWorld_RestoreSnapshot( tbWorldId worldId, const tbSnapshot* snapshot );
+TB_API void tbDestroySnapshot( tbSnapshot* snapshot );
+/// Memory held by the snapshot, bytes.
+TB_API size_t tbSnapshot_GetByteCount( const tbSnapshot* snapshot );
+
 // Body -------------------------------------------------------------------------------------------
 
 /// Create a body. Returns a null id if the def is invalid (NaN, bad type); *result says why.

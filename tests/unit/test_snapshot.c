@@ -1,0 +1,96 @@
+// World snapshots: restoring and stepping repeats the original trajectory bit for bit.
+#include "world_helpers.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+static tbWorldId make_pile( void )
+{
+	tbWorldId world = th_makeWorld( tbSolver_soft, true );
+	th_addGround( world, 0.5f );
+	tbVec3 gem[6] = { { 0.3f, 0, 0 }, { -0.3f, 0, 0 }, { 0, 0.3f, 0 }, { 0, -0.3f, 0 }, { 0, 0, 0.3f }, { 0, 0, -0.3f } };
+	tbResult r;
+	tbHull* hull = tbComputeHull( gem, 6, &r );
+	for ( int i = 0; i < 30; ++i )
+	{
+		tbVec3 p = tbMakeVec3( 0.3f * (float)( i % 4 ) - 0.45f, 0.2f * (float)( i % 3 ), 0.5f + 0.8f * (float)i );
+		tbBodyDef bd = tbDefaultBodyDef();
+		bd.type = tbBody_dynamic;
+		bd.position = p;
+		tbBodyId body = tbCreateBody( world, &bd );
+		tbShapeDef sd = tbDefaultShapeDef();
+		if ( i % 4 == 0 )
+		{
+			tbCreateHullShape( body, &sd, hull, NULL );
+		}
+		else if ( i % 4 == 1 )
+		{
+			tbCapsule c = { { 0.0f, 0.0f, -0.2f }, { 0.0f, 0.0f, 0.2f }, 0.15f };
+			tbCreateCapsuleShape( body, &sd, &c, NULL );
+		}
+		else if ( i % 4 == 2 )
+		{
+			tbSphere s = { { 0.0f, 0.0f, 0.0f }, 0.25f };
+			tbCreateSphereShape( body, &sd, &s, NULL );
+		}
+		else
+		{
+			tbCreateBoxShape( body, &sd, tbMakeVec3( 0.3f, 0.2f, 0.15f ), tb_transformIdentity, NULL );
+		}
+	}
+	tbDestroyHull( hull );
+	return world;
+}
+
+static void restore_repeats_trajectory( void** state )
+{
+	(void)state;
+	tbWorldId world = make_pile();
+	th_run( world, 100 );
+	tbSnapshot* snap = tbWorld_TakeSnapshot( world );
+	assert_non_null( snap );
+	printf( "snapshot of 31 bodies: %zu bytes\n", tbSnapshot_GetByteCount( snap ) );
+	uint64_t atSnapshot = tbWorld_GetStateHash( world );
+
+	th_run( world, 200 );
+	uint64_t first = tbWorld_GetStateHash( world );
+	// change the world after the snapshot: a new body and a destroyed one
+	tbBodyId extra = th_addSphere( world, tbMakeVec3( 0.0f, 0.0f, 10.0f ), 0.5f, 1.0f );
+	tbBodyId bodies[40];
+	int n = tbWorld_GetBodies( world, bodies, 40 );
+	assert_int_equal( n, 32 );
+	tbBodyId removed = bodies[5];
+	tbDestroyBody( removed );
+
+	assert_int_equal( tbWorld_RestoreSnapshot( world, snap ), tbResult_ok );
+	assert_true( tbWorld_GetStateHash( world ) == atSnapshot );
+	assert_false( tbBody_IsValid( extra ) );
+	assert_true( tbBody_IsValid( removed ) );
+	assert_int_equal( tbWorld_GetBodies( world, NULL, 0 ), 31 );
+
+	th_run( world, 200 );
+	uint64_t second = tbWorld_GetStateHash( world );
+	printf( "hash after 300 steps: %016llx, after restore and 200 steps: %016llx\n", (unsigned long long)first,
+			(unsigned long long)second );
+	assert_true( first == second );
+
+	// a snapshot belongs to its world
+	tbWorldId other = make_pile();
+	assert_int_equal( tbWorld_RestoreSnapshot( other, snap ), tbResult_invalidArgument );
+	tbDestroyWorld( other );
+	tbDestroySnapshot( snap );
+	tbDestroyWorld( world );
+}
+
+int main( void )
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test( restore_repeats_trajectory ),
+	};
+	return cmocka_run_group_tests( tests, NULL, NULL );
+}
