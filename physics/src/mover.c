@@ -285,8 +285,9 @@ static float tbDistanceToStop( const tbMover* mover, int* stopIndex )
 	return mover->s;
 }
 
-// Speed for the next step: accelerate towards the cruise speed, and never faster than allows
-// stopping at the next stop with the path's deceleration (v^2 = 2 a d).
+// Speed for the next step: accelerate towards the cruise speed at most a dt per step, and never
+// faster than allows stopping at the next stop. Travelling v' dt this step and braking at a after
+// it needs v'^2 / (2 a) <= d - v' dt, so v' <= sqrt((a dt)^2 + 2 a d) - a dt.
 static float tbNextSpeed( const tbMover* mover, float distance, float dt )
 {
 	float a = mover->acceleration;
@@ -297,7 +298,8 @@ static float tbNextSpeed( const tbMover* mover, float distance, float dt )
 	}
 	if ( distance < FLT_MAX )
 	{
-		target = tbMinFloat( target, sqrtf( 2.0f * a * distance ) );
+		float adt = a * dt;
+		target = tbMinFloat( target, sqrtf( adt * adt + 2.0f * a * distance ) - adt );
 		target = tbMinFloat( target, distance / dt );
 	}
 	float v = mover->currentSpeed;
@@ -524,11 +526,12 @@ static void tbUpdateMover( tbWorld* world, tbMover* mover, tbBody* body, float d
 			{
 				mover->time += dt;
 			}
-			float u = tbSmoothStep( mover->duration > 0.0f ? mover->time / mover->duration : 1.0f );
-			if ( mover->time >= mover->duration )
+			// Finished within half a step of the duration (the sum of float steps is inexact).
+			if ( mover->time + 0.5f * dt >= mover->duration )
 			{
 				mover->finished = true;
 			}
+			float u = mover->finished ? 1.0f : tbSmoothStep( mover->time / mover->duration );
 			tbVec3 position = tbLerp( mover->startPosition, mover->targetPosition, u );
 			tbQuat rotation = tbSlerp( mover->startRotation, mover->targetRotation, u );
 			tbDriveBody( world, body, position, rotation, dt );

@@ -645,8 +645,9 @@ typedef struct tbOverlapContext
 	tbQueryFilter filter;
 	tbOverlapResultFcn* fcn;
 	void* userContext;
-	bool exactSphere;
-	tbSphere sphere; // world frame
+	bool exact;
+	tbShapeProxy proxy; // world frame query shape when exact
+	tbTransform transform;
 	bool stop;
 } tbOverlapContext;
 
@@ -660,14 +661,14 @@ static bool tbOverlapCallback( int32_t proxyId, int32_t shapeId, void* context )
 	{
 		return true;
 	}
-	if ( oc->exactSphere )
+	if ( oc->exact )
 	{
 		tbBody* body = world->bodies.data + shape->bodyId;
 		tbDistanceInput input;
 		input.proxyA = tbMakeShapeDistanceProxy( shape );
-		input.proxyB = tbMakeSphereProxy( &oc->sphere );
+		input.proxyB = oc->proxy;
 		input.transformA = body->transform;
-		input.transformB = tb_transformIdentity;
+		input.transformB = oc->transform;
 		input.useRadii = true;
 		tbSimplexCache cache = { 0 };
 		tbDistanceOutput out = tbShapeDistance( &input, &cache );
@@ -689,7 +690,38 @@ void tbWorld_OverlapAABB( tbWorldId worldId, tbAABB aabb, tbQueryFilter filter, 
 	{
 		return;
 	}
-	tbOverlapContext oc = { world, filter, fcn, context, false, { { 0.0f, 0.0f, 0.0f }, 0.0f }, false };
+	tbOverlapContext oc = { world, filter, fcn, context, false, { NULL, 0, 0.0f }, tb_transformIdentity, false };
+	for ( int t = 0; t < tbBody_typeCount && !oc.stop; ++t )
+	{
+		tbDynamicTree_Query( &world->broadPhase.trees[t], aabb, filter.maskBits, tbOverlapCallback, &oc );
+	}
+}
+
+void tbWorld_OverlapShape( tbWorldId worldId, const tbShapeProxy* proxy, tbTransform transform, tbQueryFilter filter,
+						   tbOverlapResultFcn* fcn, void* context )
+{
+	tbWorld* world = tbGetWorldFromId( worldId );
+	if ( world == NULL || fcn == NULL || proxy == NULL || proxy->count < 1 || proxy->points == NULL ||
+		 !tbIsValidFloat( proxy->radius ) || proxy->radius < 0.0f || !tbIsValidVec3( transform.p ) ||
+		 !tbIsValidQuat( transform.q ) )
+	{
+		return;
+	}
+	tbVec3 lo = tbTransformPoint( transform, proxy->points[0] );
+	tbVec3 hi = lo;
+	for ( int i = 1; i < proxy->count; ++i )
+	{
+		tbVec3 p = tbTransformPoint( transform, proxy->points[i] );
+		lo = tbMinVec( lo, p );
+		hi = tbMaxVec( hi, p );
+	}
+	tbVec3 r = { proxy->radius, proxy->radius, proxy->radius };
+	tbAABB aabb = { tbSub( lo, r ), tbAdd( hi, r ) };
+	if ( !tbAABB_IsValid( aabb ) )
+	{
+		return;
+	}
+	tbOverlapContext oc = { world, filter, fcn, context, true, *proxy, transform, false };
 	for ( int t = 0; t < tbBody_typeCount && !oc.stop; ++t )
 	{
 		tbDynamicTree_Query( &world->broadPhase.trees[t], aabb, filter.maskBits, tbOverlapCallback, &oc );
@@ -699,18 +731,12 @@ void tbWorld_OverlapAABB( tbWorldId worldId, tbAABB aabb, tbQueryFilter filter, 
 void tbWorld_OverlapSphere( tbWorldId worldId, tbVec3 center, float radius, tbQueryFilter filter,
 							tbOverlapResultFcn* fcn, void* context )
 {
-	tbWorld* world = tbGetWorldFromId( worldId );
-	if ( world == NULL || fcn == NULL || !tbIsValidVec3( center ) || !tbIsValidFloat( radius ) || radius < 0.0f )
+	if ( !tbIsValidVec3( center ) )
 	{
 		return;
 	}
-	tbVec3 r = { radius, radius, radius };
-	tbAABB aabb = { tbSub( center, r ), tbAdd( center, r ) };
-	tbOverlapContext oc = { world, filter, fcn, context, true, { center, radius }, false };
-	for ( int t = 0; t < tbBody_typeCount && !oc.stop; ++t )
-	{
-		tbDynamicTree_Query( &world->broadPhase.trees[t], aabb, filter.maskBits, tbOverlapCallback, &oc );
-	}
+	tbShapeProxy proxy = { &center, 1, radius };
+	tbWorld_OverlapShape( worldId, &proxy, tb_transformIdentity, filter, fcn, context );
 }
 
 int tbWorld_GetContacts( tbWorldId worldId, tbContactData* out, int capacity )

@@ -147,6 +147,44 @@ static void ray_cast_all( void** state )
 	tbDestroyWorld( world );
 }
 
+static bool count_overlap( tbShapeId shapeId, void* context )
+{
+	(void)shapeId;
+	*(int*)context += 1;
+	return true;
+}
+
+// Overlap queries are exact: a box query rotated 45 degrees misses a sphere its AABB touches.
+static void shape_overlap( void** state )
+{
+	(void)state;
+	tbWorldId world = th_makeWorld( tbSolver_soft, true );
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.position = tbMakeVec3( 1.3f, 1.3f, 0.0f );
+	tbBodyId b = tbCreateBody( world, &bd );
+	tbShapeDef sd = tbDefaultShapeDef();
+	tbSphere s = { { 0.0f, 0.0f, 0.0f }, 0.5f };
+	tbCreateSphereShape( b, &sd, &s, NULL );
+	tbHull* box = tbMakeBoxHull( tbMakeVec3( 1.0f, 1.0f, 1.0f ), tb_transformIdentity );
+	tbShapeProxy proxy = tbMakeHullProxy( box );
+	int hits = 0;
+	tbTransform xf = { { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f, 1.0f } };
+	tbWorld_OverlapShape( world, &proxy, xf, tbDefaultQueryFilter(), count_overlap, &hits );
+	assert_int_equal( hits, 1 ); // the corner (1, 1) is 0.42 m from the sphere centre, inside r = 0.5
+	hits = 0;
+	xf.q = tbMakeQuatAxisAngle( tbMakeVec3( 0.0f, 0.0f, 1.0f ), 0.25f * TB_PI );
+	tbWorld_OverlapShape( world, &proxy, xf, tbDefaultQueryFilter(), count_overlap, &hits );
+	assert_int_equal( hits, 0 ); // rotated, the box face is 1 m out along the diagonal; the sphere starts at 1.34 m
+	hits = 0;
+	tbWorld_OverlapSphere( world, tbMakeVec3( 0.0f, 0.0f, 0.0f ), 1.4f, tbDefaultQueryFilter(), count_overlap, &hits );
+	assert_int_equal( hits, 1 );
+	hits = 0;
+	tbWorld_OverlapSphere( world, tbMakeVec3( 0.0f, 0.0f, 0.0f ), 1.3f, tbDefaultQueryFilter(), count_overlap, &hits );
+	assert_int_equal( hits, 0 ); // the sphere surface is 1.838 - 0.5 = 1.338 m away
+	tbDestroyHull( box );
+	tbDestroyWorld( world );
+}
+
 int main( void )
 {
 	const struct CMUnitTest tests[] = {
@@ -154,6 +192,7 @@ int main( void )
 		cmocka_unit_test( sensor_events ),
 		cmocka_unit_test( collision_filtering ),
 		cmocka_unit_test( ray_cast_all ),
+		cmocka_unit_test( shape_overlap ),
 	};
 	return cmocka_run_group_tests( tests, NULL, NULL );
 }

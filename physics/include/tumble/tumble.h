@@ -51,6 +51,10 @@ TB_API void tbWorld_CastRay( tbWorldId worldId, tbVec3 origin, tbVec3 translatio
 typedef bool tbOverlapResultFcn( tbShapeId shapeId, void* context );
 TB_API void tbWorld_OverlapAABB( tbWorldId worldId, tbAABB aabb, tbQueryFilter filter, tbOverlapResultFcn* fcn,
 								 void* context );
+/// Shapes that actually overlap a convex shape (GJK): proxy points in the shape's frame, placed by
+/// transform. Build the proxy with tbMakeSphereProxy/tbMakeCapsuleProxy/tbMakeHullProxy.
+TB_API void tbWorld_OverlapShape( tbWorldId worldId, const tbShapeProxy* proxy, tbTransform transform,
+								  tbQueryFilter filter, tbOverlapResultFcn* fcn, void* context );
 /// Shapes that actually overlap a sphere (exact test).
 TB_API void tbWorld_OverlapSphere( tbWorldId worldId, tbVec3 center, float radius, tbQueryFilter filter,
 								   tbOverlapResultFcn* fcn, void* context );
