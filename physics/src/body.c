@@ -43,7 +43,7 @@ tbBody* tbGetBodyFromId( tbWorld* world, tbBodyId id )
 
 tbBody* tbGetBodyChecked( tbBodyId id, tbWorld** worldOut )
 {
-	tbWorld* world = tbGetWorldFromIndex( id.world0 );
+	tbWorld* world = tbGetWorldFromTag( id.world0 );
 	tbBody* body = tbGetBodyFromId( world, id );
 	if ( worldOut != NULL )
 	{
@@ -54,7 +54,7 @@ tbBody* tbGetBodyChecked( tbBodyId id, tbWorld** worldOut )
 
 tbBodyId tbMakeBodyId( const tbWorld* world, const tbBody* body )
 {
-	tbBodyId id = { body->id + 1, world->worldId, body->generation };
+	tbBodyId id = { body->id + 1, world->worldTag, body->generation };
 	return id;
 }
 
@@ -89,10 +89,11 @@ void tbUpdateInertiaWorld( tbBody* body )
 static bool tbIsValidDef( const tbBodyDef* def )
 {
 	return def != NULL && def->internalValue == TB_SECRET_COOKIE && (unsigned)def->type < (unsigned)tbBody_typeCount &&
-		   tbIsValidVec3( def->position ) && tbIsValidQuat( def->rotation ) && tbIsValidVec3( def->linearVelocity ) &&
-		   tbIsValidVec3( def->angularVelocity ) && tbIsValidFloat( def->linearDamping ) && def->linearDamping >= 0.0f &&
-		   tbIsValidFloat( def->angularDamping ) && def->angularDamping >= 0.0f && tbIsValidFloat( def->gravityScale ) &&
-		   tbIsValidFloat( def->sleepThreshold ) && def->sleepThreshold >= 0.0f;
+		   tbIsBoundedVec3( def->position, TB_MAX_POSITION ) && tbIsValidQuat( def->rotation ) &&
+		   tbIsBoundedVec3( def->linearVelocity, TB_MAX_SPEED ) &&
+		   tbIsBoundedVec3( def->angularVelocity, TB_MAX_ANGULAR_SPEED ) &&
+		   tbIsInRange( def->linearDamping, 0.0f, 1.0e6f ) && tbIsInRange( def->angularDamping, 0.0f, 1.0e6f ) &&
+		   tbIsInRange( def->gravityScale, -1.0e6f, 1.0e6f ) && tbIsInRange( def->sleepThreshold, 0.0f, TB_MAX_SPEED );
 }
 
 tbResult tbCreateBodyChecked( tbWorldId worldId, const tbBodyDef* def, tbBodyId* outId )
@@ -285,6 +286,14 @@ void tbUpdateBodyMass( tbWorld* world, tbBody* body )
 	{
 		body->minExtent = 0.0f;
 	}
+	if ( body->type == tbBody_dynamic && body->mass > 0.0f && body->mass < TB_MIN_MASS )
+	{
+		// A tiny density would make the inverse mass overflow under any force: scale up to the
+		// smallest mass, keeping the shape of the inertia tensor.
+		float scale = TB_MIN_MASS / body->mass;
+		body->mass = TB_MIN_MASS;
+		body->localInertia = tbMulSM( scale, body->localInertia );
+	}
 	tbSetInverseMass( body );
 }
 
@@ -297,9 +306,12 @@ tbResult tbBody_SetMassData( tbBodyId bodyId, tbBodyMass massData )
 	{
 		return r;
 	}
-	if ( !tbIsValidFloat( massData.mass ) || massData.mass <= 0.0f || !tbIsValidVec3( massData.center ) ||
-		 !tbIsValidVec3( massData.inertia ) || massData.inertia.x <= 0.0f || massData.inertia.y <= 0.0f ||
-		 massData.inertia.z <= 0.0f )
+	const float maxInertia = TB_MAX_MASS * TB_MAX_SHAPE_SIZE * TB_MAX_SHAPE_SIZE;
+	const float minInertia = TB_MIN_MASS * TB_MIN_SHAPE_SIZE * TB_MIN_SHAPE_SIZE;
+	if ( !tbIsInRange( massData.mass, TB_MIN_MASS, TB_MAX_MASS ) || !tbIsBoundedVec3( massData.center, TB_MAX_SHAPE_SIZE ) ||
+		 !tbIsInRange( massData.inertia.x, minInertia, maxInertia ) ||
+		 !tbIsInRange( massData.inertia.y, minInertia, maxInertia ) ||
+		 !tbIsInRange( massData.inertia.z, minInertia, maxInertia ) )
 	{
 		return tbResult_invalidArgument;
 	}
@@ -413,7 +425,7 @@ tbResult tbBody_SetTransform( tbBodyId bodyId, tbVec3 position, tbQuat rotation 
 	{
 		return r;
 	}
-	if ( !tbIsValidVec3( position ) || !tbIsValidQuat( rotation ) )
+	if ( !tbIsBoundedVec3( position, TB_MAX_POSITION ) || !tbIsValidQuat( rotation ) )
 	{
 		return tbResult_invalidArgument;
 	}
@@ -476,7 +488,7 @@ static tbResult tbSetVelocity( tbBodyId bodyId, tbVec3 v, bool angular )
 	{
 		return r;
 	}
-	if ( !tbIsValidVec3( v ) )
+	if ( !tbIsBoundedVec3( v, angular ? TB_MAX_ANGULAR_SPEED : TB_MAX_SPEED ) )
 	{
 		return tbResult_invalidArgument;
 	}
@@ -518,8 +530,10 @@ static tbResult tbGetDynamicBody( tbBodyId bodyId, tbVec3 a, tbVec3 b, bool wake
 	{
 		return r;
 	}
-	if ( !tbIsValidVec3( a ) || !tbIsValidVec3( b ) )
+	// a is the force/impulse/torque, b the point of application (or zero)
+	if ( !tbIsBoundedVec3( a, TB_MAX_FORCE ) || !tbIsBoundedVec3( b, 2.0f * TB_MAX_POSITION ) )
 	{
+		*bodyOut = NULL; // the callers apply only through a non-null body
 		return tbResult_invalidArgument;
 	}
 	tbBody* body = *bodyOut;

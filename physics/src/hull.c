@@ -1534,9 +1534,9 @@ tbHull* tbComputeHull( const tbVec3* points, int count, tbResult* result )
 		return NULL;
 	}
 
-	// Coordinates beyond 1e18 m would overflow the float mass integrals (volume ~ size^3 and
-	// inertia ~ size^5); treat them like infinities.
-	const float maxCoordinate = 1.0e18f;
+	// Coordinates beyond TB_MAX_POSITION would overflow the float mass integrals (volume ~ size^3
+	// and inertia ~ size^5); treat them like infinities.
+	const float maxCoordinate = TB_MAX_POSITION;
 	tbVec3 lower = points[0], upper = points[0];
 	for ( int i = 0; i < count; ++i )
 	{
@@ -1558,7 +1558,9 @@ tbHull* tbComputeHull( const tbVec3* points, int count, tbResult* result )
 	double size = fmax( extent.x, fmax( extent.y, extent.z ) );
 	tbVec3 absMax = tbMaxVec( tbAbsVec( lower ), tbAbsVec( upper ) );
 	double magnitude = fmax( absMax.x, fmax( absMax.y, absMax.z ) );
-	if ( !( size > 16.0 * FLT_EPSILON * magnitude ) || !( size > 0.0 ) )
+	// Hulls smaller than TB_MIN_SHAPE_SIZE across are points for the mass integrals (their volume
+	// underflows) and for the solver.
+	if ( !( size > 16.0 * FLT_EPSILON * magnitude ) || !( size >= TB_MIN_SHAPE_SIZE ) )
 	{
 		*result = tbResult_degenerateHull;
 		return NULL;

@@ -82,7 +82,7 @@ tbJointType tbJointTypeFromName( const char* name )
 
 tbJointId tbMakeJointId( const tbWorld* world, const tbJoint* joint )
 {
-	tbJointId id = { joint->id + 1, world->worldId, joint->generation };
+	tbJointId id = { joint->id + 1, world->worldTag, joint->generation };
 	return id;
 }
 
@@ -102,7 +102,7 @@ static tbJoint* tbGetJointFromId( tbWorld* world, tbJointId id )
 
 tbJoint* tbGetJointChecked( tbJointId id, tbJointType type, tbWorld** worldOut )
 {
-	tbWorld* world = tbGetWorldFromIndex( id.world0 );
+	tbWorld* world = tbGetWorldFromTag( id.world0 );
 	tbJoint* joint = tbGetJointFromId( world, id );
 	if ( joint != NULL && type != tbJoint_typeCount && joint->type != type )
 	{
@@ -389,7 +389,7 @@ static tbResult tbResolveJointBody( tbWorld* world, tbBodyId id, int* bodyIdOut 
 	{
 		return tbResult_ok;
 	}
-	if ( id.world0 != world->worldId )
+	if ( id.world0 != world->worldTag )
 	{
 		return tbResult_invalidArgument;
 	}
@@ -496,9 +496,7 @@ void tbDestroyJointInternal( tbWorld* world, tbJoint* joint, bool wakeBodies )
 	}
 	tbUnlinkJointEdge( world, joint, 0 );
 	tbUnlinkJointEdge( world, joint, 1 );
-	// TB_POOL_FREE writes id = -1 before using the index again: pass a copy.
-	int index = joint->id;
-	TB_POOL_FREE( world->joints, index );
+	TB_POOL_FREE( world->joints, joint->id );
 }
 
 tbResult tbDestroyJoint( tbJointId jointId )

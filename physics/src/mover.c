@@ -61,8 +61,6 @@ typedef struct tbMover
 	float travelled;
 	int laps;
 	bool approaching; ///< straight leg from the start pose to the first point
-	tbVec3 approachFrom;
-	float approachLength;
 	tbQuat holdRotation;
 
 	// Target mode.
@@ -577,13 +575,13 @@ void tbUpdateMovers( tbWorld* world, float dt )
 
 static tbMoverId tbMakeMoverId( const tbWorld* world, const tbMover* mover )
 {
-	tbMoverId id = { mover->id + 1, world->worldId, mover->generation };
+	tbMoverId id = { mover->id + 1, world->worldTag, mover->generation };
 	return id;
 }
 
 static tbMover* tbGetMover( tbMoverId id, tbWorld** worldOut )
 {
-	tbWorld* world = tbGetWorldFromIndex( id.world0 );
+	tbWorld* world = tbGetWorldFromTag( id.world0 );
 	if ( worldOut != NULL )
 	{
 		*worldOut = world;
@@ -845,9 +843,7 @@ tbResult tbMover_SetPath( tbMoverId moverId, const tbMoverPathDef* def )
 	mover->mode = tbMover_path;
 	mover->nextStop = 1;
 	mover->holdRotation = body->transform.q;
-	mover->approachFrom = body->transform.p;
-	mover->approachLength = tbDistance( body->transform.p, def->points[0] );
-	mover->approaching = mover->approachLength > TB_PATH_EPSILON;
+	mover->approaching = tbDistance( body->transform.p, def->points[0] ) > TB_PATH_EPSILON;
 	if ( mover->approaching == false )
 	{
 		mover->waitTimer = tbWaitAt( mover, 0 );
@@ -941,4 +937,92 @@ int tbMover_GetLapCount( tbMoverId moverId )
 {
 	tbMover* mover = tbGetMover( moverId, NULL );
 	return mover != NULL ? mover->laps : 0;
+}
+
+// Snapshots ---------------------------------------------------------------------------------------
+
+struct tbMoverSnapshot
+{
+	tbMoverSet set;
+};
+
+// Deep copy of one mover's path arrays.
+static void tbCopyMoverPath( tbMover* dst, const tbMover* src )
+{
+	dst->points = NULL;
+	dst->waits = NULL;
+	dst->arc = NULL;
+	if ( src->id < 0 || src->pointCount == 0 )
+	{
+		return;
+	}
+	size_t n = (size_t)src->pointCount;
+	size_t samples = (size_t)( src->segmentCount * TB_PATH_SAMPLES + 1 );
+	dst->points = tbAlloc( sizeof( tbVec3 ) * n );
+	memcpy( dst->points, src->points, sizeof( tbVec3 ) * n );
+	if ( src->waits != NULL )
+	{
+		dst->waits = tbAlloc( sizeof( float ) * n );
+		memcpy( dst->waits, src->waits, sizeof( float ) * n );
+	}
+	dst->arc = tbAlloc( sizeof( float ) * samples );
+	memcpy( dst->arc, src->arc, sizeof( float ) * samples );
+}
+
+static void tbCopyMoverSet( tbMoverSet* dst, const tbMoverSet* src )
+{
+	*dst = *src;
+	dst->data = NULL;
+	if ( src->capacity > 0 )
+	{
+		dst->data = tbAlloc( sizeof( tbMover ) * (size_t)src->capacity );
+		memcpy( dst->data, src->data, sizeof( tbMover ) * (size_t)src->count );
+		for ( int i = 0; i < src->count; ++i )
+		{
+			tbCopyMoverPath( dst->data + i, src->data + i );
+		}
+	}
+}
+
+tbMoverSnapshot* tbSnapshotMovers( tbWorld* world )
+{
+	tbMoverSet* set = tbGetMoverSet( world );
+	if ( set == NULL )
+	{
+		return NULL;
+	}
+	tbMoverSnapshot* snapshot = tbAlloc( sizeof( tbMoverSnapshot ) );
+	tbCopyMoverSet( &snapshot->set, set );
+	return snapshot;
+}
+
+void tbRestoreMovers( tbWorld* world, const tbMoverSnapshot* snapshot )
+{
+	tbDestroyMovers( world );
+	if ( snapshot == NULL )
+	{
+		return;
+	}
+	tbMoverSet* set = s_moverSets + world->worldId;
+	tbCopyMoverSet( set, &snapshot->set );
+	set->used = true;
+	set->worldGeneration = world->generation;
+}
+
+void tbFreeMoverSnapshot( tbMoverSnapshot* snapshot )
+{
+	if ( snapshot == NULL )
+	{
+		return;
+	}
+	tbMoverSet* set = &snapshot->set;
+	for ( int i = 0; i < set->count; ++i )
+	{
+		if ( set->data[i].id >= 0 )
+		{
+			tbFreeMoverPath( set->data + i );
+		}
+	}
+	tbFree( set->data, sizeof( tbMover ) * (size_t)set->capacity );
+	tbFree( snapshot, sizeof( tbMoverSnapshot ) );
 }

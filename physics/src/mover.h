@@ -11,3 +11,11 @@ void tbUpdateMovers( tbWorld* world, float dt );
 
 /// Free the world's movers (world teardown; called from tbDestroyAllJoints).
 void tbDestroyMovers( tbWorld* world );
+
+/// World snapshots: movers live in a table beside the world (tbWorld has no field for them), so
+/// a snapshot takes a deep copy here. NULL when the world has no movers.
+typedef struct tbMoverSnapshot tbMoverSnapshot;
+tbMoverSnapshot* tbSnapshotMovers( tbWorld* world );
+/// Replace the world's movers with a copy of the snapshot's (NULL: no movers).
+void tbRestoreMovers( tbWorld* world, const tbMoverSnapshot* snapshot );
+void tbFreeMoverSnapshot( tbMoverSnapshot* snapshot );

@@ -42,7 +42,7 @@ tbShape* tbGetShapeFromId( tbWorld* world, tbShapeId id )
 
 static tbShape* tbGetShapeChecked( tbShapeId id, tbWorld** worldOut )
 {
-	tbWorld* world = tbGetWorldFromIndex( id.world0 );
+	tbWorld* world = tbGetWorldFromTag( id.world0 );
 	if ( worldOut != NULL )
 	{
 		*worldOut = world;
@@ -52,7 +52,7 @@ static tbShape* tbGetShapeChecked( tbShapeId id, tbWorld** worldOut )
 
 tbShapeId tbMakeShapeId( const tbWorld* world, const tbShape* shape )
 {
-	tbShapeId id = { shape->id + 1, world->worldId, shape->generation };
+	tbShapeId id = { shape->id + 1, world->worldTag, shape->generation };
 	return id;
 }
 
@@ -177,9 +177,8 @@ void tbCreateShapeProxy( tbWorld* world, tbShape* shape, const tbBody* body )
 
 static bool tbIsValidShapeDef( const tbShapeDef* def )
 {
-	return def != NULL && def->internalValue == TB_SECRET_COOKIE && tbIsValidFloat( def->density ) &&
-		   def->density >= 0.0f && tbIsValidFloat( def->friction ) && def->friction >= 0.0f &&
-		   tbIsValidFloat( def->restitution ) && def->restitution >= 0.0f;
+	return def != NULL && def->internalValue == TB_SECRET_COOKIE && tbIsInRange( def->density, 0.0f, TB_MAX_DENSITY ) &&
+		   tbIsInRange( def->friction, 0.0f, 1.0e3f ) && tbIsInRange( def->restitution, 0.0f, 1.0e3f );
 }
 
 // Shared part of every tbCreate*Shape: validate, take a slot, fill the common fields, link to the body.
@@ -254,14 +253,15 @@ static tbShapeId tbFinishShape( tbWorld* world, tbShape* shape, const tbShapeDef
 	return tbMakeShapeId( world, shape );
 }
 
+// A shape dimension (radius, half extent) inside the supported range.
 static bool tbIsPositive( float x )
 {
-	return tbIsValidFloat( x ) && x > 0.0f;
+	return tbIsInRange( x, TB_MIN_SHAPE_SIZE, TB_MAX_SHAPE_SIZE );
 }
 
 tbShapeId tbCreateSphereShape( tbBodyId bodyId, const tbShapeDef* def, const tbSphere* sphere, tbResult* result )
 {
-	if ( sphere == NULL || !tbIsValidVec3( sphere->center ) || !tbIsPositive( sphere->radius ) )
+	if ( sphere == NULL || !tbIsBoundedVec3( sphere->center, TB_MAX_SHAPE_SIZE ) || !tbIsPositive( sphere->radius ) )
 	{
 		if ( result != NULL )
 		{
@@ -281,8 +281,8 @@ tbShapeId tbCreateSphereShape( tbBodyId bodyId, const tbShapeDef* def, const tbS
 
 tbShapeId tbCreateCapsuleShape( tbBodyId bodyId, const tbShapeDef* def, const tbCapsule* capsule, tbResult* result )
 {
-	if ( capsule == NULL || !tbIsValidVec3( capsule->center1 ) || !tbIsValidVec3( capsule->center2 ) ||
-		 !tbIsPositive( capsule->radius ) )
+	if ( capsule == NULL || !tbIsBoundedVec3( capsule->center1, TB_MAX_SHAPE_SIZE ) ||
+		 !tbIsBoundedVec3( capsule->center2, TB_MAX_SHAPE_SIZE ) || !tbIsPositive( capsule->radius ) )
 	{
 		if ( result != NULL )
 		{
@@ -302,7 +302,10 @@ tbShapeId tbCreateCapsuleShape( tbBodyId bodyId, const tbShapeDef* def, const tb
 
 tbShapeId tbCreateHullShape( tbBodyId bodyId, const tbShapeDef* def, const tbHull* hull, tbResult* result )
 {
-	if ( hull == NULL || hull->vertexCount < 4 || hull->faceCount < 4 )
+	tbVec3 extent = hull != NULL ? tbSub( hull->bounds.upperBound, hull->bounds.lowerBound ) : tb_vec3_zero;
+	float size = tbMaxFloat( extent.x, tbMaxFloat( extent.y, extent.z ) );
+	if ( hull == NULL || hull->vertexCount < 4 || hull->faceCount < 4 || !tbIsBoundedVec3( hull->bounds.lowerBound, TB_MAX_SHAPE_SIZE ) ||
+		 !tbIsBoundedVec3( hull->bounds.upperBound, TB_MAX_SHAPE_SIZE ) || !( size >= 2.0f * TB_MIN_SHAPE_SIZE ) )
 	{
 		if ( result != NULL )
 		{
@@ -334,7 +337,7 @@ tbShapeId tbCreateBoxShape( tbBodyId bodyId, const tbShapeDef* def, tbVec3 halfE
 							tbResult* result )
 {
 	if ( !tbIsPositive( halfExtents.x ) || !tbIsPositive( halfExtents.y ) || !tbIsPositive( halfExtents.z ) ||
-		 !tbIsValidVec3( local.p ) || !tbIsValidQuat( local.q ) )
+		 !tbIsBoundedVec3( local.p, TB_MAX_SHAPE_SIZE ) || !tbIsValidQuat( local.q ) )
 	{
 		if ( result != NULL )
 		{

@@ -130,6 +130,12 @@ static void tbIntegrateVelocities( tbWorld* world, tbStepContext* ctx, float h )
 		{
 			v = tbMulSV( maxSpeed / sqrtf( speedSq ), v );
 		}
+		// Angular speed is bounded too, so the gyroscopic term (~ w^2) stays finite.
+		float spinSq = tbLengthSquared( w );
+		if ( spinSq > TB_MAX_ANGULAR_SPEED * TB_MAX_ANGULAR_SPEED )
+		{
+			w = tbMulSV( TB_MAX_ANGULAR_SPEED / sqrtf( spinSq ), w );
+		}
 		state->v = v;
 		state->w = w;
 	}

@@ -54,7 +54,7 @@ tbQueryFilter tbDefaultQueryFilter( void )
 
 static bool tbIsValidSettings( const tbWorldDef* def )
 {
-	return tbIsValidVec3( def->gravity ) && def->iterations >= 1 && def->iterations <= 1000 && def->subSteps >= 1 &&
+	return tbIsBoundedVec3( def->gravity, 1.0e4f ) && def->iterations >= 1 && def->iterations <= 1000 && def->subSteps >= 1 &&
 		   def->subSteps <= 64 && def->positionIterations >= 0 && def->positionIterations <= 1000 &&
 		   (unsigned)def->solverMode < (unsigned)tbSolver_modeCount && tbIsValidFloat( def->baumgarte ) &&
 		   def->baumgarte >= 0.0f && def->baumgarte <= 1.0f && tbIsValidFloat( def->linearSlop ) &&
@@ -68,13 +68,11 @@ static bool tbIsValidSettings( const tbWorldDef* def )
 		   def->maxLinearSpeed > 0.0f;
 }
 
-tbWorld* tbGetWorldFromIndex( int worldIndex )
+tbWorld* tbGetWorldFromTag( int worldTag )
 {
-	if ( worldIndex < 0 || worldIndex >= TB_MAX_WORLDS )
-	{
-		return NULL;
-	}
-	return s_worlds[worldIndex];
+	int index = worldTag & ( TB_MAX_WORLDS - 1 );
+	tbWorld* world = s_worlds[index];
+	return world != NULL && world->worldTag == worldTag ? world : NULL;
 }
 
 tbWorld* tbGetWorldFromId( tbWorldId id )
@@ -131,6 +129,9 @@ tbResult tbCreateWorldChecked( const tbWorldDef* def, tbWorldId* outId )
 	memset( world, 0, sizeof( *world ) );
 	world->worldId = (uint16_t)index;
 	world->generation = s_worldGenerations[index];
+	// Object ids carry the world's slot and 9 bits of its generation, so an id from a destroyed
+	// world is not taken for one of a new world in the same slot (TB_MAX_WORLDS is 2^7).
+	world->worldTag = (uint16_t)( index | ( ( world->generation & 0x1FF ) << 7 ) );
 	world->def = *def;
 	world->bodies.freeList = -1;
 	world->shapes.freeList = -1;
@@ -534,7 +535,9 @@ tbResult tbWorld_Step( tbWorldId worldId, float timeStep )
 	world->breakCount = 0;
 	tbArenaReset( &world->arena );
 
-	if ( timeStep == 0.0f )
+	// Steps shorter than a microsecond are no steps: soft constraint coefficients and 1/h divide
+	// by them.
+	if ( timeStep < 1.0e-6f )
 	{
 		return tbResult_ok;
 	}

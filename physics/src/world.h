@@ -26,8 +26,9 @@ typedef struct tbJoint tbJoint;
 
 typedef struct tbWorld
 {
-	uint16_t worldId;
+	uint16_t worldId;    ///< index in the world table
 	uint16_t generation;
+	uint16_t worldTag;   ///< what ids carry in world0: index | generation << 7 (see tbGetWorldFromTag)
 	tbWorldDef def;
 
 	TB_POOL( tbBody ) bodies;
@@ -61,7 +62,9 @@ typedef struct tbWorld
 } tbWorld;
 
 tbWorld* tbGetWorldFromId( tbWorldId id );
-tbWorld* tbGetWorldFromIndex( int worldIndex );
+/// The world an object id belongs to (its world0 field), or NULL if that world was destroyed, even
+/// when a new world took its slot.
+tbWorld* tbGetWorldFromTag( int worldTag );
 /// Grow an array of elemSize items when count == *capacity (doubling).
 void tbEnsureCapacity( void** data, int count, int* capacity, size_t elemSize );
 /// Take a free slot from a pool (returns the index); grows the pool's array.

@@ -309,7 +309,8 @@ static void test_compute_box_from_face_samples( void** state )
 static void test_box_scales( void** state )
 {
 	(void)state;
-	float scales[3] = { 1.0e6f, 1.0e-3f, 1.0f };
+	// from the largest accepted size (coordinates up to TB_MAX_POSITION) to millimetres
+	float scales[3] = { 0.4f * TB_MAX_POSITION, 1.0e-3f, 1.0f };
 	for ( int s = 0; s < 3; ++s )
 	{
 		float k = scales[s];
@@ -325,6 +326,20 @@ static void test_box_scales( void** state )
 		assert_float_equal( hull->innerRadius, 0.5f * k, 1.0e-5f * k );
 		tbDestroyHull( hull );
 	}
+}
+
+// Clouds beyond the accepted coordinate range, or smaller than the smallest shape, are refused.
+static void test_hull_size_limits( void** state )
+{
+	(void)state;
+	tbVec3 points[8];
+	tbResult result;
+	MakeBoxCorners( tbMakeVec3( 2.0f * TB_MAX_POSITION, 1.0f, 1.0f ), points );
+	assert_null( tbComputeHull( points, 8, &result ) );
+	assert_int_equal( result, tbResult_invalidArgument );
+	MakeBoxCorners( tbMakeVec3( 0.2f * TB_MIN_SHAPE_SIZE, 0.2f * TB_MIN_SHAPE_SIZE, 0.2f * TB_MIN_SHAPE_SIZE ), points );
+	assert_null( tbComputeHull( points, 8, &result ) );
+	assert_int_equal( result, tbResult_degenerateHull );
 }
 
 // Other shapes --------------------------------------------------------------------------------------
@@ -839,6 +854,7 @@ int main( void )
 		cmocka_unit_test( test_compute_box_with_face_centres_and_jitter ),
 		cmocka_unit_test( test_compute_box_from_face_samples ),
 		cmocka_unit_test( test_box_scales ),
+		cmocka_unit_test( test_hull_size_limits ),
 		cmocka_unit_test( test_tetrahedron ),
 		cmocka_unit_test( test_octahedron ),
 		cmocka_unit_test( test_sphere_clouds ),

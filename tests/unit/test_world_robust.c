@@ -161,10 +161,39 @@ static void bad_input( void** state )
 	tbBodyId reused = tbCreateBody( world, &bd );
 	assert_true( tbBody_IsValid( reused ) );
 	assert_false( tbBody_IsValid( body ) ); // same slot, new generation
+	// out-of-range values (fuzzer findings): refused, nothing applied
+	bd.type = tbBody_dynamic;
+	bd.position = tbMakeVec3( 0.0f, 0.0f, 2.0f * TB_MAX_POSITION );
+	assert_int_equal( tbCreateBodyChecked( world, &bd, &body ), tbResult_invalidArgument );
+	bd.position = tb_vec3_zero;
+	tbBodyId ball = th_addSphere( world, tb_vec3_zero, 0.5f, 1.0f );
+	assert_int_equal( tbBody_ApplyForce( ball, tbMakeVec3( 1.0f, 0.0f, 0.0f ), tbMakeVec3( NAN, 0.0f, 0.0f ), true ),
+					  tbResult_invalidArgument );
+	assert_int_equal( tbBody_ApplyLinearImpulse( ball, tbMakeVec3( 1.0f, 0.0f, 0.0f ), tbMakeVec3( 0.0f, INFINITY, 0.0f ), true ),
+					  tbResult_invalidArgument );
+	assert_int_equal( tbBody_SetAngularVelocity( ball, tbMakeVec3( 2.0f * TB_MAX_ANGULAR_SPEED, 0.0f, 0.0f ) ),
+					  tbResult_invalidArgument );
+	tbSphere big = { { 0.0f, 0.0f, 0.0f }, 2.0f * TB_MAX_SHAPE_SIZE };
+	assert_false( tbShape_IsValid( tbCreateSphereShape( ball, &sd, &big, &r ) ) );
+	assert_int_equal( r, tbResult_invalidArgument );
+	tbWorld_Step( world, 1.0f / 60.0f );
+	assert_float_equal( tbBody_GetLinearVelocity( ball ).x, 0.0f, 0.0f );
+	assert_true( tbIsValidVec3( tbBody_GetPosition( ball ) ) );
+	assert_int_equal( tbWorld_Step( world, 1.0e-9f ), tbResult_ok ); // too short to step: a no-op
+
 	tbDestroyWorld( world );
 	assert_false( tbWorld_IsValid( world ) );
 	assert_false( tbBody_IsValid( reused ) );
 	assert_int_equal( tbWorld_Step( world, 1.0f / 60.0f ), tbResult_invalidId );
+
+	// an id from a destroyed world is not valid in the world that takes its slot
+	tbWorldId again = th_makeWorld( tbSolver_soft, true );
+	assert_int_equal( again.index1, world.index1 );
+	tbBodyId fresh = tbCreateBody( again, &bd );
+	assert_true( tbBody_IsValid( fresh ) );
+	assert_false( tbBody_IsValid( reused ) );
+	assert_int_equal( tbBody_SetLinearVelocity( reused, tb_vec3_zero ), tbResult_invalidId );
+	tbDestroyWorld( again );
 }
 
 // After warm-up, a step makes no allocation from the system heap.

@@ -6,6 +6,26 @@
 #include "base.h"
 #include "math_functions.h"
 
+// Input limits. Values outside them are refused with tbResult_invalidArgument: beyond them float
+// arithmetic in the step (volumes ~ size^3, inertia ~ size^5, impulses ~ mass * speed) overflows
+// or loses all precision, and a sandbox must not be able to poison a world with them.
+/// Largest |coordinate| of a body position, m.
+#define TB_MAX_POSITION 1.0e6f
+/// Largest shape dimension or local offset, m.
+#define TB_MAX_SHAPE_SIZE 1.0e4f
+/// Smallest shape radius / half extent / hull extent, m.
+#define TB_MIN_SHAPE_SIZE 1.0e-3f
+/// Largest density, kg/m^3.
+#define TB_MAX_DENSITY 1.0e6f
+/// Largest linear speed given to a body, m/s, and angular speed, rad/s.
+#define TB_MAX_SPEED 1.0e5f
+#define TB_MAX_ANGULAR_SPEED 1.0e4f
+/// Largest force / impulse / torque accepted, N (N s, N m).
+#define TB_MAX_FORCE 1.0e12f
+/// Mass range of a dynamic body, kg: lighter bodies are made this heavy (tiny densities).
+#define TB_MIN_MASS 1.0e-6f
+#define TB_MAX_MASS 1.0e12f
+
 /// Largest number of input points accepted by the hull builder.
 #define TB_MAX_HULL_POINTS 1024
 /// Largest number of points in a contact manifold.

@@ -19,7 +19,7 @@ typedef struct tbWorldId
 typedef struct tbBodyId
 {
 	int32_t index1;
-	uint16_t world0;
+	uint16_t world0; ///< the world: its slot and part of its generation
 	uint16_t generation;
 } tbBodyId;
 
@@ -27,7 +27,7 @@ typedef struct tbBodyId
 typedef struct tbShapeId
 {
 	int32_t index1;
-	uint16_t world0;
+	uint16_t world0; ///< the world: its slot and part of its generation
 	uint16_t generation;
 } tbShapeId;
 
@@ -35,7 +35,7 @@ typedef struct tbShapeId
 typedef struct tbJointId
 {
 	int32_t index1;
-	uint16_t world0;
+	uint16_t world0; ///< the world: its slot and part of its generation
 	uint16_t generation;
 } tbJointId;
 

@@ -90,6 +90,13 @@ TB_INLINE tbVec3 tbMaxVec( tbVec3 a, tbVec3 b ) { return tbMakeVec3( tbMaxFloat(
 TB_INLINE tbVec3 tbAbsVec( tbVec3 a ) { return tbMakeVec3( tbAbsFloat( a.x ), tbAbsFloat( a.y ), tbAbsFloat( a.z ) ); }
 TB_INLINE tbVec3 tbLerp( tbVec3 a, tbVec3 b, float t ) { return tbMakeVec3( a.x + t * ( b.x - a.x ), a.y + t * ( b.y - a.y ), a.z + t * ( b.z - a.z ) ); }
 TB_INLINE bool tbIsValidVec3( tbVec3 a ) { return tbIsValidFloat( a.x ) && tbIsValidFloat( a.y ) && tbIsValidFloat( a.z ); }
+/// Finite and every component within [-limit, limit].
+TB_INLINE bool tbIsBoundedVec3( tbVec3 a, float limit )
+{
+	return tbIsValidVec3( a ) && tbAbsFloat( a.x ) <= limit && tbAbsFloat( a.y ) <= limit && tbAbsFloat( a.z ) <= limit;
+}
+/// Finite and within [lo, hi].
+TB_INLINE bool tbIsInRange( float x, float lo, float hi ) { return tbIsValidFloat( x ) && x >= lo && x <= hi; }
 
 /// Unit vector in the direction of a, or zero if a is (nearly) zero.
 TB_INLINE tbVec3 tbNormalize( tbVec3 a )
