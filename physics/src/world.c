@@ -32,8 +32,8 @@ tbWorldDef tbDefaultWorldDef( void )
 	def.maxCorrectionSpeed = 3.0f;
 	def.contactHertz = 100.0f;
 	def.contactDampingRatio = 1.0f;
-	def.jointHertz = 60.0f;
-	def.jointDampingRatio = 2.0f;
+	def.jointHertz = 120.0f;
+	def.jointDampingRatio = 5.0f;
 	def.restitutionThreshold = 1.0f;
 	def.frictionMix = tbMix_geometricMean;
 	def.restitutionMix = tbMix_maximum;

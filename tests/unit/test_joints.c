@@ -803,6 +803,124 @@ static void scenes_chains( void** state )
 	assert_true( endMax < 0.01f );
 }
 
+// SCENES.md ragdolls: 100 ragdolls of 11 capsules with cone-twist joints, dropped in a pile. After
+// 600 steps the joint gap is < 5 mm and the swing and twist limits are exceeded by < 1 degree.
+typedef struct RagPart
+{
+	float radius, halfLength, mass;
+	tbVec3 center;
+} RagPart;
+
+typedef struct RagJoint
+{
+	int parent, child;
+	tbVec3 pivot;
+	float swing, twist;
+} RagJoint;
+
+static const RagPart s_ragParts[11] = {
+	{ 0.13f, 0.05f, 12.0f, { 0.0f, 0.0f, 1.00f } },   { 0.15f, 0.12f, 20.0f, { 0.0f, 0.0f, 1.40f } },
+	{ 0.11f, 0.03f, 5.0f, { 0.0f, 0.0f, 1.83f } },    { 0.07f, 0.16f, 8.0f, { 0.0f, 0.10f, 0.70f } },
+	{ 0.06f, 0.17f, 4.0f, { 0.0f, 0.10f, 0.25f } },   { 0.07f, 0.16f, 8.0f, { 0.0f, -0.10f, 0.70f } },
+	{ 0.06f, 0.17f, 4.0f, { 0.0f, -0.10f, 0.25f } },  { 0.05f, 0.12f, 2.5f, { 0.0f, 0.24f, 1.42f } },
+	{ 0.04f, 0.11f, 1.5f, { 0.0f, 0.24f, 1.10f } },   { 0.05f, 0.12f, 2.5f, { 0.0f, -0.24f, 1.42f } },
+	{ 0.04f, 0.11f, 1.5f, { 0.0f, -0.24f, 1.10f } },
+};
+
+static const RagJoint s_ragJoints[10] = {
+	{ 0, 1, { 0.0f, 0.0f, 1.16f }, 0.5f, 0.3f },    { 1, 2, { 0.0f, 0.0f, 1.66f }, 0.6f, 0.6f },
+	{ 0, 3, { 0.0f, 0.10f, 0.90f }, 0.8f, 0.3f },   { 3, 4, { 0.0f, 0.10f, 0.475f }, 0.6f, 0.1f },
+	{ 0, 5, { 0.0f, -0.10f, 0.90f }, 0.8f, 0.3f },  { 5, 6, { 0.0f, -0.10f, 0.475f }, 0.6f, 0.1f },
+	{ 1, 7, { 0.0f, 0.24f, 1.58f }, 1.2f, 0.5f },   { 7, 8, { 0.0f, 0.24f, 1.26f }, 1.0f, 0.1f },
+	{ 1, 9, { 0.0f, -0.24f, 1.58f }, 1.2f, 0.5f },  { 9, 10, { 0.0f, -0.24f, 1.26f }, 1.0f, 0.1f },
+};
+
+static void scenes_ragdolls( void** state )
+{
+	(void)state;
+	const int ragdolls = 100;
+	tbWorldId world = makeDefaultWorld();
+	tbBodyDef gd = tbDefaultBodyDef();
+	gd.position = tbMakeVec3( 0.0f, 0.0f, -1.0f );
+	tbBodyId ground = tbCreateBody( world, &gd );
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.friction = 0.5f;
+	tbCreateBoxShape( ground, &sd, tbMakeVec3( 200.0f, 200.0f, 1.0f ), tb_transformIdentity, NULL );
+
+	tbJointId* joints = malloc( sizeof( tbJointId ) * (size_t)( ragdolls * 10 ) );
+	for ( int k = 0; k < ragdolls; ++k )
+	{
+		int layer = k / 25, j = k % 25, gx = j % 5, gy = j / 5;
+		float off = 0.5f * (float)( layer % 2 );
+		tbQuat yaw = tbMakeQuatAxisAngle( tbMakeVec3( 0.0f, 0.0f, 1.0f ), 0.7f * (float)k );
+		tbVec3 origin = { (float)gx - 2.0f + off, (float)gy - 2.0f + off, 0.05f + 2.2f * (float)layer };
+		tbBodyId parts[11];
+		for ( int p = 0; p < 11; ++p )
+		{
+			const RagPart* part = s_ragParts + p;
+			tbBodyDef bd = tbDefaultBodyDef();
+			bd.type = tbBody_dynamic;
+			bd.rotation = yaw;
+			bd.position = tbAdd( origin, tbRotate( yaw, part->center ) );
+			parts[p] = tbCreateBody( world, &bd );
+			tbCapsule capsule = { { 0.0f, 0.0f, -part->halfLength }, { 0.0f, 0.0f, part->halfLength }, part->radius };
+			tbCreateCapsuleShape( parts[p], &sd, &capsule, NULL );
+			// SCENES.md inertia: cylinder plus two hemispheres of one density.
+			float r = part->radius, L = 2.0f * part->halfLength, m = part->mass;
+			float rho = m / ( TB_PI * r * r * L + 4.0f / 3.0f * TB_PI * r * r * r );
+			float mc = rho * TB_PI * r * r * L, mh = rho * 4.0f / 3.0f * TB_PI * r * r * r;
+			float izz = mc * r * r / 2.0f + mh * 2.0f * r * r / 5.0f;
+			float ixx = mc * ( r * r / 4.0f + L * L / 12.0f ) + mh * ( 2.0f * r * r / 5.0f + L * L / 4.0f + 3.0f * L * r / 8.0f );
+			tbBodyMass md = { m, { 0.0f, 0.0f, 0.0f }, { ixx, ixx, izz } };
+			tbBody_SetMassData( parts[p], md );
+		}
+		// Joint frame: x = the bone (part z), y = part x.
+		tbQuat frame = tbMulQQ( yaw, tbMakeQuat( 0.5f, -0.5f, -0.5f, -0.5f ) );
+		for ( int i = 0; i < 10; ++i )
+		{
+			const RagJoint* rj = s_ragJoints + i;
+			tbConeJointDef def = tbDefaultConeJointDef();
+			tbTransform pivot = { tbAdd( origin, tbRotate( yaw, rj->pivot ) ), frame };
+			tbJointFramesFromWorldFrame( parts[rj->parent], parts[rj->child], pivot, &def.base );
+			def.enableConeLimit = true;
+			def.coneAngle = rj->swing;
+			def.lowerTwist = -rj->twist;
+			def.upperTwist = rj->twist;
+			joints[k * 10 + i] = tbCreateConeJoint( world, &def, NULL );
+		}
+	}
+	tbVec3 xAxis = tbRotate( tbJoint_GetWorldFrameA( joints[0] ).q, tbMakeVec3( 1.0f, 0.0f, 0.0f ) );
+	assert_true( xAxis.z > 0.999f ); // the twist axis is the bone
+
+	float runMax = 0.0f;
+	for ( int s = 0; s < 600; ++s )
+	{
+		tbWorld_Step( world, DT );
+		for ( int j = 0; j < ragdolls * 10; ++j )
+		{
+			runMax = tbMaxFloat( runMax, anchorGap( joints[j] ) );
+		}
+	}
+	float maxGap = 0.0f, meanGap = 0.0f, swingExcess = -FLT_MAX, twistExcess = -FLT_MAX;
+	for ( int j = 0; j < ragdolls * 10; ++j )
+	{
+		const RagJoint* rj = s_ragJoints + j % 10;
+		float gap = anchorGap( joints[j] );
+		maxGap = tbMaxFloat( maxGap, gap );
+		meanGap += gap / (float)( ragdolls * 10 );
+		swingExcess = tbMaxFloat( swingExcess, swingBetween( joints[j] ) - rj->swing );
+		twistExcess = tbMaxFloat( twistExcess, fabsf( tbConeJoint_GetTwistAngle( joints[j] ) ) - rj->twist );
+	}
+	printf( "ragdolls 100: joint gap at end %.5f m (mean %.6f), during the run %.5f m, swing excess %.3f deg, twist "
+			"excess %.3f deg\n",
+			maxGap, meanGap, runMax, swingExcess / DEG, twistExcess / DEG );
+	free( joints );
+	tbDestroyWorld( world );
+	assert_true( maxGap < 0.005f );
+	assert_true( swingExcess < 1.0f * DEG );
+	assert_true( twistExcess < 1.0f * DEG );
+}
+
 // Breakable ---------------------------------------------------------------------------------------
 
 // A load that grows by 1 N per step hangs from a hinge with breakForce 200 N: it breaks when the
@@ -1089,6 +1207,34 @@ static void collide_connected( void** state )
 	}
 }
 
+// Sleeping -----------------------------------------------------------------------------------------
+
+// A jointed pair sleeps as one island, and waking one body wakes the other through the joint.
+static void joints_sleep_and_wake( void** state )
+{
+	(void)state;
+	tbWorldDef wd = tbDefaultWorldDef();
+	wd.enableSleep = true;
+	tbWorldId world = tbCreateWorld( &wd );
+	tbBodyId a = addBox( world, tbMakeVec3( 0.0f, 0.0f, 4.0f ), tbMakeVec3( 0.1f, 0.1f, 0.5f ), 1.0f );
+	tbBodyId b = addBox( world, tbMakeVec3( 0.0f, 0.0f, 3.0f ), tbMakeVec3( 0.1f, 0.1f, 0.5f ), 1.0f );
+	tbHingeJointDef top = tbDefaultHingeJointDef();
+	tbJointFramesFromWorld( tb_nullBodyId, a, tbMakeVec3( 0.0f, 0.0f, 4.5f ), tbMakeVec3( 0, 1, 0 ), &top.base );
+	tbCreateHingeJoint( world, &top, NULL );
+	tbHingeJointDef mid = tbDefaultHingeJointDef();
+	tbJointFramesFromWorld( a, b, tbMakeVec3( 0.0f, 0.0f, 3.5f ), tbMakeVec3( 0, 1, 0 ), &mid.base );
+	tbCreateHingeJoint( world, &mid, NULL );
+	run( world, 120 );
+	assert_false( tbBody_IsAwake( a ) );
+	assert_false( tbBody_IsAwake( b ) );
+	tbBody_ApplyLinearImpulse( b, tbMakeVec3( 1.0f, 0.0f, 0.0f ), tbBody_GetPosition( b ), true );
+	assert_true( tbBody_IsAwake( a ) );
+	run( world, 1 );
+	assert_true( tbBody_IsAwake( a ) && tbBody_IsAwake( b ) );
+	assert_true( fabsf( tbBody_GetAngularVelocity( a ).y ) > 0.01f ); // the swing reached the top link
+	tbDestroyWorld( world );
+}
+
 // API ---------------------------------------------------------------------------------------------
 
 static int s_lockedResult = -1;
@@ -1371,8 +1517,10 @@ int main( void )
 		cmocka_unit_test( motor_joint_drives_speed ),
 		cmocka_unit_test( mouse_joint_drags ),
 		cmocka_unit_test( collide_connected ),
+		cmocka_unit_test( joints_sleep_and_wake ),
 		cmocka_unit_test( every_type_to_static ),
 		cmocka_unit_test( scenes_chains ),
+		cmocka_unit_test( scenes_ragdolls ),
 	};
 	return cmocka_run_group_tests( tests, NULL, NULL );
 }

@@ -62,8 +62,8 @@ typedef struct tbWorldDef
 	float maxCorrectionSpeed; ///< cap on push-out velocity, m/s, default 3
 	float contactHertz;      ///< soft contact stiffness, Hz, default 100 (capped at a quarter of the sub-step rate)
 	float contactDampingRatio; ///< soft contact damping ratio, default 1
-	float jointHertz;        ///< soft joint stiffness, Hz, default 60
-	float jointDampingRatio; ///< default 2 (soft mode) 
+	float jointHertz;        ///< soft joint stiffness, Hz, default 120
+	float jointDampingRatio; ///< soft joint damping ratio, default 5
 	float restitutionThreshold; ///< m/s: slower impacts do not bounce, default 1
 	tbMixRule frictionMix;    ///< default geometric mean
 	tbMixRule restitutionMix; ///< default maximum
