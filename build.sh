@@ -17,7 +17,10 @@ usage: ./build.sh COMMAND [ARGS]
   deps                 install the Debian packages of vendor/packages.txt that are missing
   build [CONFIG]       deps, generate makefiles, build CONFIG (debug, release or sanitize; default release)
   run [SCENE] [ARGS]   build release and open SCENE in the viewer (default $DEFAULT_SCENE)
-  test                 build sanitize (ASan + UBSan) and run the whole test suite
+  test                 build sanitize (ASan + UBSan) and run the whole test suite, with a
+                       short libFuzzer run of every fuzz target (TB_FUZZ_SECONDS each, default 30)
+  fuzz [SECONDS]       build the fuzz targets with clang and libFuzzer, run each for SECONDS
+                       (default 60); see tests/fuzz/README.md
   bench [ARGS]         build release and run build/release/tumble_bench ARGS
   clean                remove build/ (binaries, objects, makefiles, generated GL loader)
 
@@ -133,10 +136,57 @@ cmd_run()
 	exec build/release/tumble "$scene" "$@"
 }
 
+# Fuzz targets: the `fuzz` configuration of premake5.lua, built with clang (libFuzzer) whatever CC
+# says, and only the fuzz_* programs (the other projects are not meant for it).
+build_fuzzers()
+{
+	command -v clang >/dev/null 2>&1 ||
+		die "clang not found: the fuzz targets need clang's libFuzzer (./build.sh deps installs clang)"
+	cmd_deps
+	generate
+	local targets=()
+	mapfile -t targets < <( sed -n 's/^PROJECTS := //p' build/Makefile | tr ' ' '\n' | grep '^fuzz_' )
+	[ ${#targets[@]} -gt 0 ] || die "premake5.lua declared no fuzz_* projects (tests/fuzz/fuzz_*.c)"
+	local jobs
+	jobs=$( nproc 2>/dev/null || echo 2 )
+	local verbose=()
+	if [ -n "${VERBOSE:-}" ]; then
+		verbose=( verbose=1 )
+	fi
+	note "building fuzz targets with clang: ${targets[*]}"
+	make --no-print-directory -C build config=fuzz CC=clang CXX=clang++ -j"$jobs" "${verbose[@]}" "${targets[@]}" ||
+		die "build of the fuzz targets failed (see the compiler messages above)"
+}
+
 cmd_test()
 {
 	cmd_build sanitize
-	bash tests/run_tests.sh build/sanitize
+	local seconds="${TB_FUZZ_SECONDS:-30}"
+	if [ "$seconds" -gt 0 ]; then
+		build_fuzzers
+		TB_FUZZ_BUILD_DIR=build/fuzz TB_FUZZ_SECONDS="$seconds" bash tests/run_tests.sh build/sanitize
+	else
+		bash tests/run_tests.sh build/sanitize
+	fi
+}
+
+cmd_fuzz()
+{
+	local seconds="${1:-60}"
+	case "$seconds" in
+		'' | *[!0-9]*) die "fuzz: SECONDS must be a whole number, got '$seconds'" ;;
+	esac
+	build_fuzzers
+	local failed=()
+	local target
+	for target in $( sed -n 's/^PROJECTS := //p' build/Makefile | tr ' ' '\n' | grep '^fuzz_' ); do
+		echo "== $target"
+		bash tests/fuzz/run_fuzz.sh --fuzz build/fuzz --seconds "$seconds" "$target" || failed+=( "$target" )
+	done
+	if [ ${#failed[@]} -gt 0 ]; then
+		die "fuzz: findings in ${failed[*]} (inputs saved under build/fuzz-runs/)"
+	fi
+	note "fuzz: no findings"
 }
 
 cmd_bench()
@@ -162,6 +212,7 @@ case "$command" in
 	build) cmd_build "$@" ;;
 	run) cmd_run "$@" ;;
 	test) cmd_test ;;
+	fuzz) cmd_fuzz "$@" ;;
 	bench) cmd_bench "$@" ;;
 	clean) cmd_clean ;;
 	-h | --help | help) usage ;;

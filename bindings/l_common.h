@@ -36,6 +36,8 @@ void tbLua_RegisterType( lua_State* L, const tbLuaType* type );
 /// Metatable registry keys.
 #define TB_LUA_WORLD "tumble.World"
 #define TB_LUA_BODY "tumble.Body"
+#define TB_LUA_JOINT "tumble.Joint"
+#define TB_LUA_MOVER "tumble.Mover"
 
 // Messages ---------------------------------------------------------------------------------------
 
@@ -86,6 +88,10 @@ bool tbDef_Vec3( tbLuaDef* def, const char* key, tbVec3* value, tbLuaCheck check
 bool tbDef_Quat( tbLuaDef* def, const char* key, tbQuat* value );
 /// Two numbers {lo, hi} with lo <= hi.
 bool tbDef_Range( tbLuaDef* def, const char* key, float* lo, float* hi );
+/// A table of exactly count numbers that pass check ("must be <count> finite numbers").
+bool tbDef_Floats( tbLuaDef* def, const char* key, float* values, int count, tbLuaCheck check );
+/// Raise "fn: <prefix>key must be <expected>, got <the field's value>" (for checks a reader cannot do).
+int tbDef_FieldError( tbLuaDef* def, const char* key, const char* expected );
 /// Pushes the table when present (caller pops).
 bool tbDef_Table( tbLuaDef* def, const char* key );
 /// Pushes the function when present (caller pops).
@@ -105,6 +111,8 @@ tbVec3 tbLua_CheckVec3( lua_State* L, int index, const char* fn, const char* wha
 tbVec3 tbLua_CheckVec3Args( lua_State* L, int index, const char* fn, const char* what );
 /// A quaternion given either as a table {w, x, y, z} at index or as four numbers; normalised.
 tbQuat tbLua_CheckQuatArgs( lua_State* L, int index, const char* fn, const char* what );
+/// Reads a table of exactly count numbers passing check at index; false (nothing raised) otherwise.
+bool tbLua_ReadFloats( lua_State* L, int index, float* values, int count, tbLuaCheck check );
 /// A string argument from a NULL-terminated list: "invalid <what> 'x'".
 int tbLua_CheckEnum( lua_State* L, int index, const char* const* names, const char* fn, const char* what );
 bool tbLua_CheckBool( lua_State* L, int index, const char* fn, const char* what );
@@ -130,7 +138,8 @@ extern const char* const tb_eventNames[];
 
 // World and Body userdata ------------------------------------------------------------------------
 
-/// The World userdata. User values: 1 = body cache (index1 -> Body), 2 = event handlers.
+/// The World userdata. User values: 1 = body cache (index1 -> Body), 2 = event handlers,
+/// 3 = joint cache (index1 -> Joint), 4 = mover cache (index1 -> Mover).
 typedef struct tbLuaWorld
 {
 	tbWorldId id;
@@ -139,6 +148,13 @@ typedef struct tbLuaWorld
 	bool dispatching; ///< event handlers are running: world:step is refused
 	double time;	  ///< simulated seconds
 	long long stepCount;
+	/// While world:step runs the physics step: the stepping thread and the World's stack index in
+	/// it, so callbacks called from inside the step (custom joint rows) can run Lua under
+	/// lua_pcall. NULL outside a step.
+	lua_State* stepL;
+	int stepWorldIndex;
+	/// Stack index (in stepL) of the first error raised by such a callback during this step, or 0.
+	int stepError;
 } tbLuaWorld;
 
 /// The Body userdata. User value 1 = its World userdata, so the world outlives every handle.
@@ -170,6 +186,8 @@ int tbLuaWorld_AddCompound( lua_State* L );
 /// Register the World and Body types (called by luaopen_tumble).
 void tbLua_OpenWorld( lua_State* L );
 void tbLua_OpenBody( lua_State* L );
+void tbLua_OpenJoint( lua_State* L );
+void tbLua_OpenMover( lua_State* L );
 /// tb.world{...}
 int tbLua_NewWorld( lua_State* L );
 
@@ -201,3 +219,46 @@ tbShapeId tbLuaShape_Attach( tbBodyId bodyId, const tbShapeDef* shapeDef, const 
 							 tbResult* result );
 /// Register the hull holder type (called by luaopen_tumble).
 void tbLua_OpenShape( lua_State* L );
+
+// Joints (l_joint.c) and movers (l_mover.c) ------------------------------------------------------
+
+/// User value slots of the World userdata used by the joint and mover caches.
+#define TB_LUA_WORLD_JOINTS 3
+#define TB_LUA_WORLD_MOVERS 4
+
+/// The Joint userdata. User value 1 = its World userdata, 2 = the rows function of a custom joint.
+typedef struct tbLuaJoint
+{
+	tbJointId id;
+	tbLuaWorld* world;
+	tbJointType type;
+} tbLuaJoint;
+
+/// The Mover userdata. User value 1 = its World userdata.
+typedef struct tbLuaMover
+{
+	tbMoverId id;
+	tbLuaWorld* world;
+} tbLuaMover;
+
+extern const char* const tb_jointTypeNames[]; ///< indexed by tbJointType, NULL-terminated
+
+/// The live joint at index, or raises "attempt to use a destroyed Joint".
+tbLuaJoint* tbLua_CheckJoint( lua_State* L, int index, const char* fn );
+
+/// Pushes the fields of a joint_break event table for the event (the World at worldIndex).
+void tbLua_PushJointBreakEvent( lua_State* L, int worldIndex, const tbJointBreakEvent* event );
+
+int tbLuaWorld_Distance( lua_State* L );
+int tbLuaWorld_Ball( lua_State* L );
+int tbLuaWorld_Hinge( lua_State* L );
+int tbLuaWorld_Cone( lua_State* L );
+int tbLuaWorld_Fixed( lua_State* L );
+int tbLuaWorld_Slider( lua_State* L );
+int tbLuaWorld_SixDof( lua_State* L );
+int tbLuaWorld_Motor( lua_State* L );
+int tbLuaWorld_Mouse( lua_State* L );
+int tbLuaWorld_Constraint( lua_State* L );
+int tbLuaWorld_Joint( lua_State* L );
+int tbLuaWorld_Joints( lua_State* L );
+int tbLuaWorld_Mover( lua_State* L );

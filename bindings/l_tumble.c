@@ -309,6 +309,21 @@ static const char* tbNumberText( tbLuaCheck check )
 	}
 }
 
+static const char* tbNumbersText( tbLuaCheck check )
+{
+	switch ( check )
+	{
+		case tbCheck_positive:
+			return "positive numbers";
+		case tbCheck_nonNegative:
+			return "numbers >= 0";
+		case tbCheck_unit:
+			return "numbers in [0, 1]";
+		default:
+			return "finite numbers";
+	}
+}
+
 static const char* tbVectorText( tbLuaCheck check )
 {
 	switch ( check )
@@ -592,6 +607,28 @@ bool tbDef_Range( tbLuaDef* def, const char* key, float* lo, float* hi )
 	return true;
 }
 
+bool tbDef_Floats( tbLuaDef* def, const char* key, float* values, int count, tbLuaCheck check )
+{
+	if ( tbDef_Get( def, key ) == false )
+	{
+		return false;
+	}
+	if ( tbReadFloats( def->L, -1, values, count, check ) == false )
+	{
+		char expected[64];
+		snprintf( expected, sizeof( expected ), "%d %s", count, tbNumbersText( check ) );
+		tbDef_Fail( def, key, expected );
+	}
+	lua_pop( def->L, 1 );
+	return true;
+}
+
+int tbDef_FieldError( tbLuaDef* def, const char* key, const char* expected )
+{
+	lua_getfield( def->L, def->table, key );
+	return tbDef_Fail( def, key, expected );
+}
+
 bool tbDef_Table( tbLuaDef* def, const char* key )
 {
 	if ( tbDef_Get( def, key ) == false )
@@ -653,6 +690,11 @@ void tbDef_Finish( tbLuaDef* def )
 }
 
 // Arguments --------------------------------------------------------------------------------------
+
+bool tbLua_ReadFloats( lua_State* L, int index, float* values, int count, tbLuaCheck check )
+{
+	return tbReadFloats( L, lua_absindex( L, index ), values, count, check );
+}
 
 float tbLua_CheckNumber( lua_State* L, int index, const char* fn, const char* what, tbLuaCheck check )
 {
@@ -884,6 +926,8 @@ int luaopen_tumble( lua_State* L )
 	tbLua_OpenShape( L );
 	tbLua_OpenWorld( L );
 	tbLua_OpenBody( L );
+	tbLua_OpenJoint( L );
+	tbLua_OpenMover( L );
 
 	static const luaL_Reg functions[] = {
 		{ "world", tbLua_NewWorld },
@@ -908,6 +952,8 @@ int luaopen_tumble( lua_State* L )
 	lua_setfield( L, -2, "mix_rules" );
 	tbPushNameList( L, tb_eventNames );
 	lua_setfield( L, -2, "events" );
+	tbPushNameList( L, tb_jointTypeNames );
+	lua_setfield( L, -2, "joint_types" );
 
 	lua_newtable( L );
 	lua_pushcfunction( L, tbLua_InputDown );

@@ -10,7 +10,9 @@ enum
 {
 	tbWorldValue_bodies = 1,   ///< index1 -> Body userdata
 	tbWorldValue_handlers = 2, ///< event name -> list of { fn, owner, removed }
-	tbWorldValue_count = 2
+	tbWorldValue_joints = TB_LUA_WORLD_JOINTS, ///< index1 -> Joint userdata
+	tbWorldValue_movers = TB_LUA_WORLD_MOVERS, ///< index1 -> Mover userdata
+	tbWorldValue_count = 4
 };
 
 static const char* const tb_hostKey = "tumble.host";
@@ -117,6 +119,10 @@ void tbLua_PushWorld( lua_State* L, tbWorldId worldId, bool owned )
 	lua_setiuservalue( L, -2, tbWorldValue_bodies );
 	lua_newtable( L );
 	lua_setiuservalue( L, -2, tbWorldValue_handlers );
+	lua_newtable( L );
+	lua_setiuservalue( L, -2, tbWorldValue_joints );
+	lua_newtable( L );
+	lua_setiuservalue( L, -2, tbWorldValue_movers );
 	luaL_setmetatable( L, TB_LUA_WORLD );
 }
 
@@ -149,9 +155,13 @@ static void tbDestroyLuaWorld( lua_State* L, int index, tbLuaWorld* world )
 	{
 		tbDestroyWorld( world->id );
 	}
-	// Dropping the cache makes every Body handle of this world report itself destroyed.
+	// Dropping the caches makes every handle of this world report itself destroyed.
 	lua_newtable( L );
 	lua_setiuservalue( L, index, tbWorldValue_bodies );
+	lua_newtable( L );
+	lua_setiuservalue( L, index, tbWorldValue_joints );
+	lua_newtable( L );
+	lua_setiuservalue( L, index, tbWorldValue_movers );
 }
 
 static int tbWorld_Gc( lua_State* L )
@@ -446,7 +456,15 @@ static void tbBuildEvents( lua_State* L, int worldIndex, tbWorldId id, int e )
 			lua_rawseti( L, list, ++n );
 		}
 	}
-	// joint_break: joints are not in the C API yet.
+	else if ( e == 4 )
+	{
+		tbJointBreakEvents events = tbWorld_GetJointBreakEvents( id );
+		for ( int i = 0; i < events.count; ++i )
+		{
+			tbLua_PushJointBreakEvent( L, worldIndex, events.events + i );
+			lua_rawseti( L, list, ++n );
+		}
+	}
 }
 
 // Calls every handler for every event of the last step. All event tables are built before the
@@ -584,15 +602,45 @@ static int tbWorld_StepMethod( lua_State* L )
 		return luaL_error( L, "step: cannot step the world from its own event handler" );
 	}
 	tbLua_CheckUnlocked( L, world, "step" );
-	tbCheckResult( L, tbWorld_Step( world->id, dt ), "step" );
+	// Callbacks run during the step (custom joint rows) use this thread and leave their first
+	// error on its stack, above index 1; they never raise through the solver.
+	lua_settop( L, 1 );
+	lua_State* outerL = world->stepL;
+	int outerIndex = world->stepWorldIndex;
+	int outerError = world->stepError;
+	world->stepL = L;
+	world->stepWorldIndex = 1;
+	world->stepError = 0;
+	tbResult result = tbWorld_Step( world->id, dt );
+	int callbackError = world->stepError;
+	world->stepL = outerL;
+	world->stepWorldIndex = outerIndex;
+	world->stepError = outerError;
+	if ( callbackError != 0 )
+	{
+		lua_pushvalue( L, callbackError );
+		lua_replace( L, 2 );
+	}
+	else
+	{
+		lua_pushnil( L );
+		lua_replace( L, 2 );
+	}
+	lua_settop( L, 2 );
+	tbCheckResult( L, result, "step" );
 	world->time += dt;
 	world->stepCount += 1;
-	lua_settop( L, 1 );
 	lua_pushcfunction( L, tbDispatchProtected );
 	lua_pushvalue( L, 1 );
 	int status = lua_pcall( L, 1, 0, 0 );
 	// Reset even when a handler's error (or an out-of-memory error) escapes the dispatch.
 	world->dispatching = false;
+	if ( lua_isnil( L, 2 ) == false )
+	{
+		// The callback's error came first: raise it after the handlers ran.
+		lua_pushvalue( L, 2 );
+		return lua_error( L );
+	}
 	if ( status != LUA_OK )
 	{
 		return lua_error( L );
@@ -940,8 +988,21 @@ static int tbWorld_GetLocked( lua_State* L )
 
 void tbLua_OpenWorld( lua_State* L )
 {
-	// Adding a joint type is one more entry here (e.g. { "hinge", tbLuaWorld_Hinge } from l_joint.c).
+	// Adding a joint type is one more entry here.
 	static const luaL_Reg methods[] = {
+		{ "distance", tbLuaWorld_Distance },
+		{ "ball", tbLuaWorld_Ball },
+		{ "hinge", tbLuaWorld_Hinge },
+		{ "cone", tbLuaWorld_Cone },
+		{ "fixed", tbLuaWorld_Fixed },
+		{ "slider", tbLuaWorld_Slider },
+		{ "six_dof", tbLuaWorld_SixDof },
+		{ "motor", tbLuaWorld_Motor },
+		{ "mouse", tbLuaWorld_Mouse },
+		{ "constraint", tbLuaWorld_Constraint },
+		{ "joint", tbLuaWorld_Joint },
+		{ "joints", tbLuaWorld_Joints },
+		{ "mover", tbLuaWorld_Mover },
 		{ "step", tbWorld_StepMethod },
 		{ "destroy", tbWorld_Destroy },
 		{ "is_valid", tbWorld_IsValidMethod },

@@ -37,6 +37,19 @@ void tbLua_PushBody( lua_State* L, int worldIndex, tbBodyId bodyId );
 /// The body id of the Body userdata at index; false when the value is not a Body.
 bool tbLua_ToBody( lua_State* L, int index, tbBodyId* bodyId );
 
+/// Push the Joint userdata for jointId of the World at worldIndex (one userdata per joint), or nil
+/// when the id is not a live joint of that world.
+void tbLua_PushJoint( lua_State* L, int worldIndex, tbJointId jointId );
+
+/// The joint id of the Joint userdata at index; false when the value is not a Joint.
+bool tbLua_ToJoint( lua_State* L, int index, tbJointId* jointId );
+
+/// Push the Mover userdata for moverId of the World at worldIndex, or nil when it is not live.
+void tbLua_PushMover( lua_State* L, int worldIndex, tbMoverId moverId );
+
+/// The mover id of the Mover userdata at index; false when the value is not a Mover.
+bool tbLua_ToMover( lua_State* L, int index, tbMoverId* moverId );
+
 /// Apply world settings from the table at tableIndex (same fields as tb.world{...}) to the live
 /// World at worldIndex. Raises a Lua error for a bad field.
 void tbLua_ApplyWorldSettings( lua_State* L, int worldIndex, int tableIndex );

@@ -107,6 +107,68 @@ static void tbJsonVec3( tbJson* json, const char* key, tbVec3 v )
 	tbJson_EndArray( json );
 }
 
+// Every joint once: each is listed with its body A, or with body B when A is the static world.
+static void tbWriteJoints( tbJson* json, tbWorldId world, bool all )
+{
+	tbBodyId probe;
+	int bodyCount = tbWorld_GetBodies( world, &probe, 0 );
+	tbBodyId* bodies = malloc( (size_t)( bodyCount > 0 ? bodyCount : 1 ) * sizeof( tbBodyId ) );
+	if ( bodies == NULL )
+	{
+		return;
+	}
+	bodyCount = tbWorld_GetBodies( world, bodies, bodyCount );
+	int capacity = 0;
+	tbJointId* joints = NULL;
+	for ( int i = 0; i < bodyCount; ++i )
+	{
+		tbJointId jointProbe;
+		int count = tbBody_GetJoints( bodies[i], &jointProbe, 0 );
+		if ( count > capacity )
+		{
+			tbJointId* grown = realloc( joints, (size_t)count * sizeof( tbJointId ) );
+			if ( grown == NULL )
+			{
+				break;
+			}
+			joints = grown;
+			capacity = count;
+		}
+		count = tbBody_GetJoints( bodies[i], joints, count );
+		for ( int k = 0; k < count; ++k )
+		{
+			tbBodyId a = tbJoint_GetBodyA( joints[k] );
+			if ( TB_ID_EQUALS( a, bodies[i] ) == false && TB_IS_NON_NULL( a ) && tbBody_IsValid( a ) )
+			{
+				continue;
+			}
+			const char* name = tbJoint_GetName( joints[k] );
+			bool named = name != NULL && name[0] != '\0';
+			if ( named == false && all == false )
+			{
+				continue;
+			}
+			float posError = 0.0f;
+			float angleError = 0.0f;
+			tbJoint_GetError( joints[k], &posError, &angleError );
+			tbJson_BeginObject( json );
+			tbJson_Key( json, "name" );
+			tbJson_String( json, named ? name : NULL );
+			tbJson_Key( json, "type" );
+			tbJson_String( json, tbJointTypeName( tbJoint_GetType( joints[k] ) ) );
+			tbJson_Key( json, "pos_error" );
+			tbJson_Number( json, posError );
+			tbJson_Key( json, "angle_error" );
+			tbJson_Number( json, angleError );
+			tbJson_Key( json, "broken" );
+			tbJson_Bool( json, tbJoint_IsBroken( joints[k] ) );
+			tbJson_EndObject( json );
+		}
+	}
+	free( joints );
+	free( bodies );
+}
+
 static void tbWriteReport( tbScene* scene, const tbAppOptions* options, const tbRunStats* stats, long long steps )
 {
 	tbWorldId world = tbScene_GetWorld( scene );
@@ -161,9 +223,12 @@ static void tbWriteReport( tbScene* scene, const tbAppOptions* options, const tb
 	}
 	tbJson_EndArray( &json );
 
-	// Joints are not in the C API yet.
 	tbJson_Key( &json, "joints" );
 	tbJson_BeginArray( &json );
+	if ( TB_IS_NON_NULL( world ) )
+	{
+		tbWriteJoints( &json, world, options->all );
+	}
 	tbJson_EndArray( &json );
 
 	float median = 0.0f;

@@ -3,6 +3,9 @@
 #   1. the unit test program BUILD_DIR/test_X of every tests/unit/test_X.c (cmocka)
 #   2. every tests/lua/*.lua with BUILD_DIR/tumble --headless   (files in subfolders are helpers)
 #   3. every tests/e2e/*.sh                              (with TUMBLE and TB_BUILD_DIR set)
+#   4. every fuzz target tests/fuzz/fuzz_X.c: BUILD_DIR/fuzz_X replays its corpus and crash
+#      reproducers; with TB_FUZZ_BUILD_DIR set (./build.sh test sets build/fuzz) the libFuzzer build
+#      also fuzzes it for TB_FUZZ_SECONDS (default 30) seconds (tests/fuzz/run_fuzz.sh)
 # Prints one line per test program or script and ends with exactly "N passed, N failed".
 # Exit status is non-zero when any failed or when nothing ran.
 # TB_TEST_TIMEOUT (seconds, default 900) bounds each one, so a hang fails instead of stalling CI.
@@ -47,6 +50,10 @@ run()
 	# cmocka's summary, when the program is a cmocka test: "[==========] 7 test(s) run."
 	local detail
 	detail=$( sed -n 's/^\[=\+\] \([0-9]\+\) test(s) run\./\1 cases, /p' "$log" | tail -n 1 )
+	# libFuzzer's summary, when the program is a fuzz run: "Done 123456 runs in 30 second(s)".
+	if [ -z "$detail" ]; then
+		detail=$( sed -n 's/^fuzz: Done \([0-9]\+\) runs in .*/\1 runs, /p' "$log" | tail -n 1 )
+	fi
 	if [ "$status" -eq 0 ]; then
 		passed=$(( passed + 1 ))
 		printf 'PASS  %-40s (%s%ss)\n' "$name" "$detail" "$seconds"
@@ -96,6 +103,16 @@ fi
 
 for test in tests/e2e/*.sh; do
 	run "$test" bash "$test"
+done
+
+# Fuzz targets (tests/fuzz/README.md): a replay of the committed inputs, then a short libFuzzer run.
+fuzz_run=()
+if [ -n "${TB_FUZZ_BUILD_DIR:-}" ]; then
+	fuzz_run=( --fuzz "$TB_FUZZ_BUILD_DIR" --seconds "${TB_FUZZ_SECONDS:-30}" )
+fi
+for source in tests/fuzz/fuzz_*.c; do
+	name="$( basename "$source" .c )"
+	run "tests/fuzz/$name" bash tests/fuzz/run_fuzz.sh --replay "$build_dir" "${fuzz_run[@]}" "$name"
 done
 
 echo

@@ -280,10 +280,8 @@ static tbVec3 tbSpherePoint( int ring, int rings, int segment, int segments )
 
 // The octant pattern makes rolling visible. segments is a multiple of 4 and rings of 2, so no
 // triangle straddles an octant boundary and every triangle takes one shade.
-static void tbBuildSphere( tbArray* out )
+static void tbBuildSphere( tbArray* out, int rings, int segments )
 {
-	const int rings = 12;
-	const int segments = 24;
 	for ( int r = 0; r < rings; ++r )
 	{
 		for ( int s = 0; s < segments; ++s )
@@ -306,9 +304,8 @@ static void tbBuildSphere( tbArray* out )
 	}
 }
 
-static void tbBuildCylinder( tbArray* out )
+static void tbBuildCylinder( tbArray* out, int segments )
 {
-	const int segments = 24;
 	for ( int s = 0; s < segments; ++s )
 	{
 		float a0 = 2.0f * TB_PI * (float)s / (float)segments;
@@ -447,16 +444,24 @@ tbRenderer* tbRenderer_Create( char* error, int errorSize )
 
 	tbArray builtin;
 	tbInitArray( &builtin, sizeof( tbMeshVertex ) );
-	tbBuildSphere( &builtin );
-	int sphereCount = builtin.count;
-	tbBuildCylinder( &builtin );
-	int cylinderCount = builtin.count - sphereCount;
+	// In tbBuiltinMesh order; the low-detail versions keep the octant pattern (multiples of 4 and 2).
+	int ends[tbMesh_builtinCount];
+	tbBuildSphere( &builtin, 12, 24 );
+	ends[tbMesh_sphere] = builtin.count;
+	tbBuildCylinder( &builtin, 24 );
+	ends[tbMesh_cylinder] = builtin.count;
 	tbBuildCube( &builtin );
-	int cubeCount = builtin.count - sphereCount - cylinderCount;
+	ends[tbMesh_cube] = builtin.count;
+	tbBuildSphere( &builtin, 6, 12 );
+	ends[tbMesh_sphereLow] = builtin.count;
+	tbBuildCylinder( &builtin, 12 );
+	ends[tbMesh_cylinderLow] = builtin.count;
 	const tbMeshVertex* v = builtin.data;
-	tbRenderer_AddMesh( r, v, sphereCount );
-	tbRenderer_AddMesh( r, v + sphereCount, cylinderCount );
-	tbRenderer_AddMesh( r, v + sphereCount + cylinderCount, cubeCount );
+	for ( int m = 0; m < tbMesh_builtinCount; ++m )
+	{
+		int first = m > 0 ? ends[m - 1] : 0;
+		tbRenderer_AddMesh( r, v + first, ends[m] - first );
+	}
 	tbFreeArray( &builtin );
 	if ( r->meshes.count != tbMesh_builtinCount )
 	{

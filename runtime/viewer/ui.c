@@ -93,12 +93,22 @@ void tbUi_BeginPanel( tbUi* ui, const char* title, float x, float y, float width
 	}
 }
 
+void tbUi_IdScope( tbUi* ui, const char* name )
+{
+	ui->panelSeed = tbHashString( ui->panelSeed, name );
+}
+
 float tbUi_EndPanel( tbUi* ui )
+{
+	return tbUi_EndPanelColored( ui, tb_panelColor );
+}
+
+float tbUi_EndPanelColored( tbUi* ui, tbRgba background )
 {
 	float bottom = ui->cursorY + tbUi_Padding( ui );
 	float height = bottom - ui->panelY;
 	tbRenderer_InsertRect2D( ui->renderer, ui->panelMark, ui->panelX, ui->panelY, ui->panelWidth, height,
-							 tb_panelColor );
+							 background );
 	if ( ui->rectCount < TB_UI_MAX_PANELS )
 	{
 		float* r = ui->rects[ui->rectCount++];
@@ -161,6 +171,14 @@ void tbUi_Label( tbUi* ui, const char* text )
 void tbUi_Heading( tbUi* ui, const char* text )
 {
 	tbUi_ColoredLabel( ui, text, tb_headingColor );
+}
+
+void tbUi_Columns( tbUi* ui, const char* left, const char* right, float split )
+{
+	float y = ui->cursorY + tbTextOffset( ui );
+	tbRenderer_Text2D( ui->renderer, tbContentX( ui ), y, left, ui->scale, tb_headingColor );
+	tbRenderer_Text2D( ui->renderer, tbContentX( ui ) + split, y, right, ui->scale, tb_textColor );
+	ui->cursorY += tbUi_LineHeight( ui ) + 2.0f * ui->scale;
 }
 
 void tbUi_Separator( tbUi* ui )

@@ -50,10 +50,18 @@ bool tbUi_WantsMouse( const tbUi* ui, float x, float y );
 void tbUi_BeginPanel( tbUi* ui, const char* title, float x, float y, float width );
 /// Returns the bottom edge of the panel, pixels.
 float tbUi_EndPanel( tbUi* ui );
+/// The same with a background colour of its own (an opaque overlay).
+float tbUi_EndPanelColored( tbUi* ui, tbRgba background );
+
+/// Start a new id scope inside the panel: widgets after it never share state with the ones before,
+/// even with equal labels (the scene's widgets below the viewer's own).
+void tbUi_IdScope( tbUi* ui, const char* name );
 
 void tbUi_Label( tbUi* ui, const char* text );
 void tbUi_ColoredLabel( tbUi* ui, const char* text, tbRgba color );
 void tbUi_Heading( tbUi* ui, const char* text );
+/// One row of two columns: left text, and right text starting split pixels into the content.
+void tbUi_Columns( tbUi* ui, const char* left, const char* right, float split );
 void tbUi_Separator( tbUi* ui );
 /// True on the frame the button is clicked (released over it after a press on it).
 bool tbUi_Button( tbUi* ui, const char* label );

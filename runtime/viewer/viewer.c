@@ -297,6 +297,7 @@ static void tbCheckWorld( tbViewer* v )
 	}
 	tbViewer_ForgetWorld( v );
 	tbWorldDraw_Reset( v->worldDraw, v->renderer );
+	tbHistory_Clear( &v->history );
 	v->world = world;
 	if ( v->cameraFitted == false && tbWorld_IsValid( world ) )
 	{
@@ -318,6 +319,10 @@ static void tbStepScene( tbViewer* v )
 	if ( ok == false )
 	{
 		tbReportSceneError( v, "a step" );
+	}
+	else
+	{
+		tbHistory_Record( v );
 	}
 }
 
@@ -360,31 +365,31 @@ static void tbSimulate( tbViewer* v, double frameSeconds )
 
 // Keys and mouse ---------------------------------------------------------------------------------
 
-static const char* const tb_helpLines[] = {
-	"Esc            quit",
-	"Space, P       pause / resume",
-	"Period, N      single step (pauses)",
-	"R              reset: rebuild the scene from its file",
-	"F5             reload now (the scene's reload mode)",
-	"F6             resume a scene halted by an error",
-	"T              slow motion x0.25",
-	"+ / -          speed x2 / x0.5",
-	"1 - 6          debug: contacts, joints, AABBs,",
-	"               centres, velocities, sleep",
-	"W A S D Q E    fly (Shift: faster)",
-	"F              focus on the selected body",
-	"Home           reset the camera",
-	"Tab            hide / show the panels",
-	"F12            save a screenshot (PNG)",
-	"F1             this help",
-	"",
-	"Left drag on a body     pull it (mouse joint)",
-	"Shift + left click      push it (impulse)",
-	"Left drag on empty space or right drag   orbit",
-	"Middle drag, Shift + right drag          pan",
-	"Wheel          zoom",
-	"Other keys go to the scene's keypressed(key).",
+// The F1 overlay: key, what it does. docs/VIEWER.md has the same list.
+static const char* const tb_help[][2] = {
+	{ "Esc", "quit" },
+	{ "Space, P", "pause / resume" },
+	{ "Period, N", "single step" },
+	{ "R", "reset: rebuild from the file" },
+	{ "F5", "reload now (the scene's mode)" },
+	{ "F6", "resume after a script error" },
+	{ "T", "slow motion x0.25" },
+	{ "+  -", "speed x2, x0.5" },
+	{ "Left  Right", "rewind, forward (Shift: 1 s)" },
+	{ "1 - 6", "debug layers (see the panel)" },
+	{ "W A S D Q E", "fly (Shift: faster)" },
+	{ "F", "focus on the selected body" },
+	{ "Home", "reset the camera" },
+	{ "Tab", "hide / show the panels" },
+	{ "F12", "save a screenshot (PNG)" },
+	{ "Drag a body", "pull it (mouse joint)" },
+	{ "Shift + click", "push it (impulse)" },
+	{ "Drag elsewhere", "orbit (also right drag)" },
+	{ "Middle drag", "pan (also Shift + right drag)" },
+	{ "Wheel", "zoom" },
+	{ "Other keys", "go to the scene's keypressed" },
 };
+
 
 static void tbRequestScreenshot( tbViewer* v )
 {
@@ -431,10 +436,16 @@ static void tbForwardKey( tbViewer* v, SDL_Keycode key )
 	}
 }
 
+static bool tbShiftHeld( const tbViewer* v )
+{
+	return v->keyDown[SDL_SCANCODE_LSHIFT] || v->keyDown[SDL_SCANCODE_RSHIFT];
+}
+
 static void tbHandleKey( tbViewer* v, const SDL_KeyboardEvent* e )
 {
 	SDL_Keycode key = e->keysym.sym;
-	if ( e->repeat && key != SDLK_PERIOD && key != SDLK_n )
+	if ( e->repeat && key != SDLK_PERIOD && key != SDLK_n && key != SDLK_LEFT && key != SDLK_RIGHT &&
+		 key != SDLK_BACKSPACE )
 	{
 		return;
 	}
@@ -464,6 +475,14 @@ static void tbHandleKey( tbViewer* v, const SDL_KeyboardEvent* e )
 			break;
 		case SDLK_t:
 			v->slowMotion = !v->slowMotion;
+			break;
+		case SDLK_LEFT:
+		case SDLK_BACKSPACE:
+			// Back through the recorded past: one snapshot, or a second with Shift.
+			tbHistory_Rewind( v, tbShiftHeld( v ) ? -60 / tbMaxInt( v->history.stride, 1 ) : -1 );
+			break;
+		case SDLK_RIGHT:
+			tbHistory_Rewind( v, tbShiftHeld( v ) ? 60 / tbMaxInt( v->history.stride, 1 ) : 1 );
 			break;
 		case SDLK_PLUS:
 		case SDLK_EQUALS:
@@ -502,11 +521,6 @@ static void tbHandleKey( tbViewer* v, const SDL_KeyboardEvent* e )
 			tbForwardKey( v, key );
 			break;
 	}
-}
-
-static bool tbShiftHeld( const tbViewer* v )
-{
-	return v->keyDown[SDL_SCANCODE_LSHIFT] || v->keyDown[SDL_SCANCODE_RSHIFT];
 }
 
 typedef struct tbMouseFrame
@@ -731,6 +745,11 @@ static void tbDrawStats( tbViewer* v, const tbWorldDrawStats* drawStats )
 			  tbScene_GetStepCount( v->scene ), v->speed * ( v->slowMotion ? 0.25 : 1.0 ),
 			  v->slowMotion ? " slow" : "", v->paused ? "  PAUSED" : "" );
 	tbUi_Label( ui, line );
+	if ( v->history.cursor >= 0 )
+	{
+		snprintf( line, sizeof( line ), "REWOUND %.2f s: stepping resumes from here", tbHistory_GetOffset( &v->history ) );
+		tbUi_ColoredLabel( ui, line, tbMakeRgba( 255, 196, 90, 255 ) );
+	}
 	tbWorldCounters c;
 	memset( &c, 0, sizeof( c ) );
 	if ( tbWorld_IsValid( world ) )
@@ -771,6 +790,15 @@ static void tbDrawControls( tbViewer* v )
 	tbUi_Checkbox( ui, "slow motion (T)", &v->slowMotion );
 	tbUi_Slider( ui, "speed", &v->speed, 0.0625f, 4.0f );
 	v->speed = tbMaxFloat( v->speed, 0.0625f );
+	// Scrub the recorded past: 0 is now, -span the oldest snapshot. Always drawn, so the panel's
+	// layout does not jump when the first snapshots arrive.
+	float span = tbMaxFloat( (float)tbHistory_GetSpan( &v->history ), 1.0e-3f );
+	float offset = (float)tbHistory_GetOffset( &v->history );
+	float back = offset > 0.0f ? -offset : 0.0f;
+	if ( tbUi_Slider( ui, "rewind s", &back, -span, 0.0f ) )
+	{
+		tbHistory_Scrub( v, (double)-back );
+	}
 	for ( int i = 0; i < tbDebug_flagCount; ++i )
 	{
 		bool on = ( v->debugFlags & ( 1u << i ) ) != 0;
@@ -785,6 +813,7 @@ static void tbDrawControls( tbViewer* v )
 	// The scene's own tweaks.
 	tbUi_Separator( ui );
 	tbUi_Heading( ui, "Scene" );
+	tbUi_IdScope( ui, "scene" );
 	if ( tbScene_IsLoaded( v->scene ) && tbScene_IsHalted( v->scene ) == false )
 	{
 		v->uiOpen = true;
@@ -881,13 +910,14 @@ static void tbDrawHelp( tbViewer* v )
 {
 	tbUi* ui = &v->ui;
 	float s = ui->scale;
-	float width = 250.0f * s;
-	tbUi_BeginPanel( ui, "Keys and mouse", 0.5f * ( (float)v->drawableWidth - width ), 60.0f * s, width );
-	for ( size_t i = 0; i < sizeof( tb_helpLines ) / sizeof( tb_helpLines[0] ); ++i )
+	float width = 258.0f * s;
+	float x = tbMaxFloat( 0.5f * ( (float)v->drawableWidth - width ), 0.0f );
+	tbUi_BeginPanel( ui, "Keys and mouse (F1 closes)", x, 8.0f * s, width );
+	for ( size_t i = 0; i < sizeof( tb_help ) / sizeof( tb_help[0] ); ++i )
 	{
-		tbUi_Label( ui, tb_helpLines[i] );
+		tbUi_Columns( ui, tb_help[i][0], tb_help[i][1], 90.0f * s );
 	}
-	tbUi_EndPanel( ui );
+	tbUi_EndPanelColored( ui, tbMakeRgba( 18, 20, 26, 255 ) );
 }
 
 static void tbDrawStatus( tbViewer* v )
@@ -949,7 +979,8 @@ static void tbFrame( tbViewer* v, double frameSeconds, const tbMouseFrame* mouse
 
 	tbWorldDrawStats stats;
 	tbWorldId world = tbScene_GetWorld( v->scene );
-	tbWorldDraw_Draw( v->worldDraw, v->renderer, world, v->debugFlags, v->selected, &stats );
+	tbWorldDraw_Draw( v->worldDraw, v->renderer, world, v->debugFlags, v->selected, tbCamera_GetEye( &v->camera ),
+					  &stats );
 	tbWorldDraw_Grid( v->renderer, v->camera.target, 40.0f );
 	if ( tbJoint_IsValid( v->mouseJoint ) )
 	{
@@ -1058,8 +1089,10 @@ static bool tbOpenWindow( tbViewer* v, bool hidden )
 	char title[300];
 	snprintf( title, sizeof( title ), "tumble - %s", tbBaseName( v->app->scenePath ) );
 
-	// 4x multisampling for smooth edges where the driver has it; without it otherwise.
-	for ( int attempt = 0; attempt < 2 && v->window == NULL; ++attempt )
+	// 4x multisampling for smooth edges where the driver has it; without it otherwise. Scripted runs
+	// skip it: their frames are never looked at, and software rendering pays for every sample
+	// (screenshots are multisampled offscreen either way).
+	for ( int attempt = v->lockstep ? 1 : 0; attempt < 2 && v->window == NULL; ++attempt )
 	{
 		SDL_GL_SetAttribute( SDL_GL_MULTISAMPLEBUFFERS, attempt == 0 ? 1 : 0 );
 		SDL_GL_SetAttribute( SDL_GL_MULTISAMPLESAMPLES, attempt == 0 ? 4 : 0 );
@@ -1133,6 +1166,8 @@ int tbViewer_Run( const tbAppOptions* options )
 	v->app = options;
 	v->settings = s_settings;
 	v->speed = 1.0f;
+	v->history.cursor = -1;
+	v->history.stride = 1;
 	v->debugFlags = v->settings.debugFlags;
 	v->showUi = v->settings.hideUi == false;
 	// --screenshot alone: steps, one frame, exit. With --frames or --script-input: the capture is
@@ -1236,6 +1271,7 @@ int tbViewer_Run( const tbAppOptions* options )
 	status = tbFinalStatus( v, automated );
 
 cleanup:
+	tbHistory_Clear( &v->history );
 	if ( v->scene != NULL )
 	{
 		tbViewer_EndBodyDrag( v );

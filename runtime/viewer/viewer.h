@@ -55,6 +55,27 @@ typedef struct tbPlot
 	int lastFrame;						  ///< frame of the last sample: user plots not fed for a while disappear
 } tbPlot;
 
+/// Rewind (history.c): world snapshots of the last seconds, newest last.
+#define TB_HISTORY_CAPACITY 600
+
+typedef struct tbHistoryEntry
+{
+	struct tbSnapshot* snapshot;
+	long long stepCount;
+	double time;
+} tbHistoryEntry;
+
+typedef struct tbHistory
+{
+	tbHistoryEntry entries[TB_HISTORY_CAPACITY]; ///< ring buffer
+	int first;	///< oldest entry
+	int count;
+	int cursor; ///< entry on screen after a rewind (0 = oldest), -1 while live
+	int stride; ///< record every stride-th step, so the ring stays within the memory budget
+	int skipped;
+	size_t bytes;
+} tbHistory;
+
 /// Everything the viewer keeps between frames.
 typedef struct tbViewer
 {
@@ -109,6 +130,7 @@ typedef struct tbViewer
 	double frameMs;
 	double stepMs;	 ///< wall time of the last tbScene_Step (scripts + physics), ms
 	int stepsThisFrame;
+	tbHistory history;
 	tbPlot plots[TB_VIEWER_MAX_PLOTS];
 	int plotCount;
 	bool uiOpen; ///< inside the scene's ui(ui) call: ui.* widgets draw into the scene panel
@@ -126,6 +148,17 @@ void tbViewer_EndBodyDrag( tbViewer* viewer );
 void tbViewer_ApplyImpulse( tbViewer* viewer, float x, float y );
 /// Drop handles that belonged to a previous world (after a rebuild).
 void tbViewer_ForgetWorld( tbViewer* viewer );
+
+/// Rewind (history.c). Record after every step; Rewind moves the cursor (delta entries, negative is
+/// back) and restores that state; the next step from a rewound state drops the newer entries.
+void tbHistory_Clear( tbHistory* history );
+void tbHistory_Record( tbViewer* viewer );
+bool tbHistory_Rewind( tbViewer* viewer, int delta );
+/// Seconds of simulated time recorded, and how far back the cursor is (0 while live).
+double tbHistory_GetSpan( const tbHistory* history );
+double tbHistory_GetOffset( const tbHistory* history );
+/// Restore the entry closest to offset seconds before the newest (scrubbing with a slider).
+bool tbHistory_Scrub( tbViewer* viewer, double offset );
 
 /// Scripted input (input_script.c): a text file of timed events, pushed into SDL's queue.
 typedef struct tbInputScript tbInputScript;

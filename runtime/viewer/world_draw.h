@@ -39,9 +39,10 @@ void tbWorldDraw_Destroy( tbWorldDraw* draw );
 /// Forget the shape cache (a new world: shape ids start over). Also clears the renderer's meshes.
 void tbWorldDraw_Reset( tbWorldDraw* draw, tbRenderer* renderer );
 
-/// Queue every body of the world and the debug layers in flags. selected is highlighted.
+/// Queue every body of the world and the debug layers in flags. selected is highlighted. Round
+/// shapes far from the eye (relative to their size) use the low-detail meshes.
 void tbWorldDraw_Draw( tbWorldDraw* draw, tbRenderer* renderer, tbWorldId world, unsigned flags,
-					   tbBodyId selected, tbWorldDrawStats* stats );
+					   tbBodyId selected, tbVec3 eye, tbWorldDrawStats* stats );
 
 /// The ground grid on z = 0 around a point (1 m lines, every 5th brighter).
 void tbWorldDraw_Grid( tbRenderer* renderer, tbVec3 around, float extent );

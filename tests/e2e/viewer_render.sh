@@ -24,9 +24,9 @@ assert r["foreground_fraction"] > 0.35, "foreground %.3f" % r["foreground_fracti
 assert r["red_fraction"] < 0.001, "red (error overlay?) %.4f" % r["red_fraction"]'
 	# The centre, where the scene's bodies are, is not just ground: many distinct shades.
 	png_json "$image.centre" stats "$SCRATCH/$image.png" --region 0.3 0.2 0.7 0.9
+	# Shaded bodies give well over a thousand colours there; an empty ground with its grid about 200.
 	check "$image shows bodies in the centre" json_check "$SCRATCH/$image.centre.json" '
-assert r["colours"] > 150, "only %d colours in the centre" % r["colours"]
-assert r["saturated_fraction"] > 0.02, "coloured bodies cover %.4f of the centre" % r["saturated_fraction"]'
+assert r["colours"] > 800, "only %d colours in the centre" % r["colours"]'
 done
 
 png_json moved diff "$SCRATCH/step0.png" "$SCRATCH/step120.png"

@@ -82,7 +82,7 @@ static void tbReadShape( tbFuzzInput* in, float size, tbFuzzShape* shape )
 					// Lattice of quarter sizes: coplanar points and parallel faces.
 					uint8_t a = tbFuzz_Byte( in ), b = tbFuzz_Byte( in );
 					points[i] = tbMulSV( 0.25f * size, tbMakeVec3( (float)( a & 7 ) - 4.0f, (float)( a >> 5 ) - 4.0f,
-																	(float)( b & 7 ) - 4.0f ) );
+																   (float)( b & 7 ) - 4.0f ) );
 				}
 				else
 				{
@@ -190,19 +190,21 @@ static float tbCheckManifold( const tbPair* p, const tbManifold* m, bool swapped
 					   tbKindName( p->a->kind ), tbKindName( p->b->kind ), i, (double)mp->separation,
 					   (double)speculative );
 		TB_FUZZ_CHECK( mp->separation >= -2.0f * p->scale - p->tolerance,
-					   "%s-%s point %d separation %g is deeper than the shapes are large (%g)", tbKindName( p->a->kind ),
-					   tbKindName( p->b->kind ), i, (double)mp->separation, (double)p->scale );
+					   "%s-%s point %d separation %g is deeper than the shapes are large (%g)",
+					   tbKindName( p->a->kind ), tbKindName( p->b->kind ), i, (double)mp->separation,
+					   (double)p->scale );
 		// Midway between the surfaces: within the other shape's reach plus the gap of each origin.
 		float reach = p->scale + fabsf( mp->separation ) + p->tolerance;
-		TB_FUZZ_EXPECT( "manifold-point-far", tbDistance( mp->point, p->xfA.p ) <= p->a->extent + reach &&
-						   tbDistance( mp->point, p->xfB.p ) <= p->b->extent + reach,
-					   "%s-%s point %d (%g, %g, %g) separation %g is far from the shapes at (%g, %g, %g) and (%g, %g, %g) "
-					   "with extents %g and %g (normal %g, %g, %g)",
-					   tbKindName( p->a->kind ), tbKindName( p->b->kind ), i, (double)mp->point.x, (double)mp->point.y,
-					   (double)mp->point.z, (double)mp->separation, (double)p->xfA.p.x, (double)p->xfA.p.y,
-					   (double)p->xfA.p.z, (double)p->xfB.p.x, (double)p->xfB.p.y, (double)p->xfB.p.z,
-					   (double)p->a->extent, (double)p->b->extent, (double)m->normal.x, (double)m->normal.y,
-					   (double)m->normal.z );
+		TB_FUZZ_EXPECT(
+			"manifold-point-far",
+			tbDistance( mp->point, p->xfA.p ) <= p->a->extent + reach &&
+				tbDistance( mp->point, p->xfB.p ) <= p->b->extent + reach,
+			"%s-%s point %d (%g, %g, %g) separation %g is far from the shapes at (%g, %g, %g) and (%g, %g, %g) "
+			"with extents %g and %g (normal %g, %g, %g)",
+			tbKindName( p->a->kind ), tbKindName( p->b->kind ), i, (double)mp->point.x, (double)mp->point.y,
+			(double)mp->point.z, (double)mp->separation, (double)p->xfA.p.x, (double)p->xfA.p.y, (double)p->xfA.p.z,
+			(double)p->xfB.p.x, (double)p->xfB.p.y, (double)p->xfB.p.z, (double)p->a->extent, (double)p->b->extent,
+			(double)m->normal.x, (double)m->normal.y, (double)m->normal.z );
 		TB_FUZZ_CHECK( tbDistance( mp->anchorA, tbSub( mp->point, originA ) ) <= p->tolerance &&
 						   tbDistance( mp->anchorB, tbSub( mp->point, originB ) ) <= p->tolerance,
 					   "point %d anchors are not point - origin", i );
@@ -374,6 +376,10 @@ static void tbCheckTimeOfImpact( const tbPair* p, tbFuzzInput* in )
 					   "sweep transform at %g is not finite", (double)time );
 		bool valid = false;
 		float separation = tbSeparation( p, xfA, xfB, &valid );
+		if ( k == 0 && separation < p->tolerance )
+		{
+			return; // touching or overlapping at the start: nothing to tunnel through
+		}
 		TB_FUZZ_CHECK( valid == false || separation >= -p->tolerance - TB_LINEAR_SLOP,
 					   "%s-%s TOI state %d fraction %g (max %g): overlap %g at t = %g, before the reported impact",
 					   tbKindName( p->a->kind ), tbKindName( p->b->kind ), (int)out.state, (double)out.fraction,
@@ -383,13 +389,13 @@ static void tbCheckTimeOfImpact( const tbPair* p, tbFuzzInput* in )
 
 static void tbDescribeShape( FILE* out, const char* name, const tbFuzzShape* s, tbTransform xf )
 {
-	fprintf( out, "  %s: %s at (%.9g, %.9g, %.9g) q (%.9g, %.9g, %.9g, %.9g) extent %.9g\n", name, tbKindName( s->kind ),
-			 (double)xf.p.x, (double)xf.p.y, (double)xf.p.z, (double)xf.q.x, (double)xf.q.y, (double)xf.q.z,
-			 (double)xf.q.w, (double)s->extent );
+	fprintf( out, "  %s: %s at (%.9g, %.9g, %.9g) q (%.9g, %.9g, %.9g, %.9g) extent %.9g\n", name,
+			 tbKindName( s->kind ), (double)xf.p.x, (double)xf.p.y, (double)xf.p.z, (double)xf.q.x, (double)xf.q.y,
+			 (double)xf.q.z, (double)xf.q.w, (double)s->extent );
 	for ( int i = 0; i < s->proxy.count; ++i )
 	{
-		fprintf( out, "    point %d: (%.9g, %.9g, %.9g)\n", i, (double)s->proxy.points[i].x, (double)s->proxy.points[i].y,
-				 (double)s->proxy.points[i].z );
+		fprintf( out, "    point %d: (%.9g, %.9g, %.9g)\n", i, (double)s->proxy.points[i].x,
+				 (double)s->proxy.points[i].y, (double)s->proxy.points[i].z );
 	}
 	fprintf( out, "    radius %.9g\n", (double)s->proxy.radius );
 }
@@ -404,6 +410,7 @@ static void tbDescribePair( FILE* out, const void* context )
 
 int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 {
+	tbFuzz_InstallHandlers();
 	tbFuzzInput in = tbFuzz_MakeInput( data, size );
 	float scale = ldexpf( 1.0f, -10 + tbFuzz_Byte( &in ) % 24 );
 	tbFuzzShape shapeA, shapeB;
@@ -420,7 +427,8 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	if ( tbFuzz_Bool( &in ) )
 	{
 		uint8_t a = tbFuzz_Byte( &in ), b = tbFuzz_Byte( &in );
-		delta = tbMulSV( 0.25f * scale, tbMakeVec3( (float)( a & 15 ) - 8.0f, (float)( a >> 4 ) - 8.0f, (float)( b & 15 ) - 8.0f ) );
+		delta = tbMulSV( 0.25f * scale,
+						 tbMakeVec3( (float)( a & 15 ) - 8.0f, (float)( a >> 4 ) - 8.0f, (float)( b & 15 ) - 8.0f ) );
 	}
 	else
 	{
@@ -433,6 +441,7 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	p.tolerance = 1.0e-3f * p.scale + 64.0f * FLT_EPSILON * magnitude;
 
 	tbFuzz_SetDescription( tbDescribePair, &p );
+	tbFuzz_DescribeIfAsked();
 
 	float speculative = TB_SPECULATIVE_DISTANCE;
 	switch ( tbFuzz_Byte( &in ) % 4 )

@@ -102,9 +102,9 @@ static inline float tbFuzz_RawFloat( tbFuzzInput* in )
 static inline float tbFuzz_OddFloat( tbFuzzInput* in )
 {
 	static const float specials[24] = {
-		0.0f,	 -0.0f,	   1.0f,	-1.0f,	  0.5f,		 2.0f,		-2.0f,		10.0f,
-		1.0e-3f, 1.0e3f,   1.0e-6f, 1.0e6f,	  1.0e-30f,	 1.0e30f,	FLT_MIN,	FLT_TRUE_MIN,
-		FLT_MAX, -FLT_MAX, INFINITY, -INFINITY, NAN,	 -NAN,		FLT_EPSILON, 1.0f + FLT_EPSILON,
+		0.0f,	 -0.0f,	   1.0f,	 -1.0f,		0.5f,	  2.0f,	   -2.0f,		10.0f,
+		1.0e-3f, 1.0e3f,   1.0e-6f,	 1.0e6f,	1.0e-30f, 1.0e30f, FLT_MIN,		FLT_TRUE_MIN,
+		FLT_MAX, -FLT_MAX, INFINITY, -INFINITY, NAN,	  -NAN,	   FLT_EPSILON, 1.0f + FLT_EPSILON,
 	};
 	uint8_t s = tbFuzz_Byte( in );
 	if ( s < 24 )
@@ -192,7 +192,7 @@ static inline tbQuat tbFuzz_AxisAngle( tbVec3 axis, float angle )
 static inline tbQuat tbFuzz_UnitQuat( tbFuzzInput* in )
 {
 	static const tbVec3 axes[7] = {
-		{ 1.0f, 0.0f, 0.0f }, { 0.0f, 1.0f, 0.0f }, { 0.0f, 0.0f, 1.0f }, { 1.0f, 1.0f, 0.0f },
+		{ 1.0f, 0.0f, 0.0f }, { 0.0f, 1.0f, 0.0f }, { 0.0f, 0.0f, 1.0f },  { 1.0f, 1.0f, 0.0f },
 		{ 1.0f, 1.0f, 1.0f }, { 0.0f, 1.0f, 1.0f }, { 1.0f, -1.0f, 0.5f },
 	};
 	uint8_t s = tbFuzz_Byte( in );
@@ -265,6 +265,57 @@ static inline void tbFuzz_Fail( const char* file, int line, const char* conditio
 	abort();
 }
 
+// Sanitizer reports and core assertions also print the description. The sanitizer hook is weak so
+// the replay programs link without a sanitizer runtime.
+void __sanitizer_set_death_callback( void ( *callback )( void ) ) __attribute__( ( weak ) );
+
+static inline void tbFuzz_Describe( void )
+{
+	if ( tb_fuzzDescribe != NULL )
+	{
+		FILE* out = tb_fuzzOut != NULL ? tb_fuzzOut : stderr;
+		tb_fuzzDescribe( out, tb_fuzzDescribeContext );
+		fflush( out );
+	}
+}
+
+static inline int tbFuzz_AssertFcn( const char* condition, const char* fileName, int lineNumber )
+{
+	FILE* out = tb_fuzzOut != NULL ? tb_fuzzOut : stderr;
+	fprintf( out, "\n%s:%d: tumble assertion failed: %s\n", fileName, lineNumber, condition );
+	tbFuzz_Describe();
+	return 1;
+}
+
+/// With TB_FUZZ_DESCRIBE set, print the description of every input (to check what seeds decode to).
+static inline void tbFuzz_DescribeIfAsked( void )
+{
+	static int asked = -1;
+	if ( asked < 0 )
+	{
+		asked = getenv( "TB_FUZZ_DESCRIBE" ) != NULL;
+	}
+	if ( asked )
+	{
+		tbFuzz_Describe();
+	}
+}
+
+/// Call at the start of every input (cheap after the first).
+static inline void tbFuzz_InstallHandlers( void )
+{
+	static bool installed = false;
+	if ( installed == false )
+	{
+		tbSetAssertFcn( tbFuzz_AssertFcn );
+		if ( __sanitizer_set_death_callback != NULL )
+		{
+			__sanitizer_set_death_callback( tbFuzz_Describe );
+		}
+		installed = true;
+	}
+}
+
 #define TB_FUZZ_CHECK( condition, ... )                                                                                \
 	do                                                                                                                 \
 	{                                                                                                                  \
@@ -272,8 +323,7 @@ static inline void tbFuzz_Fail( const char* file, int line, const char* conditio
 		{                                                                                                              \
 			tbFuzz_Fail( __FILE__, __LINE__, #condition, __VA_ARGS__ );                                                \
 		}                                                                                                              \
-	}                                                                                                                  \
-	while ( 0 )
+	} while ( 0 )
 
 /// True when the named check is listed in $TB_FUZZ_KNOWN (comma separated): an open finding that a
 /// long campaign skips so it can look for new ones. CI never sets it; README.md lists the names.
@@ -309,11 +359,11 @@ static inline bool tbFuzz_IsKnown( const char* name )
 	{                                                                                                                  \
 		if ( !( condition ) && tbFuzz_IsKnown( name ) == false )                                                       \
 		{                                                                                                              \
-			fprintf( tb_fuzzOut != NULL ? tb_fuzzOut : stderr, "\ncheck '%s' (TB_FUZZ_KNOWN=%s skips it)", name, name ); \
+			fprintf( tb_fuzzOut != NULL ? tb_fuzzOut : stderr, "\ncheck '%s' (TB_FUZZ_KNOWN=%s skips it)", name,       \
+					 name );                                                                                           \
 			tbFuzz_Fail( __FILE__, __LINE__, #condition, __VA_ARGS__ );                                                \
 		}                                                                                                              \
-	}                                                                                                                  \
-	while ( 0 )
+	} while ( 0 )
 
 static inline bool tbFuzz_IsFiniteVec3( tbVec3 v )
 {

@@ -60,7 +60,8 @@ static void tbReadCloud( tbFuzzInput* in, tbCloud* cloud )
 				break;
 			case 2: { // integer lattice point in [-8, 7]^3: exact coplanarity and duplicates
 				uint8_t a = tbFuzz_Byte( in ), b = tbFuzz_Byte( in );
-				tbAddPoint( cloud, tbMakeVec3( (float)( a & 15 ) - 8.0f, (float)( a >> 4 ) - 8.0f, (float)( b & 15 ) - 8.0f ) );
+				tbAddPoint(
+					cloud, tbMakeVec3( (float)( a & 15 ) - 8.0f, (float)( a >> 4 ) - 8.0f, (float)( b & 15 ) - 8.0f ) );
 				break;
 			}
 			case 3: // exact duplicate of an earlier point
@@ -97,7 +98,8 @@ static void tbReadCloud( tbFuzzInput* in, tbCloud* cloud )
 				bool surface = tbFuzz_Bool( in );
 				for ( int i = 0; i < n && cloud->count < TB_FUZZ_MAX_POINTS; ++i )
 				{
-					tbVec3 d = { tbFuzz_RandomSigned( &seed ), tbFuzz_RandomSigned( &seed ), tbFuzz_RandomSigned( &seed ) };
+					tbVec3 d = { tbFuzz_RandomSigned( &seed ), tbFuzz_RandomSigned( &seed ),
+								 tbFuzz_RandomSigned( &seed ) };
 					if ( surface )
 					{
 						d = tbNormalize( d );
@@ -126,7 +128,8 @@ static void tbReadCloud( tbFuzzInput* in, tbCloud* cloud )
 				tbVec3 h = tbFuzz_Vec3In( in, 0.0f, 4.0f );
 				for ( int i = 0; i < 8; ++i )
 				{
-					tbAddPoint( cloud, tbMakeVec3( ( i & 1 ) ? h.x : -h.x, ( i & 2 ) ? h.y : -h.y, ( i & 4 ) ? h.z : -h.z ) );
+					tbAddPoint( cloud,
+								tbMakeVec3( ( i & 1 ) ? h.x : -h.x, ( i & 2 ) ? h.y : -h.y, ( i & 4 ) ? h.z : -h.z ) );
 				}
 				if ( cloud->count > first )
 				{
@@ -256,15 +259,16 @@ static void tbCheckHull( const tbCloud* cloud, const tbHull* hull, float size, f
 						   (double)lo[k], (double)hi[k] );
 		}
 		TB_FUZZ_CHECK( p.x >= hull->bounds.lowerBound.x - tolerance && p.x <= hull->bounds.upperBound.x + tolerance &&
-						   p.y >= hull->bounds.lowerBound.y - tolerance && p.y <= hull->bounds.upperBound.y + tolerance &&
+						   p.y >= hull->bounds.lowerBound.y - tolerance &&
+						   p.y <= hull->bounds.upperBound.y + tolerance &&
 						   p.z >= hull->bounds.lowerBound.z - tolerance && p.z <= hull->bounds.upperBound.z + tolerance,
 					   "vertex %d outside hull->bounds", v );
 	}
 	for ( int f = 0; f < hull->faceCount; ++f )
 	{
 		tbPlane plane = hull->planes[f];
-		TB_FUZZ_CHECK( tbFuzz_IsUnit( plane.normal, 1.0e-3f ) && isfinite( plane.offset ), "plane %d is not unit/finite",
-					   f );
+		TB_FUZZ_CHECK( tbFuzz_IsUnit( plane.normal, 1.0e-3f ) && isfinite( plane.offset ),
+					   "plane %d is not unit/finite", f );
 		for ( int i = 0; i < cloud->count; ++i )
 		{
 			float distance = tbDot( plane.normal, cloud->points[i] ) - plane.offset;
@@ -274,7 +278,8 @@ static void tbCheckHull( const tbCloud* cloud, const tbHull* hull, float size, f
 						   (double)distance, f, (double)tolerance, cloud->count, hull->faceCount );
 		}
 		float centroidDistance = tbDot( plane.normal, hull->centroid ) - plane.offset;
-		TB_FUZZ_CHECK( centroidDistance <= tolerance, "the centroid is %g outside face %d", (double)centroidDistance, f );
+		TB_FUZZ_CHECK( centroidDistance <= tolerance, "the centroid is %g outside face %d", (double)centroidDistance,
+					   f );
 	}
 	TB_FUZZ_CHECK( isfinite( hull->innerRadius ) && hull->innerRadius >= 0.0f, "innerRadius %g",
 				   (double)hull->innerRadius );
@@ -364,12 +369,14 @@ static void tbDescribeCloud( FILE* out, const void* context )
 
 int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 {
+	tbFuzz_InstallHandlers();
 	static tbCloud cloud;
 	cloud.count = 0;
 	tbFuzzInput in = tbFuzz_MakeInput( data, size );
 	tbReadCloud( &in, &cloud );
 	bool useNullResult = cloud.count % 7 == 3;
 	tbFuzz_SetDescription( tbDescribeCloud, &cloud );
+	tbFuzz_DescribeIfAsked();
 
 	bool finite = true;
 	bool inRange = true;
@@ -427,8 +434,7 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 						   tbResultString( result ) );
 		}
 		else if ( inRange && result != tbResult_outOfMemory && sizeD > 1.0e-30 &&
-				  sizeD > 1024.0 * FLT_EPSILON * (double)magnitude &&
-				  tbHasSolidTetrahedron( &cloud, sizeD, 1.0e-2 ) )
+				  sizeD > 1024.0 * FLT_EPSILON * (double)magnitude && tbHasSolidTetrahedron( &cloud, sizeD, 1.0e-2 ) )
 		{
 			TB_FUZZ_CHECK( false, "%d points spanning %g (magnitude %g) with a solid tetrahedron: %s", cloud.count,
 						   sizeD, (double)magnitude, tbResultString( result ) );
@@ -445,7 +451,8 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	uint32_t seed = (uint32_t)size * 2654435761u;
 	tbCheckRay( hull, tbMakeVec3( 1.0f, 0.3f, 0.1f ), extent, magnitude );
 	tbCheckRay( hull, tbMakeVec3( -0.2f, 1.0f, 0.5f ), extent, magnitude );
-	tbCheckRay( hull, tbMakeVec3( tbFuzz_RandomSigned( &seed ), tbFuzz_RandomSigned( &seed ), tbFuzz_RandomSigned( &seed ) ),
+	tbCheckRay( hull,
+				tbMakeVec3( tbFuzz_RandomSigned( &seed ), tbFuzz_RandomSigned( &seed ), tbFuzz_RandomSigned( &seed ) ),
 				extent, magnitude );
 	tbDestroyHull( hull );
 	return 0;

@@ -25,6 +25,7 @@
 #define TB_FL_BUDGET 200000
 #define TB_FL_MEMORY ( (size_t)32 << 20 )
 #define TB_FL_MAX_SOURCE ( 64 * 1024 )
+#define TB_FL_MAX_BODIES 1000
 
 static char tb_dir[64];
 static char tb_scenePath[96];
@@ -125,16 +126,54 @@ static void tbAppend( tbText* t, const char* format, ... )
 // Generated programs --------------------------------------------------------------------------------
 
 static const char* const tb_numbers[] = {
-	"0",		   "1",			"-1",		 "0.5",			"2",		  "10",		   "100",
-	"1e4",		   "1e-4",		"1e30",		 "-1e30",		"1e308",	  "-1e308",	   "1/0",
-	"-1/0",		   "0/0",		"-0.0",		 "1e-310",		"math.pi",	  "2^53",	   "math.maxinteger",
-	"math.mininteger", "3",		"0.25",		 "-0.001",		"'2'",		  "'x'",	   "nil",
-	"true",		   "{}",		"B[1]",		 "W",			"1/60",		  "1e-7",	   "7",
+	"0",
+	"1",
+	"-1",
+	"0.5",
+	"2",
+	"10",
+	"100",
+	"1e4",
+	"1e-4",
+	"1e30",
+	"-1e30",
+	"1e308",
+	"-1e308",
+	"1/0",
+	"-1/0",
+	"0/0",
+	"-0.0",
+	"1e-310",
+	"math.pi",
+	"2^53",
+	"math.maxinteger",
+	"math.mininteger",
+	"3",
+	"0.25",
+	"-0.001",
+	"'2'",
+	"'x'",
+	"nil",
+	"true",
+	"{}",
+	"B[1]",
+	"W",
+	"1/60",
+	"1e-7",
+	"7",
 };
 
 static const char* tbNumber( tbFuzzInput* in )
 {
-	return tb_numbers[tbFuzz_Byte( in ) % ( sizeof( tb_numbers ) / sizeof( tb_numbers[0] ) )];
+	const char* number = tb_numbers[tbFuzz_Byte( in ) % ( sizeof( tb_numbers ) / sizeof( tb_numbers[0] ) )];
+	// Open findings: huge finite sizes and speeds overflow in the core (tests/fuzz/README.md).
+	if ( tbFuzz_IsKnown( "extreme-values" ) &&
+		 ( strstr( number, "e3" ) != NULL || strstr( number, "e4" ) != NULL || strstr( number, "^" ) != NULL ||
+		   strstr( number, "max" ) != NULL || strstr( number, "min" ) != NULL ) )
+	{
+		return "10";
+	}
+	return number;
 }
 
 // A plain number most of the time, so the calls get past argument checks and do something.
@@ -155,10 +194,22 @@ static void tbAppendVector( tbText* t, tbFuzzInput* in )
 	char a[32], b[32], c[32];
 	if ( s < 16 )
 	{
-		static const char* const odd[] = { "{}", "{1}", "{1, 2}", "{1, 2, 3, 4}", "{0/0, 0, 0}", "{1/0, 0, 0}",
-										   "{'a', 'b', 'c'}", "{x = 1, y = 2, z = 3}", "nil", "7", "B[1]",
-										   "{{}, {}, {}}", "{1e38, 1e38, 1e38}", "{-1e38, 0, 1e38}",
-										   "{math.mininteger, 0, 0}", "{0, 0, 0}" };
+		static const char* const odd[] = { "{}",
+										   "{1}",
+										   "{1, 2}",
+										   "{1, 2, 3, 4}",
+										   "{0/0, 0, 0}",
+										   "{1/0, 0, 0}",
+										   "{'a', 'b', 'c'}",
+										   "{x = 1, y = 2, z = 3}",
+										   "nil",
+										   "7",
+										   "B[1]",
+										   "{{}, {}, {}}",
+										   "{1e38, 1e38, 1e38}",
+										   "{-1e38, 0, 1e38}",
+										   "{math.mininteger, 0, 0}",
+										   "{0, 0, 0}" };
 		tbAppend( t, "%s", odd[s] );
 		return;
 	}
@@ -203,10 +254,30 @@ static void tbAppendBody( tbText* t, tbFuzzInput* in )
 }
 
 static const char* const tb_bodyFields[] = {
-	"name",			"rot",		"vel",			 "angvel",	   "static",	 "kinematic", "type",
-	"mass",			"density",	"friction",		 "restitution", "ccd",		 "sensor",	  "layer",
-	"mask",			"group",	"linear_damping", "angular_damping", "gravity_scale", "fixed_rotation", "can_sleep",
-	"awake",		"sise",		"pos",
+	"name",
+	"rot",
+	"vel",
+	"angvel",
+	"static",
+	"kinematic",
+	"type",
+	"mass",
+	"density",
+	"friction",
+	"restitution",
+	"ccd",
+	"sensor",
+	"layer",
+	"mask",
+	"group",
+	"linear_damping",
+	"angular_damping",
+	"gravity_scale",
+	"fixed_rotation",
+	"can_sleep",
+	"awake",
+	"sise",
+	"pos",
 };
 
 static void tbAppendBodyFields( tbText* t, tbFuzzInput* in )
@@ -293,8 +364,9 @@ static void tbAppendAddBody( tbText* t, tbFuzzInput* in )
 				tbAppendVector( t, in );
 				tbAppend( t, ", size = " );
 				tbAppendVector( t, in );
-				tbAppend( t, ", radius = %s, half_length = %s, points = { {1,0,0}, {0,1,0}, {0,0,1}, {0,0,0} }, "
-							 "rot = ",
+				tbAppend( t,
+						  ", radius = %s, half_length = %s, points = { {1,0,0}, {0,1,0}, {0,0,1}, {0,0,0} }, "
+						  "rot = ",
 						  tbSaneNumber( in, buffer, sizeof( buffer ) ), tbNumber( in ) );
 				tbAppendQuat( t, in );
 				tbAppend( t, " }, " );
@@ -313,13 +385,20 @@ static void tbAppendAddBody( tbText* t, tbFuzzInput* in )
 
 static void tbAppendBodyCall( tbText* t, tbFuzzInput* in )
 {
-	static const char* const vectorMethods[] = { "set_position", "set_velocity", "set_angular_velocity",
-												 "apply_angular_impulse", "apply_torque", "point_velocity",
-												 "to_world", "to_local" };
-	static const char* const plainMethods[] = { "position", "rotation", "velocity", "angular_velocity", "mass",
-												"inertia", "center_of_mass", "aabb", "destroy", "is_valid" };
-	static const char* const properties[] = { "friction", "restitution", "name", "type", "sleeping", "awake",
-											  "gravity_scale", "ccd", "world", "id", "shape_count", "frition" };
+	static const char* const vectorMethods[] = { "set_position",
+												 "set_velocity",
+												 "set_angular_velocity",
+												 "apply_angular_impulse",
+												 "apply_torque",
+												 "point_velocity",
+												 "to_world",
+												 "to_local" };
+	static const char* const plainMethods[] = { "position", "rotation", "velocity",		  "angular_velocity",
+												"mass",		"inertia",	"center_of_mass", "aabb",
+												"destroy",	"is_valid" };
+	static const char* const properties[] = { "friction", "restitution", "name",		  "type",
+											  "sleeping", "awake",		 "gravity_scale", "ccd",
+											  "world",	  "id",			 "shape_count",	  "frition" };
 	tbAppendBody( t, in );
 	char buffer[32];
 	switch ( tbFuzz_Byte( in ) % 7 )
@@ -354,7 +433,8 @@ static void tbAppendBodyCall( tbText* t, tbFuzzInput* in )
 		case 5: {
 			static const char* const values[] = { "'static'", "'dynamic'", "'kinematic'", "true", "false", "'x'" };
 			uint8_t p = tbFuzz_Byte( in ) % 12;
-			tbAppend( t, ".%s = %s", properties[p], tbFuzz_Bool( in ) ? values[tbFuzz_Byte( in ) % 6] : tbNumber( in ) );
+			tbAppend( t, ".%s = %s", properties[p],
+					  tbFuzz_Bool( in ) ? values[tbFuzz_Byte( in ) % 6] : tbNumber( in ) );
 			break;
 		}
 		default:
@@ -392,14 +472,14 @@ static void tbAppendWorldCall( tbText* t, tbFuzzInput* in, int depth )
 			break;
 		case 4: {
 			static const char* const reads[] = { "W:contacts()", "W:stats()", "W:state_hash()", "W:bodies()",
-												 "W:body('a')", "W.time", "W.step_count", "W.body_count",
-												 "W.locked", "W.gravity", "W:is_valid()", "W.solver" };
+												 "W:body('a')",	 "W.time",	  "W.step_count",	"W.body_count",
+												 "W.locked",	 "W.gravity", "W:is_valid()",	"W.solver" };
 			tbAppend( t, "local _ = %s", reads[tbFuzz_Byte( in ) % 12] );
 			break;
 		}
 		case 5: {
 			static const char* const events[] = { "'contact_begin'", "'contact_end'", "'sensor_begin'",
-												  "'sensor_end'", "'joint_break'", "'boom'" };
+												  "'sensor_end'",	 "'joint_break'", "'boom'" };
 			tbAppend( t, "W:on(%s, function(ev) ", events[tbFuzz_Byte( in ) % 6] );
 			if ( depth < 2 )
 			{
@@ -492,8 +572,9 @@ static void tbAppendStatement( tbText* t, tbFuzzInput* in, int depth )
 	}
 	else
 	{
-		static const char* const misc[] = { "B = {}", "B[1] = nil", "collectgarbage()", "W:destroy()",
-											"error('boom')", "error(setmetatable({}, {__tostring = error}))",
+		static const char* const misc[] = { "B = {}",			"B[1] = nil",
+											"collectgarbage()", "W:destroy()",
+											"error('boom')",	"error(setmetatable({}, {__tostring = error}))",
 											"B[#B + 1] = B[1]", "S.counter = (S.counter or 0) + 1" };
 		tbAppend( t, "%s", misc[tbFuzz_Byte( in ) % 8] );
 	}
@@ -503,8 +584,9 @@ static void tbAppendStatement( tbText* t, tbFuzzInput* in, int depth )
 static void tbGenerateScene( tbText* t, tbFuzzInput* in )
 {
 	uint8_t header = tbFuzz_Byte( in );
-	tbAppend( t, "local tb = require 'tumble'\nlocal S = { reload = '%s', world = { gravity = {0, 0, -10}%s } }\n"
-				 "B = {}\n",
+	tbAppend( t,
+			  "local tb = require 'tumble'\nlocal S = { reload = '%s', world = { gravity = {0, 0, -10}%s } }\n"
+			  "B = {}\n",
 			  ( header & 1 ) ? "swap" : "rebuild", ( header & 2 ) ? ", solver = 'split'" : "" );
 	tbAppend( t, "function S.setup(world)\nW = world\n" );
 	if ( header & 4 )
@@ -514,9 +596,9 @@ static void tbGenerateScene( tbText* t, tbFuzzInput* in )
 	int section = 0;
 	while ( tbFuzz_Done( in ) == false && t->length < TB_FL_MAX_SOURCE - 1024 )
 	{
-		uint8_t s = tbFuzz_Byte( in );
-		if ( s == 0xFF && section < 3 )
+		if ( in->data[in->offset] == 0xFF && section < 3 )
 		{
+			in->offset += 1;
 			// Next section: setup -> update -> attach -> keypressed.
 			static const char* const next[] = { "end\nfunction S.update(world, dt, t)\nW = world\n",
 												"end\nfunction S.attach(world)\nW = world\n",
@@ -541,6 +623,16 @@ static void tbExpectMessage( const tbScene* scene, bool ok, const char* what )
 	}
 }
 
+static bool tbWorldIsTooBig( const tbScene* scene, bool boundCost )
+{
+	int bodies = tbWorld_GetCounters( tbScene_GetWorld( scene ) ).bodyCount;
+	TB_FUZZ_EXPECT( "sandbox-physics-cost", bodies <= TB_FL_MAX_BODIES,
+					"a sandboxed scene built a world of %d bodies within its budget of %d instructions per call: "
+					"nothing bounds the cost of the next step",
+					bodies, TB_FL_BUDGET );
+	return bodies > ( boundCost ? TB_FL_MAX_BODIES / 16 : TB_FL_MAX_BODIES );
+}
+
 static void tbRun( const char* source, size_t length, bool asMod )
 {
 	FILE* file = fopen( tb_scenePath, "wb" );
@@ -556,9 +648,15 @@ static void tbRun( const char* source, size_t length, bool asMod )
 	}
 	fclose( file );
 
+	// Open finding: the instruction budget does not bound the physics work a script can cause
+	// (a thousand bodies on one spot make a step take seconds). Before every step the world may
+	// hold at most TB_FL_MAX_BODIES bodies (check "sandbox-physics-cost"); a campaign can skip the
+	// check with TB_FUZZ_KNOWN=sandbox-physics-cost, which also cuts the budget and the limit, so
+	// that slow steps do not eat its time.
+	bool boundCost = tbFuzz_IsKnown( "sandbox-physics-cost" );
 	tbSceneOptions options = tbDefaultSceneOptions();
 	options.sandbox = true;
-	options.instructionBudget = TB_FL_BUDGET;
+	options.instructionBudget = boundCost ? TB_FL_BUDGET / 10 : TB_FL_BUDGET;
 	options.memoryLimit = TB_FL_MEMORY;
 	options.libraryDir = tb_hasLibrary ? tb_libraryDir : NULL;
 	const char* mods[1] = { tb_scenePath };
@@ -578,6 +676,10 @@ static void tbRun( const char* source, size_t length, bool asMod )
 	{
 		for ( int i = 0; i < 3; ++i )
 		{
+			if ( tbWorldIsTooBig( scene, boundCost ) )
+			{
+				break;
+			}
 			bool stepped = tbScene_Step( scene, 1.0f / 60.0f );
 			tbExpectMessage( scene, stepped, "tbScene_Step" );
 			if ( stepped == false )
@@ -598,13 +700,17 @@ static void tbRun( const char* source, size_t length, bool asMod )
 		tbExpectMessage( scene, reloaded, "tbScene_Reload" );
 		TB_FUZZ_CHECK( tbScene_IsLoaded( scene ), "a reload lost the running scene" );
 		tbScene_Resume( scene );
-		tbExpectMessage( scene, tbScene_Step( scene, 1.0f / 60.0f ), "tbScene_Step after reload" );
+		if ( tbWorldIsTooBig( scene, boundCost ) == false )
+		{
+			tbExpectMessage( scene, tbScene_Step( scene, 1.0f / 60.0f ), "tbScene_Step after reload" );
+		}
 	}
 	tbScene_Destroy( scene );
 }
 
 int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 {
+	tbFuzz_InstallHandlers();
 	bool asMod = size % 4 == 3;
 	if ( size > 0 && data[0] == 0 )
 	{

@@ -134,8 +134,9 @@ int main( int argc, char** argv )
 	}
 	if ( argc < 2 )
 	{
-		fprintf( stderr, "usage: %s FILE_OR_DIRECTORY...\n"
-						 "Runs every input once (this build has no libFuzzer; see tests/fuzz/README.md).\n",
+		fprintf( stderr,
+				 "usage: %s FILE_OR_DIRECTORY...\n"
+				 "Runs every input once (this build has no libFuzzer; see tests/fuzz/README.md).\n",
 				 argv[0] );
 		return 2;
 	}
