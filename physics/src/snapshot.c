@@ -7,6 +7,7 @@
 #include "contact.h"
 #include "core.h"
 #include "joint.h"
+#include "mover.h"
 #include "shape.h"
 #include "tumble/tumble.h"
 #include "world.h"
@@ -41,6 +42,7 @@ struct tbSnapshot
 	int moveCount;
 	tbHashSet moveSet;
 	tbHashSet pairSet;
+	tbMoverSnapshot* movers;
 	size_t byteCount;
 };
 
@@ -149,6 +151,7 @@ tbSnapshot* tbWorld_TakeSnapshot( tbWorldId worldId )
 	snap->moveBuffer = tbCopyBytes( bp->moveBuffer, sizeof( int32_t ) * (size_t)bp->moveCount, &total );
 	snap->moveSet = tbCopySet( &bp->moveSet, &total );
 	snap->pairSet = tbCopySet( &world->pairSet, &total );
+	snap->movers = tbSnapshotMovers( world );
 	snap->byteCount = total;
 	return snap;
 }
@@ -219,6 +222,7 @@ tbResult tbWorld_RestoreSnapshot( tbWorldId worldId, const tbSnapshot* snap )
 	bp->pairCount = 0;
 	tbRestoreSet( &bp->moveSet, &snap->moveSet );
 	tbRestoreSet( &world->pairSet, &snap->pairSet );
+	tbRestoreMovers( world, snap->movers );
 
 	world->beginCount = 0;
 	world->endCount = 0;
@@ -253,6 +257,7 @@ void tbDestroySnapshot( tbSnapshot* snap )
 	tbFree( snap->moveBuffer, sizeof( int32_t ) * (size_t)snap->moveCount );
 	tbFree( snap->moveSet.keys, sizeof( uint64_t ) * (size_t)snap->moveSet.capacity );
 	tbFree( snap->pairSet.keys, sizeof( uint64_t ) * (size_t)snap->pairSet.capacity );
+	tbFreeMoverSnapshot( snap->movers );
 	tbFree( snap, sizeof( tbSnapshot ) );
 }
 

@@ -71,8 +71,8 @@ TB_API uint64_t tbWorld_GetStateHash( tbWorldId worldId );
 // Snapshots --------------------------------------------------------------------------------------
 
 /// A copy of a world's whole simulation state: bodies, shapes, contacts with their warm-start
-/// impulses, joints with theirs, the broad phase, sleep state. Stepping after a restore gives a
-/// bit-identical trajectory to stepping the original. (Movers are not captured yet.)
+/// impulses, joints with theirs, movers, the broad phase, sleep state. Stepping after a restore gives a
+/// bit-identical trajectory to stepping the original. Movers (paths, timers) are included.
 typedef struct tbSnapshot tbSnapshot;
 
 /// Take a snapshot (allocates). NULL for an invalid or locked world.
