@@ -32,7 +32,6 @@ static tbBodyId tbTumble_AddStaticBox( tbWorldId worldId, tbVec3 halfExtents, tb
 	return bodyId;
 }
 
-#if defined( TB_BENCH_TUMBLE_JOINTS )
 // Quaternion of the rotation whose columns are (x, y, x cross y) for orthonormal x, y: Shepperd's
 // method, taking the square root of the largest of the four 4q^2 diagonal combinations.
 static tbQuat tbTumble_QuatFromBasis( tbVec3 x, tbVec3 y )
@@ -113,21 +112,10 @@ static bool tbTumble_CreateJoints( tbTumbleWorld* w, const tbBenchScene* scene )
 	}
 	return true;
 }
-#endif
 
 static void* tbTumble_Create( const tbBenchScene* scene, const tbBenchSettings* settings, const char** skipReason )
 {
 	*skipReason = NULL;
-#if !defined( TB_BENCH_TUMBLE_JOINTS )
-	if ( scene->jointCount > 0 )
-	{
-		// JOINTS: skipped until Tumble's joints run. tbTumble_CreateJoints (above) maps the
-		// scene's hinges and cone-twists onto joints.h; build with -DTB_BENCH_TUMBLE_JOINTS to use
-		// it, and make that the default (removing this skip) once chains and ragdolls run.
-		*skipReason = "joints_not_implemented";
-		return NULL;
-	}
-#endif
 
 	tbWorldDef worldDef = tbDefaultWorldDef();
 	worldDef.gravity = tbMakeVec3( 0.0f, 0.0f, TB_BENCH_GRAVITY_Z );
@@ -199,7 +187,6 @@ static void* tbTumble_Create( const tbBenchScene* scene, const tbBenchSettings* 
 		tbBodyMass mass = { def->mass, { 0.0f, 0.0f, 0.0f }, def->inertia };
 		tbBody_SetMassData( bodyId, mass );
 	}
-#if defined( TB_BENCH_TUMBLE_JOINTS )
 	if ( tbTumble_CreateJoints( w, scene ) == false )
 	{
 		*skipReason = "joint_creation_failed";
@@ -208,7 +195,6 @@ static void* tbTumble_Create( const tbBenchScene* scene, const tbBenchSettings* 
 		free( w );
 		return NULL;
 	}
-#endif
 	return w;
 }
 
