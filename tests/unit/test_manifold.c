@@ -351,6 +351,12 @@ static tbTransform jitter( tbTransform xf, uint32_t* seed )
 	return xf;
 }
 
+static tbQuat randomQuat( uint32_t* seed )
+{
+	tbQuat q = tbMakeQuat( jitterValue( seed ), jitterValue( seed ), jitterValue( seed ), jitterValue( seed ) );
+	return tbNormalizeQ( q );
+}
+
 static bool hasId( const tbManifold* m, uint32_t id )
 {
 	for ( int i = 0; i < m->pointCount; ++i )
@@ -435,6 +441,138 @@ static void testReductionOctagon( void** state )
 		}
 	}
 	assert_float_equal( diameter, 2.0f * r, 1.0e-3f );
+}
+
+// A rigid motion applied to a whole configuration: the pair's transforms and the expected contact
+// move with it.
+static tbTransform moveXf( tbTransform motion, tbTransform xf )
+{
+	return tbMakeTransform( tbTransformPoint( motion, xf.p ), tbNormalizeQ( tbMulQQ( motion.q, xf.q ) ) );
+}
+
+// Edge-edge crossings of random boxes, anywhere within 200 m of the origin. A is turned by theta
+// about x, so its top edge is the ridge (x, eA.y, eA.z) along x; B is turned by phi about y and
+// psi about z, so its bottom edge (eB.x, y, -eB.z) runs horizontally at psi to the y axis. B's
+// ridge passes depth below A's ridge (depth < 0: a gap within the speculative distance): one point
+// at the crossing, midway, normal up. Both ridges reach at least 0.2 m past the crossing and both
+// boxes are tilted by 35 to 55 deg, so along any face normal the overlap is at least
+// 0.2 sin(35 deg) cos(45 deg) = 8 cm: the edge axis is the only answer.
+static void testRandomEdgeCrossings( void** state )
+{
+	(void)state;
+	uint32_t seed = 31337u;
+	const float degree = TB_PI / 180.0f;
+	for ( int trial = 0; trial < 500; ++trial )
+	{
+		tbVec3 eA = tbMakeVec3( 1.2f + 0.8f * jitterValue( &seed ), 1.2f + 0.8f * jitterValue( &seed ),
+								1.2f + 0.8f * jitterValue( &seed ) );
+		tbVec3 eB = tbMakeVec3( 1.2f + 0.8f * jitterValue( &seed ), 1.2f + 0.8f * jitterValue( &seed ),
+								1.2f + 0.8f * jitterValue( &seed ) );
+		float theta = ( 45.0f + 10.0f * jitterValue( &seed ) ) * degree;
+		float phi = ( 45.0f + 10.0f * jitterValue( &seed ) ) * degree;
+		float psi = 45.0f * jitterValue( &seed ) * degree;
+		float depth = 0.0025f + 0.0175f * jitterValue( &seed );
+		float s = 0.5f * eA.x * jitterValue( &seed );
+		float t = 0.5f * eB.y * jitterValue( &seed );
+
+		tbHull* boxA = tbMakeBoxHull( eA, tb_transformIdentity );
+		tbHull* boxB = tbMakeBoxHull( eB, tb_transformIdentity );
+		assert_non_null( boxA );
+		assert_non_null( boxB );
+
+		tbTransform xfA = makeXf( 0.0f, 0.0f, 0.0f, axisAngle( 1, 0, 0, theta ) );
+		tbQuat qB = tbMulQQ( axisAngle( 0, 0, 1, psi ), axisAngle( 0, 1, 0, phi ) );
+		tbVec3 crossing = tbRotate( xfA.q, tbMakeVec3( s, eA.y, eA.z ) );
+		tbVec3 ridgeB = tbRotate( qB, tbMakeVec3( eB.x, t, -eB.z ) );
+		tbTransform xfB = tbMakeTransform( tbSub( tbMulSub( crossing, depth, s_up ), ridgeB ), qB );
+		tbVec3 expected = tbMulSub( crossing, 0.5f * depth, s_up );
+
+		float reach = trial < 100 ? 5.0f : 200.0f;
+		tbTransform motion = makeXf( reach * jitterValue( &seed ), reach * jitterValue( &seed ),
+									 reach * jitterValue( &seed ), randomQuat( &seed ) );
+		xfA = moveXf( motion, xfA );
+		xfB = moveXf( motion, xfB );
+		expected = tbTransformPoint( motion, expected );
+		tbVec3 normal = tbRotate( motion.q, s_up );
+		// Coordinates of up to 350 m carry about 3e-5 m of float resolution.
+		float tolerance = POS_TOL + 2.0e-6f * tbLength( motion.p );
+
+		tbManifold m = tbCollideHulls( boxA, xfA, boxB, xfB, SPEC, NULL );
+		assertWellFormed( &m, xfA, xfB );
+		assert_int_equal( m.pointCount, 1 );
+		assertVecNear( m.normal, normal, DIR_TOL );
+		assertVecNear( m.points[0].point, expected, tolerance );
+		assert_float_equal( m.points[0].separation, -depth, tolerance );
+
+		tbManifold swapped = tbCollideHulls( boxB, xfB, boxA, xfA, SPEC, NULL );
+		assertWellFormed( &swapped, xfB, xfA );
+		assert_int_equal( swapped.pointCount, 1 );
+		assertVecNear( swapped.normal, tbNeg( normal ), DIR_TOL );
+		assertVecNear( swapped.points[0].point, expected, tolerance );
+
+		tbDestroyHull( boxA );
+		tbDestroyHull( boxB );
+	}
+}
+
+// Boxes resting on boxes far from the origin and turned about the vertical by 0.2 to 0.5 deg, so
+// two pairs of edges are nearly parallel (on both sides of the SAT's parallel cutoff, a sine of
+// 0.005 = 0.29 deg): still 4 points at the upper box's bottom corners, with and without the SAT
+// cache, as the pair wobbles by 0.1 mm. A unit cube on a 400 m slab (top face at z = 0) 190 m
+// from the origin, and a 5 cm cube on a unit cube 100 m out.
+static void testNearlyParallelStacksFarOut( void** state )
+{
+	(void)state;
+	tbHull* slab = tbMakeBoxHull( tbMakeVec3( 200.0f, 200.0f, 1.0f ), tb_transformIdentity );
+	tbHull* unit = tbMakeBoxHull( tbMakeVec3( 0.5f, 0.5f, 0.5f ), tb_transformIdentity );
+	tbHull* tiny = tbMakeBoxHull( tbMakeVec3( 0.025f, 0.025f, 0.025f ), tb_transformIdentity );
+	assert_non_null( slab );
+	assert_non_null( unit );
+	assert_non_null( tiny );
+
+	const float yaws[4] = { 0.2f, 0.25f, 0.35f, 0.5f };
+	for ( int k = 0; k < 8; ++k )
+	{
+		float yaw = ( k & 1 ? -1.0f : 1.0f ) * yaws[k / 2] * TB_PI / 180.0f;
+		const tbHull* lower = slab;
+		const tbHull* upper = unit;
+		tbTransform xfLower = makeXf( 0.0f, 0.0f, -1.0f, tb_quatIdentity );
+		tbVec3 top = tbMakeVec3( 150.0f, -110.0f, 0.0f );
+		float half = 0.5f;
+		if ( k >= 4 )
+		{
+			lower = unit;
+			upper = tiny;
+			xfLower = makeXf( 60.0f, 70.0f, 40.0f, axisAngle( 0, 0, 1, 0.3f ) );
+			top = tbMakeVec3( 60.0f, 70.0f, 40.5f );
+			half = 0.025f;
+		}
+		float depth = 0.001f;
+		tbSATCache cache = { 0 };
+		for ( int step = 0; step < 6; ++step )
+		{
+			float wobble = 1.0e-4f * (float)( step % 3 );
+			tbQuat q = tbMulQQ( xfLower.q, axisAngle( 0, 0, 1, yaw ) );
+			tbVec3 centre = tbAdd( top, tbMakeVec3( wobble, -wobble, half - depth ) );
+			tbTransform xfUpper = tbMakeTransform( centre, q );
+			tbManifold m = tbCollideHulls( lower, xfLower, upper, xfUpper, SPEC, ( step & 1 ) ? &cache : NULL );
+			assertWellFormed( &m, xfLower, xfUpper );
+			assert_int_equal( m.pointCount, 4 );
+			assertVecNear( m.normal, s_up, DIR_TOL );
+			float tolerance = POS_TOL + 2.0e-6f * tbLength( centre );
+			for ( int i = 0; i < 4; ++i )
+			{
+				tbVec3 corner = tbMakeVec3( ( i & 1 ) ? half : -half, ( i & 2 ) ? half : -half, -half );
+				tbVec3 p = tbTransformPoint( xfUpper, corner );
+				p.z = top.z - 0.5f * depth;
+				int j = findPoint( &m, p, tolerance );
+				assert_float_equal( m.points[j].separation, -depth, tolerance );
+			}
+		}
+	}
+	tbDestroyHull( slab );
+	tbDestroyHull( unit );
+	tbDestroyHull( tiny );
 }
 
 // Spheres -----------------------------------------------------------------------------------------
@@ -799,12 +937,6 @@ static void checkHullManifold( const tbHull* hullA, tbTransform xfA, const tbHul
 	}
 }
 
-static tbQuat randomQuat( uint32_t* seed )
-{
-	tbQuat q = tbMakeQuat( jitterValue( seed ), jitterValue( seed ), jitterValue( seed ), jitterValue( seed ) );
-	return tbNormalizeQ( q );
-}
-
 // Random boxes and the octahedron in random poses. Whatever the features, a manifold point minus
 // half its separation along the normal is on A's surface and plus half is on B's (the midway rule);
 // overlapping pairs (a vertex of one inside the other) always get points; swapping the pair flips
@@ -991,6 +1123,8 @@ int main( void )
 		cmocka_unit_test( testIdsStableBoxOnGround ),
 		cmocka_unit_test( testIdsStableEqualBoxes ),
 		cmocka_unit_test( testReductionOctagon ),
+		cmocka_unit_test( testRandomEdgeCrossings ),
+		cmocka_unit_test( testNearlyParallelStacksFarOut ),
 		cmocka_unit_test( testSpheres ),
 		cmocka_unit_test( testSphereAndBox ),
 		cmocka_unit_test( testCapsuleAndSphere ),
