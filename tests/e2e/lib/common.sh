@@ -8,7 +8,7 @@ TUMBLE="${TUMBLE:-$TB_BUILD_DIR/tumble}"
 [ -x "$TUMBLE" ] || { echo "e2e: $TUMBLE is not built" >&2; exit 1; }
 
 SCRATCH="$( mktemp -d "${TMPDIR:-/tmp}/tumble-e2e.XXXXXX" )"
-trap 'rm -rf "$SCRATCH"' EXIT
+trap '[ -n "${TB_KEEP_SCRATCH:-}" ] || rm -rf "$SCRATCH"' EXIT
 
 FAILURES=0
 CHECKS=0
