@@ -8,8 +8,8 @@
 // User values of the World userdata.
 enum
 {
-	tbWorldValue_bodies = 1,   ///< index1 -> Body userdata
-	tbWorldValue_handlers = 2, ///< event name -> list of { fn, owner, removed }
+	tbWorldValue_bodies = 1,				   ///< index1 -> Body userdata
+	tbWorldValue_handlers = 2,				   ///< event name -> list of { fn, owner, removed }
 	tbWorldValue_joints = TB_LUA_WORLD_JOINTS, ///< index1 -> Joint userdata
 	tbWorldValue_movers = TB_LUA_WORLD_MOVERS, ///< index1 -> Mover userdata
 	tbWorldValue_count = 4
