@@ -435,9 +435,19 @@ static void tbCopyValue( lua_State* from, int index, lua_State* to, int world, i
 		}
 		case LUA_TUSERDATA: {
 			tbBodyId bodyId;
+			tbJointId jointId;
+			tbMoverId moverId;
 			if ( tbLua_ToBody( from, index, &bodyId ) )
 			{
 				tbLua_PushBody( to, world, bodyId );
+			}
+			else if ( tbLua_ToJoint( from, index, &jointId ) )
+			{
+				tbLua_PushJoint( to, world, jointId );
+			}
+			else if ( tbLua_ToMover( from, index, &moverId ) )
+			{
+				tbLua_PushMover( to, world, moverId );
 			}
 			else if ( TB_IS_NON_NULL( tbLua_ToWorld( from, index ) ) )
 			{

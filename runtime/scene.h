@@ -28,7 +28,7 @@
 //
 // Every (re)load makes a fresh lua_State. "rebuild" creates a new world and runs setup; "swap"
 // keeps the running world (moved into the new state), keeps the fields the old scene table gained
-// at run time (body handles, counters: anything but functions), takes the functions and the
+// at run time (body, joint and mover handles, counters: anything but functions), takes the functions and the
 // file's own fields from the new file, and calls attach(world) instead of setup. Event handlers
 // registered with world:on belong to the old state and are dropped: register them in attach.
 // Scene functions run under xpcall with a traceback. A failing reload leaves the running scene

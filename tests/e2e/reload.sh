@@ -18,12 +18,15 @@ local scene = { reload = "$2" }
 function scene.setup(world)
 	world:add_box{ name = "ground", size = { 20, 20, 1 }, pos = { 0, 0, -0.5 }, static = true }
 	scene.crate = world:add_box{ name = "crate", pos = { 0, 0, 0.5 } }
+	local bob = world:add_sphere{ radius = 0.2, pos = { 3, 0, 3 } }
+	scene.hinge = world:hinge{ a = bob, anchor = { 3, 0, 4 }, axis = { 0, 1, 0 } }
 	scene.counter = 0
 end
 function scene.update(world, dt, t)
 	scene.counter = scene.counter + 1
 	if world.step_count % 30 == 0 then
-		print(("tick version=%d t=%.3f counter=%d crate=%s"):format(VERSION, t, scene.counter, tostring(scene.crate:is_valid())))
+		print(("tick version=%d t=%.3f counter=%d crate=%s hinge=%s"):format(VERSION, t, scene.counter,
+			tostring(scene.crate:is_valid()), tostring(scene.hinge ~= nil and scene.hinge:is_valid())))
 	end
 end
 return scene
@@ -78,9 +81,9 @@ import re, sys
 mode = sys.argv[2]
 events = []
 for line in open(sys.argv[1]):
-    m = re.match(r"tick version=(\d+) t=([\d.]+) counter=(\d+) crate=(\w+)", line)
+    m = re.match(r"tick version=(\d+) t=([\d.]+) counter=(\d+) crate=(\w+) hinge=(\w+)", line)
     if m:
-        events.append(("tick", int(m.group(1)), float(m.group(2)), int(m.group(3)), m.group(4)))
+        events.append(("tick", int(m.group(1)), float(m.group(2)), int(m.group(3)), m.group(4), m.group(5)))
     elif "reload failed" in line:
         events.append(("failed",))
     elif line.startswith("tumble: reloaded"):
@@ -108,6 +111,8 @@ if mode == "swap":
         fail("swap: the run-time field counter restarted")
     if first2[4] != "true":
         fail("swap: the crate handle did not carry over")
+    if first2[5] != "true":
+        fail("swap: the hinge handle did not carry over")
 else:
     if not first2[2] < last1[2]:
         fail("rebuild: world time did not restart (%.3f after %.3f)" % (first2[2], last1[2]))
