@@ -2,18 +2,17 @@
 # Edit storm: `tumble --headless --watch --sandbox` keeps running while the scene file is rewritten
 # TB_STORM_EDITS times (default 1000) with random valid and invalid edits: syntax errors, errors in
 # setup and update, missing functions, infinite loops and memory bombs (stopped by the sandbox).
-# The program must not exit early, every failure it reports must name the file and line, and the
-# final valid edit must recover.
+# The program must keep running, every failure it reports must name the file (and the line for Lua
+# errors), and the final valid edit must recover.
 source "$( dirname "${BASH_SOURCE[0]}" )/lib/common.sh"
 
 edits="${TB_STORM_EDITS:-1000}"
 interval=0.05  # longer than the watcher's 30 ms settle time, so edits are not merged
 scene="$SCRATCH/storm.lua"
 printf 'return { setup = function(world) world:add_box{ pos = {0, 0, 1} } end }\n' >"$scene"
-# run for the storm plus 6 s, in real time (60 steps per second)
-steps=$( python3 -c "print(int(60 * ($edits * $interval + 6)))" )
-"$TUMBLE" --headless --watch --sandbox "$scene" --steps "$steps" --report json --budget 200000 \
-	>"$SCRATCH/storm.json" 2>"$SCRATCH/storm.err" &
+# Real time (60 steps per second) for up to 20 minutes: the test stops it once the last edit runs.
+"$TUMBLE" --headless --watch --sandbox "$scene" --steps 72000 --report none --budget 200000 \
+	>"$SCRATCH/storm.out" 2>"$SCRATCH/storm.err" &
 pid=$!
 
 python3 - "$scene" "$edits" "$interval" <<'PY'
@@ -46,10 +45,17 @@ for i in range(edits):
     os.replace(tmp, path)  # editors save by renaming over the file
     time.sleep(interval)
 PY
-wait "$pid"
-status=$?
+# Wait (at most 60 s) for the last, valid edit to run.
+for _ in $( seq 600 ); do
+	grep -qF "storm-final-tick" "$SCRATCH/storm.err" && break
+	sleep 0.1
+done
+alive=no
+kill -0 "$pid" 2>/dev/null && alive=yes
+kill "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
 
-check "the program ran to the end (exit 0)" test "$status" = 0
+check "the program is still running after the storm" test "$alive" = yes
 check "the last edit recovered (its update runs)" contains "$SCRATCH/storm.err" "storm-final-tick"
 check "failed reloads were reported" contains "$SCRATCH/storm.err" "reload failed"
 # Every reported failure names the scene file with a line number.
@@ -72,6 +78,5 @@ sys.exit(1 if bad or not failures else 0)
 PY
 }
 check "every failure names storm.lua (and the line for Lua errors)" check_errors
-check "the final report is valid JSON" json_check "$SCRATCH/storm.json" 'r["steps"] > 0'
 
 finish
