@@ -5,8 +5,8 @@
 --   mixed solids, the 5-link chain, a sphere with a diamond dropped on it, a box pyramid, the 5-box
 --   stack, a slope with an orientation-locked box, a ragdoll thrown over a wall, and a
 --   self-driving wheel crossing the back.
--- Keys (viewer): space drops a ball on the pile, f fires the cannon again, t launches the 100 m/s
--- pair again, left / right steer the wheel's motor.
+-- Keys (viewer): b drops a ball on the pile, c fires the cannon again, l launches the 100 m/s
+-- pair again, j / k steer the wheel's motor (the viewer keeps space, f, t and the arrows for itself).
 local tb = require "tumble"
 local build = require "builders"
 local chains = require "chains"
@@ -196,9 +196,9 @@ function scene.update(world, dt, t)
 		load_cannon(world)
 		scene.cannon_state, scene.cannon_timer = "aim", 0
 	end
-	if tb.input.down("right") then
+	if tb.input.down("k") then
 		scene.wheel.motor_speed = math.min(scene.wheel.motor_speed + 0.05, 6)
-	elseif tb.input.down("left") then
+	elseif tb.input.down("j") then
 		scene.wheel.motor_speed = math.max(scene.wheel.motor_speed - 0.05, -6)
 	end
 	-- Turn back at the ends of the lane.
@@ -214,13 +214,13 @@ function scene.keypressed(key)
 	if world == nil then
 		return
 	end
-	if key == "space" then
+	if key == "b" then
 		scene.drops = scene.drops + 1
 		world:add_sphere{ radius = 0.3, pos = { 2, 8, 8 }, restitution = 0.4 }
-	elseif key == "f" and scene.cannon_state == "fired" then
+	elseif key == "c" and scene.cannon_state == "fired" then
 		scene.cannon.motor_speed = -3
 		scene.cannon_state = "reload"
-	elseif key == "t" then
+	elseif key == "l" then
 		for _, b in ipairs{ scene.bullet_sphere, scene.bullet_diamond } do
 			if b:is_valid() then
 				b:destroy()
