@@ -1417,8 +1417,11 @@ void tbSolveAngularBlock( tbJointMotion* m, const tbVec3* axes, const float* C, 
 	float lambda[3];
 	if ( n == 2 )
 	{
+		// Near a half turn from the rest pose the quaternion rows turn parallel and the block is
+		// singular: skip it rather than apply an unbounded impulse (relative threshold, so tiny
+		// and huge inertias behave alike).
 		float det = k00 * k11 - k01 * k01;
-		float inv = det != 0.0f ? 1.0f / det : 0.0f;
+		float inv = det > 1.0e-5f * k00 * k11 ? 1.0f / det : 0.0f;
 		lambda[0] = inv * ( k11 * r0 - k01 * r1 );
 		lambda[1] = inv * ( k00 * r1 - k01 * r0 );
 	}
@@ -1428,7 +1431,9 @@ void tbSolveAngularBlock( tbJointMotion* m, const tbVec3* axes, const float* C, 
 		float k02 = tbDot( axes[0], Ia2 ), k12 = tbDot( axes[1], Ia2 ), k22 = tbDot( axes[2], Ia2 );
 		float r2 = tbDot( axes[2], dw ) + soft.biasRate * C[2];
 		tbMat3 K = { { k00, k01, k02 }, { k01, k11, k12 }, { k02, k12, k22 } };
-		tbVec3 x = tbSolve3( K, tbMakeVec3( r0, r1, r2 ) );
+		// the same guard as the 2x2 case: a (near) singular block applies nothing
+		float det = tbDeterminant( K );
+		tbVec3 x = det > 1.0e-5f * k00 * k11 * k22 ? tbSolve3( K, tbMakeVec3( r0, r1, r2 ) ) : tb_vec3_zero;
 		lambda[0] = x.x;
 		lambda[1] = x.y;
 		lambda[2] = x.z;

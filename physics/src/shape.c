@@ -181,9 +181,32 @@ static bool tbIsValidShapeDef( const tbShapeDef* def )
 		   tbIsInRange( def->friction, 0.0f, 1.0e3f ) && tbIsInRange( def->restitution, 0.0f, 1.0e3f );
 }
 
+// A shape heavier than TB_MAX_MASS (a 4 km sphere of rock) would overflow the solver's products.
+static bool tbIsMassInRange( tbShapeType type, const void* geometry, float density )
+{
+	tbShape probe;
+	memset( &probe, 0, sizeof( probe ) );
+	probe.type = type;
+	probe.density = density;
+	if ( type == tbShape_sphere )
+	{
+		probe.sphere = *(const tbSphere*)geometry;
+	}
+	else if ( type == tbShape_capsule )
+	{
+		probe.capsule = *(const tbCapsule*)geometry;
+	}
+	else
+	{
+		probe.hull = (tbHull*)geometry;
+	}
+	float mass = tbComputeShapeMass( &probe ).mass;
+	return tbIsValidFloat( mass ) && mass <= TB_MAX_MASS;
+}
+
 // Shared part of every tbCreate*Shape: validate, take a slot, fill the common fields, link to the body.
-static tbShape* tbCreateShapeInternal( tbBodyId bodyId, const tbShapeDef* def, tbShapeType type, tbResult* result,
-									   tbWorld** worldOut )
+static tbShape* tbCreateShapeInternal( tbBodyId bodyId, const tbShapeDef* def, tbShapeType type, const void* geometry,
+									   tbResult* result, tbWorld** worldOut )
 {
 	tbWorld* world;
 	tbBody* body = tbGetBodyChecked( bodyId, &world );
@@ -196,7 +219,7 @@ static tbShape* tbCreateShapeInternal( tbBodyId bodyId, const tbShapeDef* def, t
 	{
 		r = tbResult_worldLocked;
 	}
-	else if ( !tbIsValidShapeDef( def ) )
+	else if ( !tbIsValidShapeDef( def ) || !tbIsMassInRange( type, geometry, def->density ) )
 	{
 		r = tbResult_invalidArgument;
 	}
@@ -270,7 +293,7 @@ tbShapeId tbCreateSphereShape( tbBodyId bodyId, const tbShapeDef* def, const tbS
 		return tb_nullShapeId;
 	}
 	tbWorld* world;
-	tbShape* shape = tbCreateShapeInternal( bodyId, def, tbShape_sphere, result, &world );
+	tbShape* shape = tbCreateShapeInternal( bodyId, def, tbShape_sphere, sphere, result, &world );
 	if ( shape == NULL )
 	{
 		return tb_nullShapeId;
@@ -291,7 +314,7 @@ tbShapeId tbCreateCapsuleShape( tbBodyId bodyId, const tbShapeDef* def, const tb
 		return tb_nullShapeId;
 	}
 	tbWorld* world;
-	tbShape* shape = tbCreateShapeInternal( bodyId, def, tbShape_capsule, result, &world );
+	tbShape* shape = tbCreateShapeInternal( bodyId, def, tbShape_capsule, capsule, result, &world );
 	if ( shape == NULL )
 	{
 		return tb_nullShapeId;
@@ -323,7 +346,7 @@ tbShapeId tbCreateHullShape( tbBodyId bodyId, const tbShapeDef* def, const tbHul
 		return tb_nullShapeId;
 	}
 	tbWorld* world;
-	tbShape* shape = tbCreateShapeInternal( bodyId, def, tbShape_hull, result, &world );
+	tbShape* shape = tbCreateShapeInternal( bodyId, def, tbShape_hull, copy, result, &world );
 	if ( shape == NULL )
 	{
 		tbDestroyHull( copy );
@@ -356,7 +379,7 @@ tbShapeId tbCreateBoxShape( tbBodyId bodyId, const tbShapeDef* def, tbVec3 halfE
 		return tb_nullShapeId;
 	}
 	tbWorld* world;
-	tbShape* shape = tbCreateShapeInternal( bodyId, def, tbShape_hull, result, &world );
+	tbShape* shape = tbCreateShapeInternal( bodyId, def, tbShape_hull, box, result, &world );
 	if ( shape == NULL )
 	{
 		tbDestroyHull( box );

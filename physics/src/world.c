@@ -607,10 +607,15 @@ void tbWorld_CastRay( tbWorldId worldId, tbVec3 origin, tbVec3 translation, tbQu
 	}
 	tbRayCastInput input = { origin, translation, 1.0f };
 	tbRayContext rc = { world, filter, fcn, context, origin, translation };
+	// The world is locked while user callbacks run: destroying a body from inside a query would
+	// pull shapes out of the tree being walked.
+	bool wasLocked = world->locked;
+	world->locked = true;
 	for ( int t = 0; t < tbBody_typeCount; ++t )
 	{
 		tbDynamicTree_RayCast( &world->broadPhase.trees[t], &input, filter.maskBits, tbRayCastCallback, &rc );
 	}
+	world->locked = wasLocked;
 }
 
 typedef struct tbClosestContext
@@ -694,10 +699,13 @@ void tbWorld_OverlapAABB( tbWorldId worldId, tbAABB aabb, tbQueryFilter filter, 
 		return;
 	}
 	tbOverlapContext oc = { world, filter, fcn, context, false, { NULL, 0, 0.0f }, tb_transformIdentity, false };
+	bool wasLocked = world->locked;
+	world->locked = true; // no mutation from query callbacks (see tbWorld_CastRay)
 	for ( int t = 0; t < tbBody_typeCount && !oc.stop; ++t )
 	{
 		tbDynamicTree_Query( &world->broadPhase.trees[t], aabb, filter.maskBits, tbOverlapCallback, &oc );
 	}
+	world->locked = wasLocked;
 }
 
 void tbWorld_OverlapShape( tbWorldId worldId, const tbShapeProxy* proxy, tbTransform transform, tbQueryFilter filter,
@@ -725,10 +733,13 @@ void tbWorld_OverlapShape( tbWorldId worldId, const tbShapeProxy* proxy, tbTrans
 		return;
 	}
 	tbOverlapContext oc = { world, filter, fcn, context, true, *proxy, transform, false };
+	bool wasLocked = world->locked;
+	world->locked = true; // no mutation from query callbacks (see tbWorld_CastRay)
 	for ( int t = 0; t < tbBody_typeCount && !oc.stop; ++t )
 	{
 		tbDynamicTree_Query( &world->broadPhase.trees[t], aabb, filter.maskBits, tbOverlapCallback, &oc );
 	}
+	world->locked = wasLocked;
 }
 
 void tbWorld_OverlapSphere( tbWorldId worldId, tbVec3 center, float radius, tbQueryFilter filter,

@@ -41,6 +41,8 @@ TB_API tbJointBreakEvents tbWorld_GetJointBreakEvents( tbWorldId worldId );
 /// Copy up to capacity touching contacts (manifolds with points) into out; returns the total count.
 TB_API int tbWorld_GetContacts( tbWorldId worldId, tbContactData* out, int capacity );
 
+/// Queries. The world is locked while their callbacks run: creating or destroying objects from a
+/// callback returns tbResult_worldLocked (collect what to change, change it after the query).
 /// Closest hit along origin -> origin + translation.
 TB_API tbRayResult tbWorld_CastRayClosest( tbWorldId worldId, tbVec3 origin, tbVec3 translation, tbQueryFilter filter );
 /// Every hit: fcn returns the new max fraction (0 stops; fraction clips; 1 goes on for all).
