@@ -502,7 +502,9 @@ tbManifold tbCollideHullAndSphere( const tbHull* hullA, tbTransform xfA, const t
 		{
 			return manifold;
 		}
-		normal = tbMulSV( 1.0f / distance, tbSub( c, surfaceA ) );
+		// Rounding can leave the centre on the surface (distance 0) although the plane test put it
+		// outside: the face normal is the direction then.
+		normal = distance > 0.0f ? tbMulSV( 1.0f / distance, tbSub( c, surfaceA ) ) : hullA->planes[maxFace].normal;
 	}
 
 	// Midway between the hull surface point and the sphere surface point c - r n.
