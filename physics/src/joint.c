@@ -372,9 +372,10 @@ tbResult tbJointFramesFromWorld( tbBodyId bodyA, tbBodyId bodyB, tbVec3 worldAnc
 
 // Creation and destruction ------------------------------------------------------------------------
 
+// Frames are body-local (or world, for the static side): within the world's coordinate range.
 static bool tbIsValidFrame( tbTransform xf )
 {
-	return tbIsValidVec3( xf.p ) && tbIsValidQuat( xf.q );
+	return tbIsBoundedVec3( xf.p, TB_MAX_POSITION ) && tbIsValidQuat( xf.q );
 }
 
 static bool tbIsValidBreakLimit( float x )

@@ -177,7 +177,10 @@ void tbCreateShapeProxy( tbWorld* world, tbShape* shape, const tbBody* body )
 
 static bool tbIsValidShapeDef( const tbShapeDef* def )
 {
-	return def != NULL && def->internalValue == TB_SECRET_COOKIE && tbIsInRange( def->density, 0.0f, TB_MAX_DENSITY ) &&
+	// Density is 0 (a massless shape) or at least TB_MIN_DENSITY: denormal densities make masses
+	// that underflow to zero in the inertia products.
+	return def != NULL && def->internalValue == TB_SECRET_COOKIE &&
+		   ( def->density == 0.0f || tbIsInRange( def->density, TB_MIN_DENSITY, TB_MAX_DENSITY ) ) &&
 		   tbIsInRange( def->friction, 0.0f, 1.0e3f ) && tbIsInRange( def->restitution, 0.0f, 1.0e3f );
 }
 
@@ -563,6 +566,14 @@ tbResult tbShape_SetDensity( tbShapeId shapeId, float density, bool updateBodyMa
 	tbShape* shape = tbGetMutableShape( shapeId, density, &r, &world );
 	if ( shape != NULL )
 	{
+		const void* geometry = shape->type == tbShape_sphere
+								   ? (const void*)&shape->sphere
+								   : ( shape->type == tbShape_capsule ? (const void*)&shape->capsule : (const void*)shape->hull );
+		if ( ( density != 0.0f && !tbIsInRange( density, TB_MIN_DENSITY, TB_MAX_DENSITY ) ) ||
+			 !tbIsMassInRange( shape->type, geometry, density ) )
+		{
+			return tbResult_invalidArgument;
+		}
 		shape->density = density;
 		if ( updateBodyMass )
 		{

@@ -44,7 +44,7 @@ static tbVec3 tbPickPoint( tbFuzzInput* in, const tbCloud* cloud )
 
 static void tbReadCloud( tbFuzzInput* in, tbCloud* cloud )
 {
-	// 2^-64 .. 2^63.5 with 2^0 at byte 128: from atom-sized clouds to past the 1e18 m limit.
+	// 2^-64 .. 2^63.5 with 2^0 at byte 128: from atom-sized clouds to far past TB_MAX_POSITION.
 	float scale = ldexpf( 1.0f, (int)tbFuzz_Byte( in ) / 2 - 64 );
 	tbVec3 offset = tbFuzz_OddVec3( in );
 	int first = 0;
@@ -337,7 +337,12 @@ static void tbCheckRay( const tbHull* hull, tbVec3 direction, float size, float 
 	ray.maxFraction = 1.0f;
 	tbCastOutput out = tbRayCastHull( &ray, hull );
 	float tolerance = 1.0e-4f * size + 64.0f * FLT_EPSILON * magnitude;
-	TB_FUZZ_CHECK( out.hit, "a ray through the centroid missed the hull (size %g)", (double)size );
+	TB_FUZZ_EXPECT( "hull-ray", out.hit, "a ray through the centroid missed the hull (size %g at magnitude %g)",
+					(double)size, (double)magnitude );
+	if ( out.hit == false )
+	{
+		return;
+	}
 	TB_FUZZ_CHECK( isfinite( out.fraction ) && out.fraction >= 0.0f &&
 					   out.fraction <= 0.5f + tolerance / ( 4.0f * size ),
 				   "ray fraction %g: the hit is not between the ray start and the centroid", (double)out.fraction );
@@ -399,8 +404,9 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 			magnitude = tbMaxFloat( magnitude, fabsf( c[k] ) );
 		}
 	}
-	// The builder documents coordinates up to 1e18 m as accepted.
-	inRange = magnitude <= 1.0e18f;
+	// The input limits (collision.h): coordinates beyond TB_MAX_POSITION are refused like NaN, clouds
+	// smaller than TB_MIN_SHAPE_SIZE across are degenerate.
+	inRange = magnitude <= TB_MAX_POSITION;
 	double sizeD = 0.0;
 	for ( int k = 0; k < 3 && cloud.count > 0; ++k )
 	{
@@ -428,12 +434,13 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 			TB_FUZZ_CHECK( result == tbResult_tooManyPoints, "%d points: result %s, expected too many points",
 						   cloud.count, tbResultString( result ) );
 		}
-		else if ( finite == false )
+		else if ( finite == false || inRange == false )
 		{
-			TB_FUZZ_CHECK( result == tbResult_invalidArgument, "NaN/inf input: result %s, expected invalid argument",
-						   tbResultString( result ) );
+			TB_FUZZ_CHECK( result == tbResult_invalidArgument,
+						   "NaN/inf or coordinates beyond %g: result %s, expected invalid argument",
+						   (double)TB_MAX_POSITION, tbResultString( result ) );
 		}
-		else if ( inRange && result != tbResult_outOfMemory && sizeD > 1.0e-30 &&
+		else if ( result != tbResult_outOfMemory && sizeD >= 2.0 * TB_MIN_SHAPE_SIZE &&
 				  sizeD > 1024.0 * FLT_EPSILON * (double)magnitude && tbHasSolidTetrahedron( &cloud, sizeD, 1.0e-2 ) )
 		{
 			TB_FUZZ_CHECK( false, "%d points spanning %g (magnitude %g) with a solid tetrahedron: %s", cloud.count,
@@ -445,7 +452,10 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	TB_FUZZ_CHECK( useNullResult || result == tbResult_ok, "hull returned with result %s", tbResultString( result ) );
 	TB_FUZZ_CHECK( cloud.count >= 4 && cloud.count <= TB_MAX_HULL_POINTS, "hull from %d points", cloud.count );
 	TB_FUZZ_CHECK( finite, "hull built from NaN/inf input" );
-	TB_FUZZ_CHECK( inRange, "hull built from coordinates up to %g (limit 1e18)", (double)magnitude );
+	TB_FUZZ_CHECK( inRange, "hull built from coordinates up to %g (limit %g)", (double)magnitude,
+				   (double)TB_MAX_POSITION );
+	TB_FUZZ_CHECK( extent >= TB_MIN_SHAPE_SIZE, "hull built from a cloud %g across (limit %g)", (double)extent,
+				   (double)TB_MIN_SHAPE_SIZE );
 	tbCheckHull( &cloud, hull, extent, magnitude, lo, hi );
 	// The cloud used up the input: the ray directions come from its length instead.
 	uint32_t seed = (uint32_t)size * 2654435761u;

@@ -11,15 +11,30 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <dirent.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size );
 int LLVMFuzzerInitialize( int* argc, char*** argv ) __attribute__( ( weak ) );
+
+// A hang is a finding too: each input gets TB_FUZZ_REPLAY_TIMEOUT seconds (default 60, like
+// libFuzzer's -timeout), then the replay stops with an error naming the input.
+static volatile sig_atomic_t tb_replayTimeout = 60;
+
+static void tbOnAlarm( int signal )
+{
+	(void)signal;
+	static const char message[] = "\nreplay: FAILED: the input above ran past the time limit (a hang)\n";
+	ssize_t written = write( 2, message, sizeof( message ) - 1 );
+	(void)written;
+	_exit( 3 );
+}
 
 static int tbReplayFile( const char* path )
 {
@@ -57,7 +72,9 @@ static int tbReplayFile( const char* path )
 	}
 	// The name goes out first, so a crash report follows the input that caused it.
 	fprintf( stderr, "replay: %s (%zu bytes)\n", path, size );
+	alarm( (unsigned)tb_replayTimeout );
 	LLVMFuzzerTestOneInput( data, size );
+	alarm( 0 );
 	free( data );
 	return 0;
 }
@@ -128,6 +145,12 @@ static int tbReplayDirectory( const char* path, int* count )
 
 int main( int argc, char** argv )
 {
+	const char* limit = getenv( "TB_FUZZ_REPLAY_TIMEOUT" );
+	if ( limit != NULL && atoi( limit ) > 0 )
+	{
+		tb_replayTimeout = atoi( limit );
+	}
+	signal( SIGALRM, tbOnAlarm );
 	if ( LLVMFuzzerInitialize != NULL )
 	{
 		LLVMFuzzerInitialize( &argc, &argv );

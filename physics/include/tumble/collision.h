@@ -15,7 +15,8 @@
 #define TB_MAX_SHAPE_SIZE 1.0e4f
 /// Smallest shape radius / half extent / hull extent, m.
 #define TB_MIN_SHAPE_SIZE 1.0e-3f
-/// Largest density, kg/m^3.
+/// Density range, kg/m^3 (0 is also accepted: a shape that adds no mass).
+#define TB_MIN_DENSITY 1.0e-6f
 #define TB_MAX_DENSITY 1.0e6f
 /// Largest linear speed given to a body, m/s, and angular speed, rad/s.
 #define TB_MAX_SPEED 1.0e5f
