@@ -32,36 +32,6 @@ static tbBodyId tbTumble_AddStaticBox( tbWorldId worldId, tbVec3 halfExtents, tb
 	return bodyId;
 }
 
-// Quaternion of the rotation whose columns are (x, y, x cross y) for orthonormal x, y: Shepperd's
-// method, taking the square root of the largest of the four 4q^2 diagonal combinations.
-static tbQuat tbTumble_QuatFromBasis( tbVec3 x, tbVec3 y )
-{
-	tbVec3 z = tbCross( x, y );
-	float trace = x.x + y.y + z.z;
-	tbQuat q;
-	if ( trace > 0.0f )
-	{
-		float s = 2.0f * sqrtf( 1.0f + trace );
-		q = tbMakeQuat( 0.25f * s, ( y.z - z.y ) / s, ( z.x - x.z ) / s, ( x.y - y.x ) / s );
-	}
-	else if ( x.x > y.y && x.x > z.z )
-	{
-		float s = 2.0f * sqrtf( 1.0f + x.x - y.y - z.z );
-		q = tbMakeQuat( ( y.z - z.y ) / s, 0.25f * s, ( y.x + x.y ) / s, ( z.x + x.z ) / s );
-	}
-	else if ( y.y > z.z )
-	{
-		float s = 2.0f * sqrtf( 1.0f + y.y - x.x - z.z );
-		q = tbMakeQuat( ( z.x - x.z ) / s, ( y.x + x.y ) / s, 0.25f * s, ( z.y + y.z ) / s );
-	}
-	else
-	{
-		float s = 2.0f * sqrtf( 1.0f + z.z - x.x - y.y );
-		q = tbMakeQuat( ( x.y - y.x ) / s, ( z.x + x.z ) / s, ( z.y + y.z ) / s, 0.25f * s );
-	}
-	return tbNormalizeQ( q );
-}
-
 // Tumble's joint frames put the joint axis on x and the reference on y, like the bench's
 // description: hinge axis = frame x; cone twist axis = frame x, reference = frame y.
 static bool tbTumble_CreateJoints( tbTumbleWorld* w, const tbBenchScene* scene )
@@ -79,7 +49,7 @@ static bool tbTumble_CreateJoints( tbTumbleWorld* w, const tbBenchScene* scene )
 			tbVec3 ref =
 				fabsf( joint->axisA.x ) < 0.9f ? tbMakeVec3( 1.0f, 0.0f, 0.0f ) : tbMakeVec3( 0.0f, 1.0f, 0.0f );
 			ref = tbNormalize( tbSub( ref, tbMulSV( tbDot( ref, joint->axisA ), joint->axisA ) ) );
-			tbQuat frameA = tbTumble_QuatFromBasis( joint->axisA, ref );
+			tbQuat frameA = tbMakeQuatFromMatrix( tbMakeMat3( joint->axisA, ref, tbCross( joint->axisA, ref ) ) );
 			def.base.bodyA = bodyA;
 			def.base.bodyB = bodyB;
 			def.base.localFrameA = tbMakeTransform( joint->pivotA, frameA );
@@ -95,9 +65,9 @@ static bool tbTumble_CreateJoints( tbTumbleWorld* w, const tbBenchScene* scene )
 			def.base.bodyA = bodyA;
 			def.base.bodyB = bodyB;
 			def.base.localFrameA =
-				tbMakeTransform( joint->pivotA, tbTumble_QuatFromBasis( joint->axisA, joint->refA ) );
+				tbMakeTransform( joint->pivotA, tbMakeQuatFromMatrix( tbMakeMat3( joint->axisA, joint->refA, tbCross( joint->axisA, joint->refA ) ) ) );
 			def.base.localFrameB =
-				tbMakeTransform( joint->pivotB, tbTumble_QuatFromBasis( joint->axisB, joint->refB ) );
+				tbMakeTransform( joint->pivotB, tbMakeQuatFromMatrix( tbMakeMat3( joint->axisB, joint->refB, tbCross( joint->axisB, joint->refB ) ) ) );
 			def.enableConeLimit = true;
 			def.coneAngle = joint->swingLimit;
 			def.enableTwistLimit = true;

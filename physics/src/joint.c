@@ -273,47 +273,6 @@ static void tbRefreshBodyPairs( tbWorld* world, int bodyIdA, int bodyIdB )
 
 // Frames ------------------------------------------------------------------------------------------
 
-// Rotation matrix (columns) to quaternion (Shepperd: pick the largest of w, x, y, z first so
-// the square root is well conditioned).
-static tbQuat tbQuatFromMatrix( tbMat3 m )
-{
-	float trace = m.cx.x + m.cy.y + m.cz.z;
-	tbQuat q;
-	if ( trace > 0.0f )
-	{
-		float s = 2.0f * sqrtf( 1.0f + trace );
-		q.w = 0.25f * s;
-		q.x = ( m.cy.z - m.cz.y ) / s;
-		q.y = ( m.cz.x - m.cx.z ) / s;
-		q.z = ( m.cx.y - m.cy.x ) / s;
-	}
-	else if ( m.cx.x > m.cy.y && m.cx.x > m.cz.z )
-	{
-		float s = 2.0f * sqrtf( 1.0f + m.cx.x - m.cy.y - m.cz.z );
-		q.w = ( m.cy.z - m.cz.y ) / s;
-		q.x = 0.25f * s;
-		q.y = ( m.cy.x + m.cx.y ) / s;
-		q.z = ( m.cz.x + m.cx.z ) / s;
-	}
-	else if ( m.cy.y > m.cz.z )
-	{
-		float s = 2.0f * sqrtf( 1.0f + m.cy.y - m.cx.x - m.cz.z );
-		q.w = ( m.cz.x - m.cx.z ) / s;
-		q.x = ( m.cy.x + m.cx.y ) / s;
-		q.y = 0.25f * s;
-		q.z = ( m.cz.y + m.cy.z ) / s;
-	}
-	else
-	{
-		float s = 2.0f * sqrtf( 1.0f + m.cz.z - m.cx.x - m.cy.y );
-		q.w = ( m.cx.y - m.cy.x ) / s;
-		q.x = ( m.cz.x + m.cx.z ) / s;
-		q.y = ( m.cz.y + m.cy.z ) / s;
-		q.z = 0.25f * s;
-	}
-	return tbNormalizeQ( q );
-}
-
 static tbResult tbGetFrameBody( tbBodyId bodyId, tbTransform* xf )
 {
 	if ( TB_IS_NULL( bodyId ) )
@@ -366,7 +325,7 @@ tbResult tbJointFramesFromWorld( tbBodyId bodyA, tbBodyId bodyB, tbVec3 worldAnc
 	}
 	tbVec3 y = tbNormalize( tbPerpendicular( x ) );
 	tbVec3 z = tbCross( x, y );
-	tbTransform frame = { worldAnchor, tbQuatFromMatrix( tbMakeMat3( x, y, z ) ) };
+	tbTransform frame = { worldAnchor, tbMakeQuatFromMatrix( tbMakeMat3( x, y, z ) ) };
 	return tbJointFramesFromWorldFrame( bodyA, bodyB, frame, def );
 }
 

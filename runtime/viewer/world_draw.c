@@ -165,47 +165,6 @@ static uint64_t tbHashHull( const tbHull* hull )
 	return h;
 }
 
-// Rotation matrix (orthonormal columns) to quaternion, choosing the largest of w, x, y, z to divide
-// by so the result stays accurate for any angle (Shepperd's method).
-static tbQuat tbQuatFromMatrix( tbMat3 m )
-{
-	float trace = m.cx.x + m.cy.y + m.cz.z;
-	tbQuat q;
-	if ( trace > 0.0f )
-	{
-		float s = 2.0f * sqrtf( 1.0f + trace );
-		q.w = 0.25f * s;
-		q.x = ( m.cy.z - m.cz.y ) / s;
-		q.y = ( m.cz.x - m.cx.z ) / s;
-		q.z = ( m.cx.y - m.cy.x ) / s;
-	}
-	else if ( m.cx.x > m.cy.y && m.cx.x > m.cz.z )
-	{
-		float s = 2.0f * sqrtf( 1.0f + m.cx.x - m.cy.y - m.cz.z );
-		q.w = ( m.cy.z - m.cz.y ) / s;
-		q.x = 0.25f * s;
-		q.y = ( m.cy.x + m.cx.y ) / s;
-		q.z = ( m.cz.x + m.cx.z ) / s;
-	}
-	else if ( m.cy.y > m.cz.z )
-	{
-		float s = 2.0f * sqrtf( 1.0f + m.cy.y - m.cx.x - m.cz.z );
-		q.w = ( m.cz.x - m.cx.z ) / s;
-		q.x = ( m.cy.x + m.cx.y ) / s;
-		q.y = 0.25f * s;
-		q.z = ( m.cz.y + m.cy.z ) / s;
-	}
-	else
-	{
-		float s = 2.0f * sqrtf( 1.0f + m.cz.z - m.cx.x - m.cy.y );
-		q.w = ( m.cx.y - m.cy.x ) / s;
-		q.x = ( m.cz.x + m.cx.z ) / s;
-		q.y = ( m.cz.y + m.cy.z ) / s;
-		q.z = 0.25f * s;
-	}
-	return tbNormalizeQ( q );
-}
-
 // A box is a hull with 8 vertices and 6 faces in three opposite pairs with orthogonal normals.
 // Plane i: n . x = d; its opposite: -n . x = d', so the box spans [-d', d] along n.
 static bool tbDetectBox( const tbHull* hull, tbTransform* local, tbVec3* halfExtents )
@@ -260,7 +219,7 @@ static bool tbDetectBox( const tbHull* hull, tbTransform* local, tbVec3* halfExt
 		axes[2] = tbNeg( axes[2] );
 	}
 	local->p = center;
-	local->q = tbQuatFromMatrix( tbMakeMat3( axes[0], axes[1], axes[2] ) );
+	local->q = tbMakeQuatFromMatrix( tbMakeMat3( axes[0], axes[1], axes[2] ) );
 	*halfExtents = tbMakeVec3( halves[0], halves[1], halves[2] );
 	return true;
 }

@@ -273,6 +273,47 @@ TB_INLINE tbMat3 tbMakeMatFromQuat( tbQuat q )
 	return m;
 }
 
+/// Unit quaternion of a rotation matrix (Shepperd's method: take the square root of the largest
+/// of 4w^2, 4x^2, 4y^2, 4z^2 so it is well conditioned).
+TB_INLINE tbQuat tbMakeQuatFromMatrix( tbMat3 m )
+{
+	float trace = m.cx.x + m.cy.y + m.cz.z;
+	tbQuat q;
+	if ( trace > 0.0f )
+	{
+		float s = 2.0f * sqrtf( 1.0f + trace );
+		q.w = 0.25f * s;
+		q.x = ( m.cy.z - m.cz.y ) / s;
+		q.y = ( m.cz.x - m.cx.z ) / s;
+		q.z = ( m.cx.y - m.cy.x ) / s;
+	}
+	else if ( m.cx.x > m.cy.y && m.cx.x > m.cz.z )
+	{
+		float s = 2.0f * sqrtf( 1.0f + m.cx.x - m.cy.y - m.cz.z );
+		q.w = ( m.cy.z - m.cz.y ) / s;
+		q.x = 0.25f * s;
+		q.y = ( m.cy.x + m.cx.y ) / s;
+		q.z = ( m.cz.x + m.cx.z ) / s;
+	}
+	else if ( m.cy.y > m.cz.z )
+	{
+		float s = 2.0f * sqrtf( 1.0f + m.cy.y - m.cx.x - m.cz.z );
+		q.w = ( m.cz.x - m.cx.z ) / s;
+		q.x = ( m.cy.x + m.cx.y ) / s;
+		q.y = 0.25f * s;
+		q.z = ( m.cz.y + m.cy.z ) / s;
+	}
+	else
+	{
+		float s = 2.0f * sqrtf( 1.0f + m.cz.z - m.cx.x - m.cy.y );
+		q.w = ( m.cx.y - m.cy.x ) / s;
+		q.x = ( m.cz.x + m.cx.z ) / s;
+		q.y = ( m.cz.y + m.cy.z ) / s;
+		q.z = 0.25f * s;
+	}
+	return tbNormalizeQ( q );
+}
+
 TB_INLINE float tbDeterminant( tbMat3 m ) { return tbDot( m.cx, tbCross( m.cy, m.cz ) ); }
 
 /// Inverse of a general 3x3 matrix; zero matrix if singular.
