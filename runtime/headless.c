@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -370,6 +371,37 @@ static void tbSummary( tbScene* scene, double stepMs )
 	fflush( stderr );
 }
 
+// What identifies one saved version of a file: a save by rename gives a new inode, an in-place
+// write a new mtime or size.
+typedef struct tbFileStamp
+{
+	dev_t device;
+	ino_t inode;
+	off_t size;
+	struct timespec modified;
+} tbFileStamp;
+
+static tbFileStamp tbGetFileStamp( const char* path )
+{
+	tbFileStamp stamp;
+	memset( &stamp, 0, sizeof( stamp ) );
+	struct stat st;
+	if ( stat( path, &st ) == 0 )
+	{
+		stamp.device = st.st_dev;
+		stamp.inode = st.st_ino;
+		stamp.size = st.st_size;
+		stamp.modified = st.st_mtim;
+	}
+	return stamp;
+}
+
+static bool tbSameFileStamp( const tbFileStamp* a, const tbFileStamp* b )
+{
+	return a->device == b->device && a->inode == b->inode && a->size == b->size &&
+		   a->modified.tv_sec == b->modified.tv_sec && a->modified.tv_nsec == b->modified.tv_nsec;
+}
+
 // Real time: one step per dt of wall time, reload when a watched file changes.
 static int tbRunLive( tbScene* scene, const tbAppOptions* options )
 {
@@ -401,11 +433,15 @@ static int tbRunLive( tbScene* scene, const tbAppOptions* options )
 	double next = tbNowSeconds();
 	double lastSummary = 0.0;
 	double lastStepMs = 0.0;
+	bool pending = false;
 	while ( s_interrupted == 0 && ( steps == 0 || done < steps ) )
 	{
-		if ( tbWatch_Poll( watch ) )
+		if ( tbWatch_Poll( watch ) || pending )
 		{
 			tbWatch_Settle( watch, 30, 500 );
+			// The version about to be read; a save that lands while it loads (before the watches
+			// are set again) would otherwise be missed.
+			tbFileStamp loaded = tbGetFileStamp( options->scenePath );
 			double start = tbNowSeconds();
 			bool ok = tbScene_IsLoaded( scene ) ? tbScene_Reload( scene ) : tbScene_Load( scene, options->scenePath );
 			double ms = 1000.0 * ( tbNowSeconds() - start );
@@ -425,6 +461,8 @@ static int tbRunLive( tbScene* scene, const tbAppOptions* options )
 						 tbScene_GetError( scene ) );
 			}
 			tbWatchSceneFiles( watch, scene );
+			tbFileStamp now = tbGetFileStamp( options->scenePath );
+			pending = tbSameFileStamp( &loaded, &now ) == false;
 		}
 
 		if ( tbScene_IsLoaded( scene ) && tbScene_IsHalted( scene ) == false )
