@@ -13,14 +13,15 @@
 # Prints a short summary with libFuzzer's "Done N runs in S second(s)" line, and on a finding the
 # report, the saved input and how to reproduce it. Exit status non-zero on any finding (crash,
 # failed check, sanitizer report, leak, timeout, out of memory) or when a program is missing.
-# Per-target libFuzzer options live in fuzz_options() below; TB_FUZZ_ARGS adds more.
+# Per-target libFuzzer options live in fuzz_options() below; TB_FUZZ_ARGS adds more. Checks named
+# in tests/fuzz/known.txt are skipped unless TB_FUZZ_KNOWN is set (README.md).
 set -uo pipefail
 
 cd "$( dirname "${BASH_SOURCE[0]}" )/../.." || exit 1
 
 usage()
 {
-	sed -n '2,18s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
+	sed -n '2,/^set /s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
 	exit 2
 }
 
@@ -46,6 +47,14 @@ esac
 
 corpus="tests/fuzz/corpus/$target"
 crashes="tests/fuzz/crashes/$target"
+
+# Named checks of known, open findings (tests/fuzz/known.txt) are skipped unless TB_FUZZ_KNOWN is
+# set (to anything, empty included), as in tests/run_tests.sh.
+if [ -z "${TB_FUZZ_KNOWN+set}" ] && [ -f tests/fuzz/known.txt ]; then
+	TB_FUZZ_KNOWN=$( sed -e 's/#.*//' -e 's/[[:space:]]//g' tests/fuzz/known.txt | grep -v '^$' | paste -sd, - )
+	export TB_FUZZ_KNOWN
+fi
+[ -n "${TB_FUZZ_KNOWN:-}" ] && echo "known open findings, checks skipped: $TB_FUZZ_KNOWN"
 
 # libFuzzer options per target. -timeout is per input (a hang is a finding); fuzz_lua's scripts print
 # to stderr, which -close_fd_mask=2 silences (reports still get through).
