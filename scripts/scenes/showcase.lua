@@ -99,13 +99,14 @@ local function launch_pair(world)
 end
 
 function parts.teleport(world)
-	-- Backstops: whatever way the pair bounces off each other, it stays on the ground. Kept low
-	-- (4.5 m, the pair flies at 3 m) so they do not hide the rest of the showcase from the camera.
+	-- Backstops: whatever way the pair bounces off each other, it stays on the ground. They must be
+	-- tall: at 4.5 m the diamond bounced over them. (They hide part of the scene from the default
+	-- camera; orbit to see past them.)
 	for _, x in ipairs{ -16, 16 } do
-		world:add_box{ size = { 1, 6, 4.5 }, pos = { x, -12, 2.25 }, static = true }
+		world:add_box{ size = { 1, 6, 12 }, pos = { x, -12, 6 }, static = true }
 	end
 	for _, y in ipairs{ -15.5, -9.5 } do
-		world:add_box{ size = { 33, 1, 4.5 }, pos = { 0, y, 2.25 }, static = true }
+		world:add_box{ size = { 33, 1, 12 }, pos = { 0, y, 6 }, static = true }
 	end
 	launch_pair(world)
 end
