@@ -19,7 +19,12 @@
 
 #include "scene.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <limits.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #define TB_FL_BUDGET 200000
@@ -38,6 +43,38 @@ static void tbRemoveScratch( void )
 	rmdir( tb_dir );
 }
 
+// A run that ends in a crash or a timeout exits without atexit handlers and leaves its directory
+// (/tmp/tumble-fuzz-lua-<pid>) behind: remove those of processes that no longer exist.
+static void tbRemoveStaleScratch( void )
+{
+	DIR* tmp = opendir( "/tmp" );
+	if ( tmp == NULL )
+	{
+		return;
+	}
+	static const char prefix[] = "tumble-fuzz-lua-";
+	struct dirent* entry;
+	while ( ( entry = readdir( tmp ) ) != NULL )
+	{
+		if ( strncmp( entry->d_name, prefix, sizeof( prefix ) - 1 ) != 0 )
+		{
+			continue;
+		}
+		char* end = NULL;
+		long pid = strtol( entry->d_name + sizeof( prefix ) - 1, &end, 10 );
+		if ( end == NULL || *end != '\0' || pid <= 0 || ( kill( (pid_t)pid, 0 ) != 0 && errno == ESRCH ) == false )
+		{
+			continue;
+		}
+		char path[PATH_MAX];
+		snprintf( path, sizeof( path ), "/tmp/%s/scene.lua", entry->d_name );
+		unlink( path );
+		snprintf( path, sizeof( path ), "/tmp/%s", entry->d_name );
+		rmdir( path );
+	}
+	closedir( tmp );
+}
+
 // The scene file lives alone in a private directory, so `require` finds nothing else next to it.
 // scripts/lib (for require "builders") is found from the program's path: build/fuzz/fuzz_lua.
 int LLVMFuzzerInitialize( int* argc, char*** argv );
@@ -48,10 +85,11 @@ int LLVMFuzzerInitialize( int* argc, char*** argv )
 	// Scripts print to stderr, so runs use -close_fd_mask=2; check failures keep a copy of it.
 	int copy = dup( 2 );
 	tb_fuzzOut = copy >= 0 ? fdopen( copy, "w" ) : NULL;
-	snprintf( tb_dir, sizeof( tb_dir ), "/tmp/tumble-fuzz-lua-XXXXXX" );
-	if ( mkdtemp( tb_dir ) == NULL )
+	tbRemoveStaleScratch();
+	snprintf( tb_dir, sizeof( tb_dir ), "/tmp/tumble-fuzz-lua-%ld", (long)getpid() );
+	if ( mkdir( tb_dir, 0700 ) != 0 && errno != EEXIST )
 	{
-		perror( "fuzz_lua: mkdtemp" );
+		perror( "fuzz_lua: mkdir" );
 		abort();
 	}
 	snprintf( tb_scenePath, sizeof( tb_scenePath ), "%s/scene.lua", tb_dir );

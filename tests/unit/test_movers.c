@@ -1,6 +1,7 @@
 // Mover tests: kinematic bodies driven by velocity, paths with commands, target poses, and riders
 // carried by friction (000 ch. 23).
 #include "tumble/tumble.h"
+#include "world_helpers.h"
 
 #include "mover.h"
 #include "world.h"
@@ -31,19 +32,6 @@ static tbBodyId addKinematic( tbWorldId world, tbVec3 position, tbVec3 half, flo
 	bd.position = position;
 	tbBodyId body = tbCreateBody( world, &bd );
 	tbShapeDef sd = tbDefaultShapeDef();
-	sd.friction = friction;
-	tbCreateBoxShape( body, &sd, half, tb_transformIdentity, NULL );
-	return body;
-}
-
-static tbBodyId addBox( tbWorldId world, tbVec3 position, tbVec3 half, float mass, float friction )
-{
-	tbBodyDef bd = tbDefaultBodyDef();
-	bd.type = tbBody_dynamic;
-	bd.position = position;
-	tbBodyId body = tbCreateBody( world, &bd );
-	tbShapeDef sd = tbDefaultShapeDef();
-	sd.density = mass / ( 8.0f * half.x * half.y * half.z );
 	sd.friction = friction;
 	tbCreateBoxShape( body, &sd, half, tb_transformIdentity, NULL );
 	return body;
@@ -197,7 +185,7 @@ static void mover_carries_rider( void** state )
 	tbWorldId world = makeWorld();
 	tbVec3 start = { 0.0f, 0.0f, 1.0f };
 	tbBodyId platform = addKinematic( world, start, tbMakeVec3( 1.5f, 1.5f, 0.1f ), 0.8f );
-	tbBodyId rider = addBox( world, tbMakeVec3( 0.3f, -0.2f, 1.35f ), tbMakeVec3( 0.25f, 0.25f, 0.25f ), 2.0f, 0.8f );
+	tbBodyId rider = th_addBox( world, tbMakeVec3( 0.3f, -0.2f, 1.35f ), tbMakeVec3( 0.25f, 0.25f, 0.25f ), 2.0f, 0.8f );
 	// Let the rider settle first.
 	step( world, 60 );
 	tbVec3 local0 = tbInvTransformPoint( tbBody_GetTransform( platform ), tbBody_GetPosition( rider ) );
@@ -279,7 +267,7 @@ static void mover_not_pushed( void** state )
 	tbBodyId wall = addKinematic( world, tbMakeVec3( 0.0f, 0.0f, 2.0f ), tbMakeVec3( 0.2f, 2.0f, 2.0f ), 0.5f );
 	tbMoverId mover = tbCreateMover( wall, NULL );
 	tbMover_SetVelocity( mover, tbMakeVec3( 0.5f, 0.0f, 0.0f ), tb_vec3_zero );
-	tbBodyId box = addBox( world, tbMakeVec3( 3.0f, 0.0f, 2.0f ), tbMakeVec3( 0.5f, 0.5f, 0.5f ), 100.0f, 0.5f );
+	tbBodyId box = th_addBox( world, tbMakeVec3( 3.0f, 0.0f, 2.0f ), tbMakeVec3( 0.5f, 0.5f, 0.5f ), 100.0f, 0.5f );
 	tbBody_SetLinearVelocity( box, tbMakeVec3( -10.0f, 0.0f, 0.0f ) );
 	step( world, 120 );
 	tbVec3 p = tbBody_GetPosition( wall );
@@ -331,7 +319,7 @@ static void mover_api( void** state )
 {
 	(void)state;
 	tbWorldId world = makeWorld();
-	tbBodyId dynamicBody = addBox( world, tbMakeVec3( 0.0f, 0.0f, 5.0f ), tbMakeVec3( 0.5f, 0.5f, 0.5f ), 1.0f, 0.5f );
+	tbBodyId dynamicBody = th_addBox( world, tbMakeVec3( 0.0f, 0.0f, 5.0f ), tbMakeVec3( 0.5f, 0.5f, 0.5f ), 1.0f, 0.5f );
 	tbBodyId body = addKinematic( world, tbMakeVec3( 3.0f, 0.0f, 1.0f ), tbMakeVec3( 0.5f, 0.5f, 0.1f ), 0.5f );
 	tbResult r;
 	assert_false( tbMover_IsValid( tbCreateMover( dynamicBody, &r ) ) );
