@@ -204,6 +204,44 @@ static void testSingularInverseIsZero( void** state )
 	assertVecNear( inv.cz, tb_vec3_zero, 0.0f );
 }
 
+static void testInverseAtExtremeScales( void** state )
+{
+	( void )state;
+	// Box inertias at the ends of the input limits: a 1 mm box of density 1e-6 (I ~ 1e-22 kg m^2,
+	// det ~ 1e-66, below float's range) and a 1e4 m box of density 1e6 (I ~ 1e25, det ~ 1e76,
+	// above it). Both are well conditioned, so the inverse must be diag(1/I) to float precision.
+	const float sizes[2] = { 1.0e-3f, 1.0e4f };
+	const float densities[2] = { 1.0e-6f, 1.0e6f };
+	for ( int k = 0; k < 2; ++k )
+	{
+		float a = sizes[k], b = 2.0f * sizes[k], c = 0.5f * sizes[k];
+		float m = densities[k] * a * b * c;
+		tbVec3 inertia = tbMakeVec3( m * ( b * b + c * c ) / 12.0f, m * ( a * a + c * c ) / 12.0f, m * ( a * a + b * b ) / 12.0f );
+		tbQuat q = tbMakeQuatAxisAngle( tbNormalize( tbMakeVec3( 1.0f, -2.0f, 0.5f ) ), 1.1f );
+		tbMat3 world = tbRotateInertia( q, tbMakeDiagonal( inertia ) );
+		tbMat3 inv = tbInvert( world );
+		tbMat3 r = tbMakeMatFromQuat( q );
+		tbMat3 bodyInv = tbMulMM( tbMulMM( tbTranspose( r ), inv ), r );
+		// Relative tolerance 1e-4 on each diagonal entry; off-diagonal entries below 1e-4 of the largest.
+		float d[3] = { bodyInv.cx.x, bodyInv.cy.y, bodyInv.cz.z };
+		float expected[3] = { 1.0f / inertia.x, 1.0f / inertia.y, 1.0f / inertia.z };
+		for ( int i = 0; i < 3; ++i )
+		{
+			assertNear( d[i] / expected[i], 1.0f, 1.0e-4f );
+		}
+		float largest = tbMaxFloat( expected[0], tbMaxFloat( expected[1], expected[2] ) );
+		assertNear( bodyInv.cx.y / largest, 0.0f, 1.0e-4f );
+		assertNear( bodyInv.cx.z / largest, 0.0f, 1.0e-4f );
+		assertNear( bodyInv.cy.z / largest, 0.0f, 1.0e-4f );
+	}
+
+	// A nearly singular but scaled-up matrix stays singular: rank 2 times 1e20.
+	tbVec3 c0 = tbMakeVec3( 1.0e20f, 2.0e20f, 3.0e20f );
+	tbVec3 c1 = tbMakeVec3( -1.0e20f, 0.5e20f, 2.0e20f );
+	tbMat3 singular = tbInvert( tbMakeMat3( c0, c1, tbAdd( c0, c1 ) ) );
+	assertVecNear( singular.cx, tb_vec3_zero, 0.0f );
+}
+
 // Orientation integration -----------------------------------------------------------------------
 
 static void testIntegrateConstantSpin( void** state )
@@ -315,6 +353,7 @@ int main( void )
 		cmocka_unit_test( testCompositionAndInverse ),
 		cmocka_unit_test( testInverse ),
 		cmocka_unit_test( testSingularInverseIsZero ),
+		cmocka_unit_test( testInverseAtExtremeScales ),
 		cmocka_unit_test( testIntegrateConstantSpin ),
 		cmocka_unit_test( testIntegrateSingleStep ),
 		cmocka_unit_test( testQuatFromTo ),

@@ -317,19 +317,37 @@ TB_INLINE tbQuat tbMakeQuatFromMatrix( tbMat3 m )
 TB_INLINE float tbDeterminant( tbMat3 m ) { return tbDot( m.cx, tbCross( m.cy, m.cz ) ); }
 
 /// Inverse of a general 3x3 matrix; zero matrix if singular.
+/// Computed in double: the inertia of a 3 mm or a 100 m box has a determinant below or above the
+/// float range (masses cube, lengths square), and the singularity test is relative to the product
+/// of the column lengths (Hadamard's bound on |det|), so it does not depend on the matrix's scale.
 TB_INLINE tbMat3 tbInvert( tbMat3 m )
 {
-	float det = tbDeterminant( m );
-	if ( tbAbsFloat( det ) < 1.0e-30f )
+	double a[3][3] = { { m.cx.x, m.cy.x, m.cz.x }, { m.cx.y, m.cy.y, m.cz.y }, { m.cx.z, m.cy.z, m.cz.z } };
+	// c[i][j]: cofactor of a[j][i], so inverse = c / det.
+	double c[3][3];
+	for ( int i = 0; i < 3; ++i )
+	{
+		int i1 = ( i + 1 ) % 3, i2 = ( i + 2 ) % 3;
+		for ( int j = 0; j < 3; ++j )
+		{
+			int j1 = ( j + 1 ) % 3, j2 = ( j + 2 ) % 3;
+			c[j][i] = a[i1][j1] * a[i2][j2] - a[i1][j2] * a[i2][j1];
+		}
+	}
+	double det = a[0][0] * c[0][0] + a[0][1] * c[1][0] + a[0][2] * c[2][0];
+	double bound = 1.0;
+	for ( int j = 0; j < 3; ++j )
+	{
+		bound *= sqrt( a[0][j] * a[0][j] + a[1][j] * a[1][j] + a[2][j] * a[2][j] );
+	}
+	if ( !( fabs( det ) > 1.0e-12 * bound ) )
 	{
 		return tb_mat3Zero;
 	}
-	float inv = 1.0f / det;
-	tbVec3 r0 = tbMulSV( inv, tbCross( m.cy, m.cz ) );
-	tbVec3 r1 = tbMulSV( inv, tbCross( m.cz, m.cx ) );
-	tbVec3 r2 = tbMulSV( inv, tbCross( m.cx, m.cy ) );
-	// rows r0, r1, r2 of the inverse
-	tbMat3 r = { { r0.x, r1.x, r2.x }, { r0.y, r1.y, r2.y }, { r0.z, r1.z, r2.z } };
+	double inv = 1.0 / det;
+	tbMat3 r = { { (float)( c[0][0] * inv ), (float)( c[1][0] * inv ), (float)( c[2][0] * inv ) },
+				 { (float)( c[0][1] * inv ), (float)( c[1][1] * inv ), (float)( c[2][1] * inv ) },
+				 { (float)( c[0][2] * inv ), (float)( c[1][2] * inv ), (float)( c[2][2] * inv ) } };
 	return r;
 }
 

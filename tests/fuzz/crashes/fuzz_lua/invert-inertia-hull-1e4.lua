@@ -1,5 +1,5 @@
--- A thin dynamic hull about 1e4 m long (inside the input limits) is NaN after one step: its inertia
--- overflows the float determinant in tbInvert (math_functions.h). Found by fuzz_lua, reduced by hand.
+-- A thin dynamic hull about 1e4 m long (inside the input limits) was NaN after one step: its inertia
+-- overflowed the float determinant in tbInvert (math_functions.h); now inverted in double. Found by fuzz_lua.
 local tb = require 'tumble'
 local S = { reload = 'rebuild', world = { gravity = {0, 0, -10} } }
 B = {}
