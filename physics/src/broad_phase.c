@@ -11,6 +11,8 @@
 #include "broad_phase.h"
 
 #include "core.h"
+#include "world.h"
+#include "tumble/tumble.h"
 
 #include <string.h>
 
@@ -217,4 +219,38 @@ void tbBroadPhase_UpdatePairs( tbBroadPhase* bp, tbPairFcn* pairFcn, void* conte
 bool tbBroadPhase_TestOverlap( const tbBroadPhase* bp, int32_t proxyKeyA, int32_t proxyKeyB )
 {
 	return tbAABB_Overlaps( tbBroadPhase_GetFatAABB( bp, proxyKeyA ), tbBroadPhase_GetFatAABB( bp, proxyKeyB ) );
+}
+
+tbResult tbWorld_VisitBroadPhase( tbWorldId worldId, tbTreeNodeFcn* fcn, void* context )
+{
+	tbWorld* world = tbGetWorldFromId( worldId );
+	if ( world == NULL || fcn == NULL )
+	{
+		return tbResult_invalidId;
+	}
+	// Nodes are visited in array order; a node's depth is the length of its parent chain. That is
+	// O(n log n) for the balanced trees but needs no stack, and debug drawing is the only user.
+	bool wasLocked = world->locked;
+	world->locked = true;
+	bool more = true;
+	for ( int type = 0; type < tbBody_typeCount && more; ++type )
+	{
+		const tbDynamicTree* tree = world->broadPhase.trees + type;
+		for ( int32_t i = 0; i < tree->nodeCapacity && more; ++i )
+		{
+			const tbTreeNode* node = tree->nodes + i;
+			if ( node->height < 0 )
+			{
+				continue;
+			}
+			int depth = 0;
+			for ( int32_t p = node->parent; p != TB_NULL_NODE && depth < tree->nodeCapacity; p = tree->nodes[p].parent )
+			{
+				depth += 1;
+			}
+			more = fcn( node->aabb, depth, node->child1 == TB_NULL_NODE, (tbBodyType)type, context );
+		}
+	}
+	world->locked = wasLocked;
+	return tbResult_ok;
 }

@@ -515,6 +515,7 @@ static void tbHandleKey( tbViewer* v, const SDL_KeyboardEvent* e )
 		case SDLK_4:
 		case SDLK_5:
 		case SDLK_6:
+		case SDLK_7:
 			v->debugFlags ^= 1u << ( key - SDLK_1 );
 			break;
 		default:

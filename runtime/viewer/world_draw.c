@@ -45,7 +45,7 @@ struct tbWorldDraw
 };
 
 static const char* const tb_debugNames[tbDebug_flagCount] = {
-	"contacts", "joints", "aabbs", "centers", "velocities", "sleep",
+	"contacts", "joints", "aabbs", "centers", "velocities", "sleep", "tree",
 };
 
 const char* tbDebugDrawName( int i )
@@ -570,6 +570,23 @@ static void tbDrawShape( tbWorldDraw* draw, tbRenderer* r, tbShapeId shape, tbTr
 	}
 }
 
+// Broad-phase tree layer: inner nodes cycle through six hues by depth so that siblings at one level
+// share a colour; leaves (one shape's fattened box) are drawn faint, as the aabbs layer shows them.
+static bool tbDrawTreeNode( tbAABB box, int depth, bool isLeaf, tbBodyType tree, void* context )
+{
+	static const tbRgba hues[6] = { { 255, 90, 90, 255 },	{ 255, 190, 60, 255 }, { 200, 255, 80, 255 },
+									{ 70, 230, 200, 255 }, { 90, 150, 255, 255 }, { 220, 110, 255, 255 } };
+	tbRenderer* r = context;
+	tbRgba color = isLeaf ? tbMakeRgba( 200, 200, 200, 60 ) : hues[depth % 6];
+	// The static tree's inner nodes are dimmer: they never change and would hide the moving ones.
+	if ( isLeaf == false && tree == tbBody_static )
+	{
+		color.a = 110;
+	}
+	tbDrawBox( r, box, color );
+	return true;
+}
+
 // Kinetic energy of a rigid body: translation of the centre of mass plus rotation about it, with the
 // principal inertia in body axes (so the angular velocity is taken to body axes first).
 static float tbKineticEnergy( tbBodyId body, tbQuat q )
@@ -683,6 +700,11 @@ void tbWorldDraw_Draw( tbWorldDraw* draw, tbRenderer* r, tbWorldId world, unsign
 				tbDrawJoint( r, joint );
 			}
 		}
+	}
+
+	if ( flags & tbDebug_tree )
+	{
+		tbWorld_VisitBroadPhase( world, tbDrawTreeNode, r );
 	}
 
 	if ( flags & tbDebug_contacts )

@@ -15,8 +15,9 @@ typedef enum tbDebugDrawFlags
 	tbDebug_centers = 1u << 3,	  ///< centres of mass
 	tbDebug_velocities = 1u << 4, ///< linear (cyan, 0.25 s of travel) and angular (magenta) velocity
 	tbDebug_sleep = 1u << 5,	  ///< colour bodies by state: awake normal, sleeping blue
-	tbDebug_flagCount = 6,
-	tbDebug_all = ( 1u << 6 ) - 1u,
+	tbDebug_tree = 1u << 6,		  ///< broad-phase tree nodes, coloured by depth (leaves faint)
+	tbDebug_flagCount = 7,
+	tbDebug_all = ( 1u << 7 ) - 1u,
 } tbDebugDrawFlags;
 
 /// Name of debug layer i (bit 1 << i) as used by --debug-draw and the panel.

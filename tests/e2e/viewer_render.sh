@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The viewer renders for real (Xvfb + Mesa llvmpipe) and its screenshots show what they should:
 #   - the showcase at step 0 and step 120: both non-blank; they differ only where bodies moved;
-#   - debug drawing on vs off changes the image (contact points appear);
+#   - debug drawing on vs off changes the image (contact points appear; the broad-phase tree appears);
 #   - the scene's ui(ui) tweak panel is drawn (sliders, checkbox, button, label) and ui.plot plots.
 source "$( dirname "${BASH_SOURCE[0]}" )/lib/common.sh"
 source "$( dirname "${BASH_SOURCE[0]}" )/lib/viewer_common.sh"
@@ -59,6 +59,20 @@ plain = json.load(open(sys.argv[1]))["count"]
 contacts = json.load(open(sys.argv[2]))["count"]
 # The showcase has dozens of touching contacts after 60 steps (stack, pyramid, table, pile).
 assert contacts > 200 and contacts > 5 * plain + 100, "contact pixels: %d with the layer, %d without" % (contacts, plain)
+PY
+
+# The tree layer draws inner nodes of the broad-phase trees in six opaque hues by depth; count two of them.
+check "debug draw tree only" viewer 0 "$showcase" --no-ui --screenshot "$SCRATCH/tree.png" --steps 60 --debug-draw tree
+for image in plain tree; do
+	png_json "$image.depth1" count "$SCRATCH/$image.png" 255 190 60 12
+	png_json "$image.depth2" count "$SCRATCH/$image.png" 200 255 80 12
+done
+check "broad-phase tree drawn only with the tree layer" python3 - "$SCRATCH"/plain.depth1.json "$SCRATCH"/plain.depth2.json \
+	"$SCRATCH"/tree.depth1.json "$SCRATCH"/tree.depth2.json <<'PY'
+import json, sys
+plain, tree = [sum(json.load(open(f))["count"] for f in sys.argv[i:i + 2]) for i in (1, 3)]
+# The showcase has about a hundred dynamic bodies: their tree has a few levels of boxes around the piles.
+assert tree > 300 and tree > 5 * plain + 100, "tree-hue pixels: %d with the layer, %d without" % (tree, plain)
 PY
 
 # --- the tweak panel --------------------------------------------------------------------------------------

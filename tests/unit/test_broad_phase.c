@@ -3,6 +3,8 @@
 // SPDX-License-Identifier: MIT
 #include "broad_phase.h"
 #include "core.h"
+#include "tumble/tumble.h"
+#include "world_helpers.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -443,6 +445,80 @@ static void test_proxy_keys_and_overlap( void** state )
 	DestroyScene( scene );
 }
 
+// tbWorld_VisitBroadPhase: what the viewer's tree layer draws. Record every node, then check the
+// tree's shape against what the world holds.
+typedef struct VisitRecord
+{
+	int leaves[tbBody_typeCount];
+	int inner[tbBody_typeCount];
+	int roots[tbBody_typeCount];
+	int maxDepth;
+	tbAABB rootBox[tbBody_typeCount];
+	tbAABB leafUnion[tbBody_typeCount];
+	int stopAfter;
+	int visited;
+} VisitRecord;
+
+static bool recordNode( tbAABB box, int depth, bool isLeaf, tbBodyType tree, void* context )
+{
+	VisitRecord* rec = context;
+	rec->visited += 1;
+	rec->maxDepth = depth > rec->maxDepth ? depth : rec->maxDepth;
+	if ( depth == 0 )
+	{
+		rec->roots[tree] += 1;
+		rec->rootBox[tree] = box;
+	}
+	if ( isLeaf )
+	{
+		rec->leafUnion[tree] = rec->leaves[tree] == 0 ? box : tbAABB_Union( rec->leafUnion[tree], box );
+		rec->leaves[tree] += 1;
+	}
+	else
+	{
+		rec->inner[tree] += 1;
+	}
+	return rec->stopAfter == 0 || rec->visited < rec->stopAfter;
+}
+
+static void test_world_visit_broad_phase( void** state )
+{
+	( void )state;
+	tbWorldId world = th_makeWorld( tbSolver_soft, false );
+	th_addGround( world, 0.5f );
+	const int count = 40;
+	for ( int i = 0; i < count; ++i )
+	{
+		th_addBox( world, tbMakeVec3( (float)( i % 8 ) * 1.5f, (float)( i / 8 ) * 1.5f, 1.0f ), tbMakeVec3( 0.5f, 0.5f, 0.5f ), 1.0f,
+				   0.5f );
+	}
+	tbWorld_Step( world, 1.0f / 60.0f );
+
+	VisitRecord rec = { 0 };
+	assert_int_equal( tbWorld_VisitBroadPhase( world, recordNode, &rec ), tbResult_ok );
+	// One leaf per shape; a binary tree with n leaves has n - 1 inner nodes and one root.
+	assert_int_equal( rec.leaves[tbBody_dynamic], count );
+	assert_int_equal( rec.inner[tbBody_dynamic], count - 1 );
+	assert_int_equal( rec.roots[tbBody_dynamic], 1 );
+	assert_int_equal( rec.leaves[tbBody_static], 1 );
+	assert_int_equal( rec.roots[tbBody_static], 1 );
+	assert_int_equal( rec.leaves[tbBody_kinematic] + rec.roots[tbBody_kinematic], 0 );
+	// The root box is the union of the leaves (to float precision), and the 40-leaf tree is balanced:
+	// a depth above 12 (2 log2 40 ~ 10.6) would mean the rotations are not working.
+	tbVec3 dl = tbSub( rec.rootBox[tbBody_dynamic].lowerBound, rec.leafUnion[tbBody_dynamic].lowerBound );
+	tbVec3 du = tbSub( rec.rootBox[tbBody_dynamic].upperBound, rec.leafUnion[tbBody_dynamic].upperBound );
+	assert_true( tbLength( dl ) < 1.0e-4f && tbLength( du ) < 1.0e-4f );
+	assert_true( rec.maxDepth <= 12 && rec.maxDepth >= 5 );
+
+	// Returning false stops the walk; a bad world or a null callback is refused.
+	VisitRecord stop = { .stopAfter = 3 };
+	tbWorld_VisitBroadPhase( world, recordNode, &stop );
+	assert_int_equal( stop.visited, 3 );
+	assert_int_equal( tbWorld_VisitBroadPhase( world, NULL, NULL ), tbResult_invalidId );
+	tbDestroyWorld( world );
+	assert_int_equal( tbWorld_VisitBroadPhase( world, recordNode, &rec ), tbResult_invalidId );
+}
+
 int main( void )
 {
 	const struct CMUnitTest tests[] = {
@@ -453,6 +529,7 @@ int main( void )
 		cmocka_unit_test( test_steady_state_does_not_allocate ),
 		cmocka_unit_test( test_deterministic_order ),
 		cmocka_unit_test( test_proxy_keys_and_overlap ),
+		cmocka_unit_test( test_world_visit_broad_phase ),
 	};
 	return cmocka_run_group_tests( tests, NULL, NULL );
 }

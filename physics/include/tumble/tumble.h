@@ -31,6 +31,13 @@ TB_API void tbWorld_EnableSleeping( tbWorldId worldId, bool flag );
 TB_API bool tbWorld_IsLocked( tbWorldId worldId );
 TB_API tbWorldCounters tbWorld_GetCounters( tbWorldId worldId );
 
+/// Called once per node of the broad phase's AABB trees (one tree per body type): its fattened box,
+/// its depth below the tree's root (root 0) and whether it is a leaf (one shape). Return false to stop.
+typedef bool tbTreeNodeFcn( tbAABB box, int depth, bool isLeaf, tbBodyType tree, void* context );
+/// Visit every node of the broad-phase trees, for debug drawing. Allocates nothing; O(n log n).
+/// tbResult_invalidId for a bad world; the callback must not change the world.
+TB_API tbResult tbWorld_VisitBroadPhase( tbWorldId worldId, tbTreeNodeFcn* fcn, void* context );
+
 /// Contact begin/end events of the last step. Valid until the next step.
 TB_API tbContactEvents tbWorld_GetContactEvents( tbWorldId worldId );
 TB_API tbSensorEvents tbWorld_GetSensorEvents( tbWorldId worldId );
