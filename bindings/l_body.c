@@ -15,7 +15,7 @@
 void tbLua_PushBody( lua_State* L, int worldIndex, tbBodyId bodyId )
 {
 	worldIndex = lua_absindex( L, worldIndex );
-	tbLuaWorld* world = luaL_testudata( L, worldIndex, TB_LUA_WORLD );
+	tbLuaWorld* world = tbLua_TestUdata( L, worldIndex, TB_LUA_WORLD );
 	if ( world == NULL || world->destroyed || tbBody_IsValid( bodyId ) == false )
 	{
 		lua_pushnil( L );
@@ -48,7 +48,7 @@ void tbLua_PushBody( lua_State* L, int worldIndex, tbBodyId bodyId )
 
 bool tbLua_ToBody( lua_State* L, int index, tbBodyId* bodyId )
 {
-	tbLuaBody* body = luaL_testudata( L, index, TB_LUA_BODY );
+	tbLuaBody* body = tbLua_TestUdata( L, index, TB_LUA_BODY );
 	if ( body == NULL )
 	{
 		return false;
@@ -73,7 +73,7 @@ static bool tbBodyIsLive( const tbLuaBody* body )
 
 tbLuaBody* tbLua_CheckBody( lua_State* L, int index, const char* fn )
 {
-	tbLuaBody* body = luaL_testudata( L, index, TB_LUA_BODY );
+	tbLuaBody* body = tbLua_TestUdata( L, index, TB_LUA_BODY );
 	if ( body == NULL )
 	{
 		char got[96];
@@ -543,7 +543,7 @@ static int tbBody_Destroy( lua_State* L )
 
 static int tbBody_IsValidMethod( lua_State* L )
 {
-	tbLuaBody* body = luaL_testudata( L, 1, TB_LUA_BODY );
+	tbLuaBody* body = tbLua_TestUdata( L, 1, TB_LUA_BODY );
 	lua_pushboolean( L, body != NULL && tbBodyIsLive( body ) );
 	return 1;
 }

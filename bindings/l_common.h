@@ -33,11 +33,21 @@ typedef struct tbLuaType
 /// errors (a typo such as body.frition is reported, not silently ignored).
 void tbLua_RegisterType( lua_State* L, const tbLuaType* type );
 
-/// Metatable registry keys.
-#define TB_LUA_WORLD "tumble.World"
-#define TB_LUA_BODY "tumble.Body"
-#define TB_LUA_JOINT "tumble.Joint"
-#define TB_LUA_MOVER "tumble.Mover"
+/// Metatable registry keys ("tumble.World", ...). One object each, so the address is a key too:
+/// tbLua_TestUdata finds the metatable by address (lua_rawgetp) rather than by name.
+extern const char tb_luaWorldType[];
+extern const char tb_luaBodyType[];
+extern const char tb_luaJointType[];
+extern const char tb_luaMoverType[];
+#define TB_LUA_WORLD tb_luaWorldType
+#define TB_LUA_BODY tb_luaBodyType
+#define TB_LUA_JOINT tb_luaJointType
+#define TB_LUA_MOVER tb_luaMoverType
+
+/// luaL_testudata for the four types above (typeName must be one of TB_LUA_*): the userdata at
+/// index if its metatable is that type's, else NULL. A registry lookup by address instead of by
+/// string: every method call checks its self argument, so this is on the hot path of update().
+void* tbLua_TestUdata( lua_State* L, int index, const char* typeName );
 
 // Messages ---------------------------------------------------------------------------------------
 

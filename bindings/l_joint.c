@@ -27,7 +27,7 @@ static bool tbJointIsLive( const tbLuaJoint* joint )
 void tbLua_PushJoint( lua_State* L, int worldIndex, tbJointId jointId )
 {
 	worldIndex = lua_absindex( L, worldIndex );
-	tbLuaWorld* world = luaL_testudata( L, worldIndex, TB_LUA_WORLD );
+	tbLuaWorld* world = tbLua_TestUdata( L, worldIndex, TB_LUA_WORLD );
 	if ( world == NULL || world->destroyed || tbJoint_IsValid( jointId ) == false ||
 		 tbJoint_GetWorld( jointId ).index1 != world->id.index1 ||
 		 tbJoint_GetWorld( jointId ).generation != world->id.generation )
@@ -63,7 +63,7 @@ void tbLua_PushJoint( lua_State* L, int worldIndex, tbJointId jointId )
 
 bool tbLua_ToJoint( lua_State* L, int index, tbJointId* jointId )
 {
-	tbLuaJoint* joint = luaL_testudata( L, index, TB_LUA_JOINT );
+	tbLuaJoint* joint = tbLua_TestUdata( L, index, TB_LUA_JOINT );
 	if ( joint == NULL )
 	{
 		return false;
@@ -74,7 +74,7 @@ bool tbLua_ToJoint( lua_State* L, int index, tbJointId* jointId )
 
 tbLuaJoint* tbLua_CheckJoint( lua_State* L, int index, const char* fn )
 {
-	tbLuaJoint* joint = luaL_testudata( L, index, TB_LUA_JOINT );
+	tbLuaJoint* joint = tbLua_TestUdata( L, index, TB_LUA_JOINT );
 	if ( joint == NULL )
 	{
 		char got[96];
@@ -238,7 +238,7 @@ static tbBodyId tbDefJointBody( tbLuaDef* def, tbLuaWorld* world, const char* ke
 	{
 		return tb_nullBodyId;
 	}
-	tbLuaBody* body = luaL_testudata( L, -1, TB_LUA_BODY );
+	tbLuaBody* body = tbLua_TestUdata( L, -1, TB_LUA_BODY );
 	if ( body == NULL )
 	{
 		tbDef_FieldError( def, key, expected );
@@ -832,7 +832,7 @@ static int tbCallRows( lua_State* L )
 	tbRowsCall* call = lua_touserdata( L, 2 );
 	lua_getiuservalue( L, 1, TB_LUA_WORLD_JOINTS );
 	lua_rawgeti( L, -1, call->jointId.index1 );
-	tbLuaJoint* joint = luaL_testudata( L, -1, TB_LUA_JOINT );
+	tbLuaJoint* joint = tbLua_TestUdata( L, -1, TB_LUA_JOINT );
 	if ( joint == NULL || TB_ID_EQUALS( joint->id, call->jointId ) == false )
 	{
 		return 0;
@@ -1087,7 +1087,7 @@ static int tbJoint_Destroy( lua_State* L )
 
 static int tbJoint_IsValidMethod( lua_State* L )
 {
-	tbLuaJoint* joint = luaL_testudata( L, 1, TB_LUA_JOINT );
+	tbLuaJoint* joint = tbLua_TestUdata( L, 1, TB_LUA_JOINT );
 	lua_pushboolean( L, joint != NULL && tbJointIsLive( joint ) );
 	return 1;
 }

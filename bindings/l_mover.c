@@ -22,7 +22,7 @@ static bool tbMoverIsLive( const tbLuaMover* mover )
 void tbLua_PushMover( lua_State* L, int worldIndex, tbMoverId moverId )
 {
 	worldIndex = lua_absindex( L, worldIndex );
-	tbLuaWorld* world = luaL_testudata( L, worldIndex, TB_LUA_WORLD );
+	tbLuaWorld* world = tbLua_TestUdata( L, worldIndex, TB_LUA_WORLD );
 	tbWorldId owner = tbBody_GetWorld( tbMover_GetBody( moverId ) );
 	if ( world == NULL || world->destroyed || tbMover_IsValid( moverId ) == false || owner.index1 != world->id.index1 ||
 		 owner.generation != world->id.generation )
@@ -54,7 +54,7 @@ void tbLua_PushMover( lua_State* L, int worldIndex, tbMoverId moverId )
 
 bool tbLua_ToMover( lua_State* L, int index, tbMoverId* moverId )
 {
-	tbLuaMover* mover = luaL_testudata( L, index, TB_LUA_MOVER );
+	tbLuaMover* mover = tbLua_TestUdata( L, index, TB_LUA_MOVER );
 	if ( mover == NULL )
 	{
 		return false;
@@ -65,7 +65,7 @@ bool tbLua_ToMover( lua_State* L, int index, tbMoverId* moverId )
 
 static tbLuaMover* tbCheckMover( lua_State* L, const char* fn, bool mutating )
 {
-	tbLuaMover* mover = luaL_testudata( L, 1, TB_LUA_MOVER );
+	tbLuaMover* mover = tbLua_TestUdata( L, 1, TB_LUA_MOVER );
 	if ( mover == NULL )
 	{
 		char got[96];
@@ -266,7 +266,7 @@ int tbLuaWorld_Mover( lua_State* L )
 	{
 		return luaL_error( L, "%s: body must be a kinematic Body, got nil", fn );
 	}
-	tbLuaBody* body = luaL_testudata( L, -1, TB_LUA_BODY );
+	tbLuaBody* body = tbLua_TestUdata( L, -1, TB_LUA_BODY );
 	if ( body == NULL )
 	{
 		tbDef_FieldError( &def, "body", "a kinematic Body" );
@@ -387,7 +387,7 @@ static int tbMover_Destroy( lua_State* L )
 
 static int tbMover_IsValidMethod( lua_State* L )
 {
-	tbLuaMover* mover = luaL_testudata( L, 1, TB_LUA_MOVER );
+	tbLuaMover* mover = tbLua_TestUdata( L, 1, TB_LUA_MOVER );
 	lua_pushboolean( L, mover != NULL && tbMoverIsLive( mover ) );
 	return 1;
 }

@@ -17,18 +17,46 @@ const char* const tb_eventNames[] = { "contact_begin", "contact_end", "sensor_be
 
 // Type registration ------------------------------------------------------------------------------
 
+const char tb_luaWorldType[] = "tumble.World";
+const char tb_luaBodyType[] = "tumble.Body";
+const char tb_luaJointType[] = "tumble.Joint";
+const char tb_luaMoverType[] = "tumble.Mover";
+static const char* const tb_luaTypeKeys[] = { tb_luaWorldType, tb_luaBodyType, tb_luaJointType, tb_luaMoverType };
+
+void* tbLua_TestUdata( lua_State* L, int index, const char* typeName )
+{
+	void* p = lua_touserdata( L, index );
+	if ( p == NULL || lua_getmetatable( L, index ) == 0 )
+	{
+		return NULL;
+	}
+	if ( lua_rawgetp( L, LUA_REGISTRYINDEX, typeName ) == LUA_TNIL )
+	{
+		// Not one of the four registered by address: the lookup by name, as luaL_testudata does it.
+		lua_pop( L, 1 );
+		luaL_getmetatable( L, typeName );
+	}
+	bool same = lua_rawequal( L, -1, -2 ) != 0;
+	lua_pop( L, 2 );
+	return same ? p : NULL;
+}
+
 // __index: upvalues (methods, getters, type name). Getters are stored as C functions and called
 // directly from this frame so their errors carry the caller's line.
 static int tbLua_Index( lua_State* L )
 {
 	if ( lua_type( L, 2 ) == LUA_TSTRING )
 	{
-		if ( lua_getfield( L, lua_upvalueindex( 1 ), lua_tostring( L, 2 ) ) != LUA_TNIL )
+		// rawget with the key already on the stack: a method lookup is one table access, with no
+		// string hashing (lua_getfield would intern the C string again).
+		lua_pushvalue( L, 2 );
+		if ( lua_rawget( L, lua_upvalueindex( 1 ) ) != LUA_TNIL )
 		{
 			return 1;
 		}
 		lua_pop( L, 1 );
-		if ( lua_getfield( L, lua_upvalueindex( 2 ), lua_tostring( L, 2 ) ) == LUA_TFUNCTION )
+		lua_pushvalue( L, 2 );
+		if ( lua_rawget( L, lua_upvalueindex( 2 ) ) == LUA_TFUNCTION )
 		{
 			lua_CFunction get = lua_tocfunction( L, -1 );
 			lua_pop( L, 1 );
@@ -80,6 +108,14 @@ void tbLua_RegisterType( lua_State* L, const tbLuaType* type )
 	int meta = lua_gettop( L );
 	lua_pushstring( L, type->name );
 	lua_setfield( L, meta, "__name" );
+	for ( size_t i = 0; i < sizeof( tb_luaTypeKeys ) / sizeof( tb_luaTypeKeys[0] ); ++i )
+	{
+		if ( strcmp( key, tb_luaTypeKeys[i] ) == 0 )
+		{
+			lua_pushvalue( L, meta );
+			lua_rawsetp( L, LUA_REGISTRYINDEX, tb_luaTypeKeys[i] );
+		}
+	}
 
 	lua_newtable( L );
 	luaL_setfuncs( L, type->methods, 0 );

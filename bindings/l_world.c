@@ -22,7 +22,7 @@ static const char* const tb_ownerKey = "tumble.owner";
 
 tbLuaWorld* tbLua_CheckWorld( lua_State* L, int index, const char* fn )
 {
-	tbLuaWorld* world = luaL_testudata( L, index, TB_LUA_WORLD );
+	tbLuaWorld* world = tbLua_TestUdata( L, index, TB_LUA_WORLD );
 	if ( world == NULL )
 	{
 		char got[96];
@@ -200,14 +200,14 @@ static int tbWorld_Destroy( lua_State* L )
 
 static int tbWorld_IsValidMethod( lua_State* L )
 {
-	tbLuaWorld* world = luaL_testudata( L, 1, TB_LUA_WORLD );
+	tbLuaWorld* world = tbLua_TestUdata( L, 1, TB_LUA_WORLD );
 	lua_pushboolean( L, world != NULL && world->destroyed == false && tbWorld_IsValid( world->id ) );
 	return 1;
 }
 
 tbWorldId tbLua_ToWorld( lua_State* L, int index )
 {
-	tbLuaWorld* world = luaL_testudata( L, index, TB_LUA_WORLD );
+	tbLuaWorld* world = tbLua_TestUdata( L, index, TB_LUA_WORLD );
 	if ( world == NULL || world->destroyed || tbWorld_IsValid( world->id ) == false )
 	{
 		return tb_nullWorldId;
@@ -217,7 +217,7 @@ tbWorldId tbLua_ToWorld( lua_State* L, int index )
 
 void tbLua_SetWorldOwned( lua_State* L, int index, bool owned )
 {
-	tbLuaWorld* world = luaL_testudata( L, index, TB_LUA_WORLD );
+	tbLuaWorld* world = tbLua_TestUdata( L, index, TB_LUA_WORLD );
 	if ( world != NULL )
 	{
 		world->owned = owned;
@@ -226,14 +226,14 @@ void tbLua_SetWorldOwned( lua_State* L, int index, bool owned )
 
 void tbLua_GetWorldClock( lua_State* L, int index, double* time, long long* stepCount )
 {
-	tbLuaWorld* world = luaL_testudata( L, index, TB_LUA_WORLD );
+	tbLuaWorld* world = tbLua_TestUdata( L, index, TB_LUA_WORLD );
 	*time = world != NULL ? world->time : 0.0;
 	*stepCount = world != NULL ? world->stepCount : 0;
 }
 
 void tbLua_SetWorldClock( lua_State* L, int index, double time, long long stepCount )
 {
-	tbLuaWorld* world = luaL_testudata( L, index, TB_LUA_WORLD );
+	tbLuaWorld* world = tbLua_TestUdata( L, index, TB_LUA_WORLD );
 	if ( world != NULL )
 	{
 		world->time = time;
@@ -341,7 +341,7 @@ static void tbRemoveHandlers( lua_State* L, int worldIndex, int owner, const cha
 void tbLua_RemoveOwnerHandlers( lua_State* L, int worldIndex, int owner )
 {
 	worldIndex = lua_absindex( L, worldIndex );
-	if ( luaL_testudata( L, worldIndex, TB_LUA_WORLD ) != NULL )
+	if ( tbLua_TestUdata( L, worldIndex, TB_LUA_WORLD ) != NULL )
 	{
 		tbRemoveHandlers( L, worldIndex, owner, NULL, 0 );
 	}
