@@ -72,7 +72,8 @@ static void* tbArray_Push( tbArray* a, int n )
 struct tbRenderer
 {
 	GLuint meshProgram, lineProgram, program2D;
-	GLint meshViewProjection, meshLightDirection, meshEye, meshFogColor;
+	GLint meshViewProjection, meshLightDirection, meshEye, meshFogColor, meshShadow;
+	bool shadows; // planar shadows on z = 0, default on
 	GLint lineViewProjection, lineEye, linePull;
 	GLint screenSize2D;
 
@@ -119,9 +120,12 @@ static const char* tb_meshVertexShader =
 	"layout(location = 5) in vec3 iScale;\n"
 	"layout(location = 6) in vec4 iColor;\n"
 	"uniform mat4 uViewProjection;\n"
+	"uniform vec3 uLightDirection;\n"
+	"uniform float uShadow;\n"
 	"out vec3 vNormal;\n"
 	"out vec3 vWorld;\n"
 	"out vec4 vColor;\n"
+	"out float vHeight;\n"
 	"vec3 rotate(vec4 q, vec3 v)\n"
 	"{\n"
 	"	vec3 t = 2.0 * cross(q.xyz, v);\n"
@@ -130,6 +134,14 @@ static const char* tb_meshVertexShader =
 	"void main()\n"
 	"{\n"
 	"	vec3 world = iPosition + rotate(iRotation, aPosition * iScale);\n"
+	"	vHeight = world.z;\n"
+	// Shadow pass: slide the point along the light onto the ground plane z = 0 (just above it, so
+	// the shadow wins the depth test against a ground box whose top is at z = 0).
+	"	if (uShadow > 0.5)\n"
+	"	{\n"
+	"		float h = max(world.z, 0.0);\n"
+	"		world = vec3(world.xy - uLightDirection.xy * (h / uLightDirection.z), 0.004);\n"
+	"	}\n"
 	// Normals transform by the inverse transpose: for rotation * scale that is rotation / scale.
 	"	vNormal = rotate(iRotation, aNormal / iScale);\n"
 	"	vWorld = world;\n"
@@ -142,12 +154,22 @@ static const char* tb_meshFragmentShader =
 	"in vec3 vNormal;\n"
 	"in vec3 vWorld;\n"
 	"in vec4 vColor;\n"
+	"in float vHeight;\n"
 	"uniform vec3 uLightDirection;\n"
+	"uniform float uShadow;\n"
 	"uniform vec3 uEye;\n"
 	"uniform vec3 uFogColor;\n"
 	"out vec4 fragColor;\n"
 	"void main()\n"
 	"{\n"
+	// Shadow pass: only what stands above the plane casts (the ground's own top face would shade
+	// the whole ground otherwise), as a translucent dark fragment, once per pixel (stencil).
+	"	if (uShadow > 0.5)\n"
+	"	{\n"
+	"		if (vHeight < 0.01) discard;\n"
+	"		fragColor = vec4(0.0, 0.0, 0.02, 0.32);\n"
+	"		return;\n"
+	"	}\n"
 	"	vec3 n = normalize(vNormal);\n"
 	"	if (!gl_FrontFacing) n = -n;\n"
 	"	vec3 toEye = normalize(uEye - vWorld);\n"
@@ -412,6 +434,8 @@ tbRenderer* tbRenderer_Create( char* error, int errorSize )
 	r->meshLightDirection = glGetUniformLocation( r->meshProgram, "uLightDirection" );
 	r->meshEye = glGetUniformLocation( r->meshProgram, "uEye" );
 	r->meshFogColor = glGetUniformLocation( r->meshProgram, "uFogColor" );
+	r->meshShadow = glGetUniformLocation( r->meshProgram, "uShadow" );
+	r->shadows = true;
 	r->lineViewProjection = glGetUniformLocation( r->lineProgram, "uViewProjection" );
 	r->lineEye = glGetUniformLocation( r->lineProgram, "uEye" );
 	r->linePull = glGetUniformLocation( r->lineProgram, "uPull" );
@@ -727,6 +751,30 @@ static void tbUploadStream( GLuint buffer, const void* data, size_t bytes )
 	glBufferSubData( GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes, data );
 }
 
+// One instanced draw per mesh; counts[m] is the end of mesh m's run in the sorted instance buffer.
+static void tbDrawMeshRuns( tbRenderer* r, const int* counts, int meshCount )
+{
+	const tbMeshRange* ranges = r->meshes.data;
+	int start = 0;
+	for ( int m = 0; m < meshCount; ++m )
+	{
+		int end = counts[m];
+		int n = end - start;
+		if ( n > 0 )
+		{
+			// GL 3.3 has no base instance, so the instance attributes are re-pointed at this run.
+			size_t base = (size_t)start * sizeof( tbInstanceData );
+			int stride = sizeof( tbInstanceData );
+			tbFloatAttribute( 3, 3, stride, base + offsetof( tbInstanceData, position ), false, 1 );
+			tbFloatAttribute( 4, 4, stride, base + offsetof( tbInstanceData, rotation ), false, 1 );
+			tbFloatAttribute( 5, 3, stride, base + offsetof( tbInstanceData, scale ), false, 1 );
+			tbFloatAttribute( 6, 4, stride, base + offsetof( tbInstanceData, color ), true, 1 );
+			glDrawArraysInstanced( GL_TRIANGLES, ranges[m].first, ranges[m].count, n );
+		}
+		start = end;
+	}
+}
+
 static void tbDrawInstances( tbRenderer* r, const float viewProjection[16], tbVec3 eye )
 {
 	int meshCount = r->meshes.count;
@@ -776,26 +824,36 @@ static void tbDrawInstances( tbRenderer* r, const float viewProjection[16], tbVe
 	glBindVertexArray( r->meshVao );
 	glBindBuffer( GL_ARRAY_BUFFER, r->instanceVbo );
 
-	const tbMeshRange* ranges = r->meshes.data;
-	int start = 0;
-	for ( int m = 0; m < meshCount; ++m )
+	glUniform1f( r->meshShadow, 0.0f );
+	tbDrawMeshRuns( r, counts, meshCount );
+	if ( r->shadows )
 	{
-		int end = counts[m];
-		int n = end - start;
-		if ( n > 0 )
-		{
-			// GL 3.3 has no base instance, so the instance attributes are re-pointed at this run.
-			size_t base = (size_t)start * sizeof( tbInstanceData );
-			int stride = sizeof( tbInstanceData );
-			tbFloatAttribute( 3, 3, stride, base + offsetof( tbInstanceData, position ), false, 1 );
-			tbFloatAttribute( 4, 4, stride, base + offsetof( tbInstanceData, rotation ), false, 1 );
-			tbFloatAttribute( 5, 3, stride, base + offsetof( tbInstanceData, scale ), false, 1 );
-			tbFloatAttribute( 6, 4, stride, base + offsetof( tbInstanceData, color ), true, 1 );
-			glDrawArraysInstanced( GL_TRIANGLES, ranges[m].first, ranges[m].count, n );
-		}
-		start = end;
+		// Planar shadows: every body again, flattened onto z = 0 along the light, blended dark.
+		// The stencil lets each pixel darken once where shadows overlap; depth is tested (bodies
+		// hide the shadows behind them) but not written.
+		glEnable( GL_BLEND );
+		glBlendFunc( GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA );
+		glDepthMask( GL_FALSE );
+		glEnable( GL_STENCIL_TEST );
+		glStencilFunc( GL_EQUAL, 0, 0xff );
+		glStencilOp( GL_KEEP, GL_KEEP, GL_INCR );
+		glUniform1f( r->meshShadow, 1.0f );
+		tbDrawMeshRuns( r, counts, meshCount );
+		glDisable( GL_STENCIL_TEST );
+		glDepthMask( GL_TRUE );
+		glDisable( GL_BLEND );
 	}
 	glBindVertexArray( 0 );
+}
+
+void tbRenderer_SetShadows( tbRenderer* r, bool on )
+{
+	r->shadows = on;
+}
+
+bool tbRenderer_GetShadows( const tbRenderer* r )
+{
+	return r->shadows;
 }
 
 static void tbDrawLines( tbRenderer* r, tbArray* lines, GLenum mode, float pull )
@@ -817,8 +875,10 @@ void tbRenderer_Flush( tbRenderer* r, const tbCamera* camera, int width, int hei
 	tbRgba bg = tb_background;
 	glClearColor( bg.r / 255.0f, bg.g / 255.0f, bg.b / 255.0f, 1.0f );
 	glClearDepth( 1.0 );
+	glClearStencil( 0 );
 	glDepthMask( GL_TRUE );
-	glClear( GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT );
+	glStencilMask( 0xff );
+	glClear( GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT );
 
 	float viewProjection[16];
 	tbCamera_GetViewProjection( camera, viewProjection );

@@ -45,6 +45,9 @@ typedef struct tbRenderer tbRenderer;
 /// Needs a current OpenGL 3.3 core context. NULL on failure, with the reason in error.
 tbRenderer* tbRenderer_Create( char* error, int errorSize );
 void tbRenderer_Destroy( tbRenderer* renderer );
+/// Planar shadows of every instance on the plane z = 0 (light from above), on by default.
+void tbRenderer_SetShadows( tbRenderer* renderer, bool on );
+bool tbRenderer_GetShadows( const tbRenderer* renderer );
 
 /// Register a mesh (triangle list, copied). Returns its index for tbRenderer_Instance.
 int tbRenderer_AddMesh( tbRenderer* renderer, const tbMeshVertex* vertices, int count );

@@ -31,8 +31,8 @@ static bool tbCreateTargets( tbOffscreen* o )
 	glRenderbufferStorageMultisample( GL_RENDERBUFFER, o->samples, GL_RGBA8, o->width, o->height );
 	glFramebufferRenderbuffer( GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, o->color );
 	glBindRenderbuffer( GL_RENDERBUFFER, o->depth );
-	glRenderbufferStorageMultisample( GL_RENDERBUFFER, o->samples, GL_DEPTH_COMPONENT24, o->width, o->height );
-	glFramebufferRenderbuffer( GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, o->depth );
+	glRenderbufferStorageMultisample( GL_RENDERBUFFER, o->samples, GL_DEPTH24_STENCIL8, o->width, o->height );
+	glFramebufferRenderbuffer( GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, o->depth );
 	bool ok = glCheckFramebufferStatus( GL_FRAMEBUFFER ) == GL_FRAMEBUFFER_COMPLETE;
 
 	glGenFramebuffers( 1, &o->resolveFramebuffer );

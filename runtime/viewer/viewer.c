@@ -23,7 +23,7 @@
 
 // Command line ---------------------------------------------------------------------------------
 
-static tbViewerSettings s_settings = { NULL, NULL, 0, 1280, 720, 0u, false };
+static tbViewerSettings s_settings = { NULL, NULL, 0, 1280, 720, 0u, false, false };
 
 static int tbOptionError( const char* option, const char* what, const char* value )
 {
@@ -117,13 +117,18 @@ int tbViewer_ParseOption( int argc, char** argv, int index )
 		if ( value == NULL || tbParseDebugList( value, &s_settings.debugFlags ) == false )
 		{
 			return tbOptionError(
-				arg, "needs a list of contacts,joints,aabbs,centers,velocities,sleep (or all)", value );
+				arg, "needs a list of contacts,joints,aabbs,centers,velocities,sleep,tree (or all)", value );
 		}
 		return 2;
 	}
 	if ( strcmp( arg, "--no-ui" ) == 0 )
 	{
 		s_settings.hideUi = true;
+		return 1;
+	}
+	if ( strcmp( arg, "--no-shadows" ) == 0 )
+	{
+		s_settings.noShadows = true;
 		return 1;
 	}
 	return 0;
@@ -376,7 +381,8 @@ static const char* const tb_help[][2] = {
 	{ "T", "slow motion x0.25" },
 	{ "+  -", "speed x2, x0.5" },
 	{ "Left  Right", "rewind, forward (Shift: 1 s)" },
-	{ "1 - 6", "debug layers (see the panel)" },
+	{ "1 - 7", "debug layers (see the panel)" },
+	{ "F2", "shadows on / off" },
 	{ "W A S D Q E", "fly (Shift: faster)" },
 	{ "F", "focus on the selected body" },
 	{ "Home", "reset the camera" },
@@ -504,6 +510,9 @@ static void tbHandleKey( tbViewer* v, const SDL_KeyboardEvent* e )
 			break;
 		case SDLK_F1:
 			v->showHelp = !v->showHelp;
+			break;
+		case SDLK_F2:
+			tbRenderer_SetShadows( v->renderer, !tbRenderer_GetShadows( v->renderer ) );
 			break;
 		case SDLK_F12:
 		case SDLK_PRINTSCREEN:
@@ -1082,6 +1091,7 @@ static bool tbOpenWindow( tbViewer* v, bool hidden )
 	SDL_GL_SetAttribute( SDL_GL_CONTEXT_FLAGS, SDL_GL_CONTEXT_FORWARD_COMPATIBLE_FLAG );
 	SDL_GL_SetAttribute( SDL_GL_DOUBLEBUFFER, 1 );
 	SDL_GL_SetAttribute( SDL_GL_DEPTH_SIZE, 24 );
+	SDL_GL_SetAttribute( SDL_GL_STENCIL_SIZE, 8 );
 	Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
 	if ( hidden )
 	{
@@ -1210,6 +1220,7 @@ int tbViewer_Run( const tbAppOptions* options )
 		fprintf( stderr, "tumble: cannot start the viewer: %s\n", v->renderer == NULL ? error : "out of memory" );
 		goto cleanup;
 	}
+	tbRenderer_SetShadows( v->renderer, v->settings.noShadows == false );
 	tbScene_SetKeyProvider( v->scene, tbKeyProvider, v );
 	tbLoadScene( v, tbLoad_first );
 	v->status[0] = '\0';

@@ -26,6 +26,7 @@ typedef struct tbViewerSettings
 	int width, height;			///< --window WxH, window size in screen points
 	unsigned debugFlags;		///< --debug-draw LIST: tbDebugDrawFlags enabled at start
 	bool hideUi;				///< --no-ui: start with the panels hidden
+	bool noShadows;				///< --no-shadows: start without the planar shadows (F2 toggles)
 } tbViewerSettings;
 
 /// Parse the viewer option at argv[index]. Returns how many arguments it used (1 or 2), 0 when the

@@ -49,7 +49,7 @@ write_version "$SCRATCH/v2.lua" v2
 
 # Panel layout at UI scale 1 (an 800x450 window), from runtime/viewer/ui.c and viewer.c: the
 # Controls panel spans x 622..792; the scene's first widget (the kick button) is the row at
-# y 236..250 and the slider the row at y 252..266, track x 628..723.
+# y 252..266 and the slider the row at y 268..282, track x 628..723 (below the seven debug layers).
 {
 	echo "10 mousedown left 0.5 0.5"
 	for f in $( seq 11 40 ); do
@@ -70,13 +70,13 @@ write_version "$SCRATCH/v2.lua" v2
 	echo "146 key tab"
 	echo "147 key f1"
 	echo "150 key r"
-	echo "155 mousedown left 0.88375 0.54"
-	echo "156 mouseup left 0.88375 0.54"
-	echo "160 mousedown left 0.80 0.5756"
+	echo "155 mousedown left 0.88375 0.5756"
+	echo "156 mouseup left 0.88375 0.5756"
+	echo "160 mousedown left 0.80 0.6111"
 	for f in $( seq 161 170 ); do
-		echo "$f mousemove $( awk -v f="$f" 'BEGIN { printf "%.4f", 0.80 + 0.09 * (f - 160) / 10 }' ) 0.5756"
+		echo "$f mousemove $( awk -v f="$f" 'BEGIN { printf "%.4f", 0.80 + 0.09 * (f - 160) / 10 }' ) 0.6111"
 	done
-	echo "171 mouseup left 0.89 0.5756"
+	echo "171 mouseup left 0.89 0.6111"
 	echo "175 keydown left shift"
 	echo "176 mousedown left 0.5 0.5"
 	echo "177 mouseup left 0.5 0.5"
