@@ -61,6 +61,15 @@ contacts = json.load(open(sys.argv[2]))["count"]
 assert contacts > 200 and contacts > 5 * plain + 100, "contact pixels: %d with the layer, %d without" % (contacts, plain)
 PY
 
+# Planar shadows: on by default; --no-shadows removes them, and only darkens nothing else.
+check "shadows off" viewer 0 "$showcase" --no-ui --screenshot "$SCRATCH/noshadow.png" --steps 60 --no-shadows
+png_json shadow_diff diff "$SCRATCH/noshadow.png" "$SCRATCH/plain.png"
+check "shadows change the image" json_check "$SCRATCH/shadow_diff.json" '
+assert r["changed_fraction"] > 0.003, "changed %.4f" % r["changed_fraction"]'
+# Shadows darken the ground; nothing should get clearly brighter (a few edge pixels may, from multisampling).
+check "shadows only darken" json_check "$SCRATCH/shadow_diff.json" '
+assert r["darker"] > 2000 and r["brighter"] < r["darker"] / 50, "darker %d, brighter %d" % (r["darker"], r["brighter"])'
+
 # The tree layer draws inner nodes of the broad-phase trees in six opaque hues by depth; count two of them.
 check "debug draw tree only" viewer 0 "$showcase" --no-ui --screenshot "$SCRATCH/tree.png" --steps 60 --debug-draw tree
 for image in plain tree; do

@@ -2,7 +2,7 @@
 """Measures the viewer's screenshots for tests/e2e/viewer_*.sh (python3 without PIL: zlib + struct).
 
   png_check.py stats IMAGE [--region X0 Y0 X1 Y1]   colours, background, red overlay, coloured bodies
-  png_check.py diff IMAGE_A IMAGE_B [--region ...]  where two images differ
+  png_check.py diff IMAGE_A IMAGE_B [--region ...]  where two images differ, and how many pixels got darker or brighter
   png_check.py count IMAGE R G B TOLERANCE [--region ...]  pixels within TOLERANCE of a colour
 
 Prints one JSON object. Regions are fractions of the image (0..1), so the checks do not depend on
@@ -125,10 +125,14 @@ def stats(image, region):
 def diff(a, b, region):
     if a[:2] != b[:2]:
         raise ValueError("sizes differ: %dx%d and %dx%d" % (a[0], a[1], b[0], b[1]))
-    total = changed = 0
+    total = changed = darker = brighter = 0
     box = None
     for (x, y, r1, g1, b1), (_, _, r2, g2, b2) in zip(pixels(a, region), pixels(b, region)):
         total += 1
+        # Brightness change from a to b, summed over the channels.
+        shift = (r2 + g2 + b2) - (r1 + g1 + b1)
+        darker += shift < -30
+        brighter += shift > 30
         if abs(r1 - r2) > 24 or abs(g1 - g2) > 24 or abs(b1 - b2) > 24:
             changed += 1
             if box is None:
@@ -139,6 +143,8 @@ def diff(a, b, region):
     return {
         "pixels": total,
         "changed_fraction": changed / max(total, 1),
+        "darker": darker,
+        "brighter": brighter,
         "changed_box": None if box is None else [box[0] / w, box[1] / h, (box[2] + 1) / w, (box[3] + 1) / h],
     }
 
