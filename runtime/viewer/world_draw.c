@@ -276,12 +276,12 @@ static int tbBuildHullMesh( tbWorldDraw* draw, tbRenderer* renderer, const tbHul
 // Past these, the cache is dropped and rebuilt from the live shapes (a scene that keeps creating
 // and destroying distinct hulls would otherwise grow it forever).
 #define TB_MAX_CACHED_SHAPES ( 1 << 20 )
-#define TB_MAX_MESH_VERTICES ( 4 << 20 )
+#define TB_MAX_RENDER_MESH_VERTICES ( 4 << 20 )
 
 static const tbShapeVisual* tbGetHullVisual( tbWorldDraw* draw, tbRenderer* renderer, tbShapeId id,
 											 const tbHull* hull )
 {
-	if ( draw->count >= TB_MAX_CACHED_SHAPES || tbRenderer_GetMeshVertexTotal( renderer ) >= TB_MAX_MESH_VERTICES )
+	if ( draw->count >= TB_MAX_CACHED_SHAPES || tbRenderer_GetMeshVertexTotal( renderer ) >= TB_MAX_RENDER_MESH_VERTICES )
 	{
 		tbWorldDraw_Reset( draw, renderer );
 	}
