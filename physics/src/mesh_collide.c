@@ -226,6 +226,20 @@ static int tbTriangleSphere( const tbTriangle* tri, tbVec3 c, float r, tbVec3* n
 	}
 	else
 	{
+		// On an inactive edge or vertex the neighbour continues the surface flat, concave or
+		// nearly flat. The face contact is this triangle's only if the centre lies over it: past
+		// its rim the neighbour's own face contact is the right one, and this plane's extension
+		// would hold the ball up (by about r sin(angle) over a slightly convex crease).
+		tbVec3 q = tbMulSub( c, h, tri->n );
+		for ( int i = 0; i < 3; ++i )
+		{
+			tbVec3 e = tbSub( tri->v[( i + 1 ) % 3], tri->v[i] );
+			tbVec3 outward = tbNormalize( tbCross( e, tri->n ) );
+			if ( tbDot( outward, tbSub( q, tri->v[i] ) ) > TB_LINEAR_SLOP && feature != tbFeature_face )
+			{
+				return 0;
+			}
+		}
 		*normal = faceNormal;
 		separation = tbAbsFloat( h ) - r;
 	}

@@ -188,6 +188,32 @@ static void ball_rolls_down_tilted_mesh( void** state )
 	tbDestroyWorld( world );
 }
 
+// A ridge along y whose faces fall 3 degrees to either side: a crease flatter than the active-edge
+// angle, so it is inactive. A ball resting beside it must sit on its own face, not on the
+// extension of the other face's plane (which lies 2 tan(3 deg) x above it).
+static void ball_beside_shallow_ridge_sits_on_its_face( void** state )
+{
+	(void)state;
+	const float angle = 3.0f * TB_PI / 180.0f;
+	const float drop = 5.0f * tanf( angle );
+	tbWorldId world = th_makeWorld( tbSolver_soft, false );
+	tbVec3 v[6] = { { -5, -5, -drop }, { 0, -5, 0 }, { 5, -5, -drop }, { -5, 5, -drop }, { 0, 5, 0 }, { 5, 5, -drop } };
+	int32_t idx[12] = { 0, 1, 4, 0, 4, 3, 1, 2, 5, 1, 5, 4 };
+	add_mesh( world, tb_vec3_zero, tb_quatIdentity, v, 6, idx, 4, 0.9f );
+	const float r = 0.5f;
+	tbVec3 n = tbMakeVec3( sinf( angle ), 0.0f, cosf( angle ) ); // right face normal
+	tbVec3 start = tbMulSV( r + 0.005f, n );
+	start.x += 0.15f;
+	tbBodyId ball = th_addSphere( world, start, r, 1.0f );
+	th_run( world, 20 );
+	tbVec3 p = tbBody_GetPosition( ball );
+	float height = tbDot( p, n );
+	printf( "ridge: ball at x %.4f, %.5f m off its face (radius %.2f)\n", p.x, height, r );
+	assert_true( p.x > 0.1f && p.x < 0.5f );
+	assert_true( fabsf( height - r ) < 0.003f );
+	tbDestroyWorld( world );
+}
+
 // Two triangles forming a 90 degree V along y, bottom edge on the y axis, sides at 45 degrees.
 static const tbVec3 s_trench[4] = { { 0, -5, 0 }, { 0, 5, 0 }, { -3, 0, 3 }, { 3, 0, 3 } };
 static const int32_t s_trenchIndices[6] = { 0, 1, 2, 1, 0, 3 };
@@ -488,6 +514,7 @@ int main( void )
 		cmocka_unit_test( sphere_and_capsule_rest_on_two_triangle_floor ),
 		cmocka_unit_test( box_slides_over_seams_without_bumps ),
 		cmocka_unit_test( ball_rolls_down_tilted_mesh ),
+		cmocka_unit_test( ball_beside_shallow_ridge_sits_on_its_face ),
 		cmocka_unit_test( box_wedges_in_v_trench ),
 		cmocka_unit_test( fast_sphere_does_not_tunnel ),
 		cmocka_unit_test( ray_casts_hit_the_right_triangle ),
