@@ -192,6 +192,8 @@ int tbLuaWorld_AddSphere( lua_State* L );
 int tbLuaWorld_AddCapsule( lua_State* L );
 int tbLuaWorld_AddHull( lua_State* L );
 int tbLuaWorld_AddCompound( lua_State* L );
+/// world:add_mesh{...} (l_shape.c)
+int tbLuaWorld_AddMesh( lua_State* L );
 
 /// Register the World and Body types (called by luaopen_tumble).
 void tbLua_OpenWorld( lua_State* L );

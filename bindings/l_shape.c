@@ -180,3 +180,179 @@ tbShapeId tbLuaShape_Attach( tbBodyId bodyId, const tbShapeDef* shapeDef, const 
 			return tbCreateHullShape( bodyId, &def, desc->hull, result );
 	}
 }
+
+// Meshes -----------------------------------------------------------------------------------------
+
+// One vertex {x, y, z} of the list at index (1-based position i), or an error naming it.
+static tbVec3 tbReadMeshVertex( lua_State* L, int list, int i, const char* fn )
+{
+	lua_rawgeti( L, list, i );
+	float v[3];
+	if ( lua_type( L, -1 ) != LUA_TTABLE || lua_rawlen( L, -1 ) != 3 || tbLua_ReadFloats( L, lua_gettop( L ), v, 3, tbCheck_finite ) == false ||
+		 tbAbsFloat( v[0] ) > TB_MAX_POSITION || tbAbsFloat( v[1] ) > TB_MAX_POSITION || tbAbsFloat( v[2] ) > TB_MAX_POSITION )
+	{
+		char got[96];
+		// lua_pushfstring has no %g: the limit is TB_MAX_POSITION.
+		luaL_error( L, "%s: vertices[%d] must be 3 finite numbers {x, y, z} within 1e6 m, got %s", fn, i,
+					tbLua_Describe( L, -1, got, sizeof( got ) ) );
+	}
+	lua_pop( L, 1 );
+	return tbMakeVec3( v[0], v[1], v[2] );
+}
+
+// A 1-based vertex index from Lua at the top of the stack, as a 0-based index; `where` names it.
+static int32_t tbReadMeshIndex( lua_State* L, const char* fn, const char* where, int vertexCount )
+{
+	int isInteger = 0;
+	lua_Integer i = lua_tointegerx( L, -1, &isInteger );
+	if ( isInteger == 0 || i < 1 || i > vertexCount )
+	{
+		char got[96];
+		luaL_error( L, "%s: %s must be a vertex index from 1 to %d, got %s", fn, where, vertexCount,
+					tbLua_Describe( L, -1, got, sizeof( got ) ) );
+	}
+	lua_pop( L, 1 );
+	return (int32_t)( i - 1 );
+}
+
+// world:add_mesh{ vertices = {{x,y,z}, ...}, triangles = {{1,2,3}, ...} or {1,2,3, 4,5,6},
+//                 pos, rot, friction, restitution, name, layer, mask, group, sensor }
+int tbLuaWorld_AddMesh( lua_State* L )
+{
+	const char* fn = "add_mesh";
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, fn );
+	tbLua_CheckUnlocked( L, world, fn );
+	tbLuaDef def;
+	tbDef_Begin( &def, L, 2, fn, "" );
+
+	tbBodyDef bodyDef = tbDefaultBodyDef();
+	tbShapeDef shapeDef = tbDefaultShapeDef();
+	bodyDef.type = tbBody_static;
+	tbDef_String( &def, "name", &bodyDef.name, 31 );
+	tbDef_Vec3( &def, "pos", &bodyDef.position, tbCheck_finite );
+	tbDef_Quat( &def, "rot", &bodyDef.rotation );
+	tbDef_Number( &def, "friction", &shapeDef.friction, tbCheck_nonNegative );
+	tbDef_Number( &def, "restitution", &shapeDef.restitution, tbCheck_nonNegative );
+	tbDef_Bool( &def, "sensor", &shapeDef.isSensor );
+	lua_Integer bits = 0;
+	if ( tbDef_Integer( &def, "layer", &bits, LUA_MININTEGER, LUA_MAXINTEGER ) )
+	{
+		shapeDef.categoryBits = (uint64_t)bits;
+	}
+	if ( tbDef_Integer( &def, "mask", &bits, LUA_MININTEGER, LUA_MAXINTEGER ) )
+	{
+		shapeDef.maskBits = (uint64_t)bits;
+	}
+	if ( tbDef_Integer( &def, "group", &bits, INT32_MIN, INT32_MAX ) )
+	{
+		shapeDef.groupIndex = (int32_t)bits;
+	}
+	// Meshes have no inside, so no mass and no motion: say so for the fields that would ask for it.
+	bool isStatic = true;
+	if ( tbDef_Bool( &def, "static", &isStatic ) && isStatic == false )
+	{
+		tbDef_FieldError( &def, "static", "true (meshes are static level geometry)" );
+	}
+	bool isKinematic = false;
+	if ( tbDef_Bool( &def, "kinematic", &isKinematic ) && isKinematic )
+	{
+		tbDef_FieldError( &def, "kinematic", "false (meshes are static level geometry)" );
+	}
+	const char* massFields[] = { "mass", "density", "vel", "angvel", "ccd" };
+	for ( int i = 0; i < 5; ++i )
+	{
+		if ( tbDef_Value( &def, massFields[i] ) )
+		{
+			lua_pop( L, 1 );
+			luaL_error( L, "%s: %s is not allowed: meshes are static (no mass, no motion)", fn, massFields[i] );
+		}
+	}
+
+	if ( tbDef_Table( &def, "vertices" ) == false )
+	{
+		return luaL_error( L, "%s: vertices must be a list of at least 3 points {x, y, z}, got nil", fn );
+	}
+	int vertexList = lua_gettop( L );
+	lua_Integer vertexCount = (lua_Integer)lua_rawlen( L, vertexList );
+	if ( vertexCount < 3 || vertexCount > TB_MAX_MESH_VERTICES )
+	{
+		return luaL_error( L, "%s: vertices must be a list of 3 to %d points {x, y, z}, got %d", fn, TB_MAX_MESH_VERTICES,
+						   (int)vertexCount );
+	}
+	if ( tbDef_Table( &def, "triangles" ) == false )
+	{
+		return luaL_error( L, "%s: triangles must be a list of {i, j, k} vertex indices (or a flat list of them), got nil", fn );
+	}
+	int triangleList = lua_gettop( L );
+	tbDef_Finish( &def );
+
+	// Nested {{1,2,3}, ...} or flat {1,2,3, 4,5,6}: decided by the first entry.
+	lua_Integer length = (lua_Integer)lua_rawlen( L, triangleList );
+	lua_rawgeti( L, triangleList, 1 );
+	bool flat = lua_type( L, -1 ) != LUA_TTABLE;
+	lua_pop( L, 1 );
+	lua_Integer triangleCount = flat ? length / 3 : length;
+	if ( length < 1 || ( flat && length % 3 != 0 ) || triangleCount > TB_MAX_MESH_TRIANGLES )
+	{
+		return luaL_error( L, "%s: triangles must hold 1 to %d triangles of 3 vertex indices, got %d %s", fn,
+						   TB_MAX_MESH_TRIANGLES, (int)length, flat ? "indices" : "entries" );
+	}
+
+	// Scratch in userdata, so an error below frees it through the GC.
+	tbVec3* vertices = lua_newuserdatauv( L, sizeof( tbVec3 ) * (size_t)vertexCount, 0 );
+	int32_t* indices = lua_newuserdatauv( L, sizeof( int32_t ) * 3 * (size_t)triangleCount, 0 );
+	for ( int i = 1; i <= (int)vertexCount; ++i )
+	{
+		vertices[i - 1] = tbReadMeshVertex( L, vertexList, i, fn );
+	}
+	char where[64];
+	for ( int t = 0; t < (int)triangleCount; ++t )
+	{
+		if ( flat )
+		{
+			for ( int k = 0; k < 3; ++k )
+			{
+				lua_rawgeti( L, triangleList, 3 * t + k + 1 );
+				snprintf( where, sizeof( where ), "triangles[%d]", 3 * t + k + 1 );
+				indices[3 * t + k] = tbReadMeshIndex( L, fn, where, (int)vertexCount );
+			}
+			continue;
+		}
+		lua_rawgeti( L, triangleList, t + 1 );
+		if ( lua_type( L, -1 ) != LUA_TTABLE || lua_rawlen( L, -1 ) != 3 )
+		{
+			char got[96];
+			return luaL_error( L, "%s: triangles[%d] must be 3 vertex indices {i, j, k}, got %s", fn, t + 1,
+							   tbLua_Describe( L, -1, got, sizeof( got ) ) );
+		}
+		int entry = lua_gettop( L );
+		for ( int k = 0; k < 3; ++k )
+		{
+			lua_rawgeti( L, entry, k + 1 );
+			snprintf( where, sizeof( where ), "triangles[%d][%d]", t + 1, k + 1 );
+			indices[3 * t + k] = tbReadMeshIndex( L, fn, where, (int)vertexCount );
+		}
+		lua_pop( L, 1 );
+	}
+
+	tbBodyId bodyId = tb_nullBodyId;
+	tbResult result = tbCreateBodyChecked( world->id, &bodyDef, &bodyId );
+	if ( result != tbResult_ok || TB_IS_NULL( bodyId ) )
+	{
+		return luaL_error( L, "%s: could not create the body: %s", fn, tbResultString( result ) );
+	}
+	result = tbResult_ok;
+	tbShapeId shapeId = tbCreateMeshShape( bodyId, &shapeDef, vertices, (int)vertexCount, indices, (int)triangleCount, &result );
+	if ( TB_IS_NULL( shapeId ) )
+	{
+		tbDestroyBody( bodyId );
+		// Input was checked above; what is left is a mesh of zero-area triangles only.
+		if ( result == tbResult_invalidArgument )
+		{
+			return luaL_error( L, "%s: every triangle has zero area (%d given)", fn, (int)triangleCount );
+		}
+		return luaL_error( L, "%s: could not create the mesh: %s", fn, tbResultString( result ) );
+	}
+	tbLua_PushBody( L, 1, bodyId );
+	return 1;
+}

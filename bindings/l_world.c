@@ -1011,6 +1011,7 @@ void tbLua_OpenWorld( lua_State* L )
 		{ "add_capsule", tbLuaWorld_AddCapsule },
 		{ "add_hull", tbLuaWorld_AddHull },
 		{ "add_compound", tbLuaWorld_AddCompound },
+		{ "add_mesh", tbLuaWorld_AddMesh },
 		{ "body", tbWorld_BodyByName },
 		{ "bodies", tbWorld_Bodies },
 		{ "raycast", tbWorld_RayCast },

@@ -376,6 +376,14 @@ tbResult tbBody_SetType( tbBodyId bodyId, tbBodyType type )
 	{
 		return tbResult_ok;
 	}
+	// A mesh has no inside and no mass: its body stays static.
+	for ( int id = body->headShapeId; id >= 0; id = world->shapes.data[id].nextShapeId )
+	{
+		if ( world->shapes.data[id].type == tbShape_mesh )
+		{
+			return tbResult_invalidArgument;
+		}
+	}
 	// Contacts depend on the type (static/static pairs do not exist): drop them and let the broad
 	// phase find the pairs again.
 	while ( body->headContactKey >= 0 )

@@ -4,6 +4,7 @@
 
 #include "body.h"
 #include "core.h"
+#include "mesh.h"
 #include "shape.h"
 #include "world.h"
 #include "tumble/tumble.h"
@@ -64,7 +65,16 @@ static void tbUnlinkContactEdge( tbWorld* world, tbContact* contact, int edgeInd
 	body->contactCount -= 1;
 }
 
-void tbCreateContact( tbWorld* world, int shapeIdA, int shapeIdB )
+static uint64_t tbContactKey( const tbContact* contact )
+{
+	if ( contact->flags & tbContact_meshChild )
+	{
+		return TB_MESH_CHILD_KEY( contact->parentId, contact->triangleIndex );
+	}
+	return TB_SHAPE_PAIR_KEY( contact->shapeIdA, contact->shapeIdB );
+}
+
+static tbContact* tbAllocContact( tbWorld* world, int shapeIdA, int shapeIdB )
 {
 	tbShape* shapeA = world->shapes.data + shapeIdA;
 	tbShape* shapeB = world->shapes.data + shapeIdB;
@@ -80,6 +90,17 @@ void tbCreateContact( tbWorld* world, int shapeIdA, int shapeIdB )
 	contact->friction = tbMix( world->def.frictionMix, shapeA->friction, shapeB->friction );
 	contact->restitution = tbMix( world->def.restitutionMix, shapeA->restitution, shapeB->restitution );
 	contact->constraintIndex = -1;
+	contact->triangleIndex = -1;
+	contact->parentId = -1;
+	contact->eventChildId = -1;
+	return contact;
+}
+
+void tbCreateContact( tbWorld* world, int shapeIdA, int shapeIdB )
+{
+	tbShape* shapeA = world->shapes.data + shapeIdA;
+	tbShape* shapeB = world->shapes.data + shapeIdB;
+	tbContact* contact = tbAllocContact( world, shapeIdA, shapeIdB );
 	if ( shapeA->isSensor || shapeB->isSensor )
 	{
 		contact->flags |= tbContact_sensor;
@@ -88,16 +109,34 @@ void tbCreateContact( tbWorld* world, int shapeIdA, int shapeIdB )
 	{
 		contact->flags |= tbContact_enableEvents;
 	}
+	if ( shapeA->type == tbShape_mesh || shapeB->type == tbShape_mesh )
+	{
+		contact->flags |= tbContact_meshParent;
+	}
 	tbLinkContactEdge( world, contact, 0, shapeA->bodyId );
 	tbLinkContactEdge( world, contact, 1, shapeB->bodyId );
-	tbAddKey( &world->pairSet, TB_SHAPE_PAIR_KEY( shapeIdA, shapeIdB ) );
+	tbAddKey( &world->pairSet, tbContactKey( contact ) );
+}
+
+void tbCreateMeshChildContact( tbWorld* world, int parentId, int triangleIndex )
+{
+	int shapeIdA = world->contacts.data[parentId].shapeIdA;
+	int shapeIdB = world->contacts.data[parentId].shapeIdB;
+	tbContact* contact = tbAllocContact( world, shapeIdA, shapeIdB );
+	// Children report no events of their own: the parent reports one begin/end per pair.
+	contact->flags = tbContact_meshChild;
+	contact->triangleIndex = triangleIndex;
+	contact->parentId = parentId;
+	tbLinkContactEdge( world, contact, 0, world->shapes.data[shapeIdA].bodyId );
+	tbLinkContactEdge( world, contact, 1, world->shapes.data[shapeIdB].bodyId );
+	tbAddKey( &world->pairSet, tbContactKey( contact ) );
 }
 
 void tbDestroyContact( tbWorld* world, tbContact* contact, bool wakeBodies )
 {
 	tbShape* shapeA = world->shapes.data + contact->shapeIdA;
 	tbShape* shapeB = world->shapes.data + contact->shapeIdB;
-	if ( ( contact->flags & tbContact_touching ) && ( contact->flags & tbContact_enableEvents ) )
+	if ( ( contact->flags & ( tbContact_touching | tbContact_meshTouching ) ) && ( contact->flags & tbContact_enableEvents ) )
 	{
 		tbShapeId idA = tbMakeShapeId( world, shapeA );
 		tbShapeId idB = tbMakeShapeId( world, shapeB );
@@ -112,7 +151,7 @@ void tbDestroyContact( tbWorld* world, tbContact* contact, bool wakeBodies )
 			tbPushContactEnd( world, &ev );
 		}
 	}
-	tbRemoveKey( &world->pairSet, TB_SHAPE_PAIR_KEY( contact->shapeIdA, contact->shapeIdB ) );
+	tbRemoveKey( &world->pairSet, tbContactKey( contact ) );
 	int bodyIdA = contact->edges[0].bodyId;
 	int bodyIdB = contact->edges[1].bodyId;
 	bool wasTouching = ( contact->flags & tbContact_touching ) != 0;
@@ -181,6 +220,12 @@ tbManifold tbCollideShapes( const void* shapeAPtr, tbTransform xfA, const void* 
 	}
 
 	tbManifold m;
+	memset( &m, 0, sizeof( m ) );
+	if ( shapeA->type == tbShape_mesh )
+	{
+		// Meshes collide triangle by triangle through child contacts (tbCollideMeshTriangle).
+		return m;
+	}
 	switch ( shapeA->type )
 	{
 		case tbShape_sphere:
@@ -219,6 +264,25 @@ bool tbUpdateContact( tbWorld* world, tbContact* contact, float timeStep )
 	tbBody* bodyA = world->bodies.data + shapeA->bodyId;
 	tbBody* bodyB = world->bodies.data + shapeB->bodyId;
 
+	if ( ( contact->flags & tbContact_meshParent ) && ( contact->flags & tbContact_sensor ) )
+	{
+		// A sensor against a mesh: overlap with any triangle.
+		const tbShape* meshShape = shapeA->type == tbShape_mesh ? shapeA : shapeB;
+		const tbShape* other = shapeA->type == tbShape_mesh ? shapeB : shapeA;
+		tbShapeProxy proxy = tbMakeShapeDistanceProxy( other );
+		bool overlap = other->type != tbShape_mesh &&
+					   tbMeshOverlapsProxy( meshShape->mesh, world->bodies.data[meshShape->bodyId].transform, &proxy,
+											world->bodies.data[other->bodyId].transform );
+		contact->manifold.pointCount = 0;
+		contact->flags = overlap ? ( contact->flags | tbContact_touching ) : ( contact->flags & ~(uint32_t)tbContact_touching );
+		return overlap;
+	}
+	if ( contact->flags & tbContact_meshParent )
+	{
+		// The triangles' child contacts carry the manifolds (mesh_contact.c).
+		return false;
+	}
+
 	if ( contact->flags & tbContact_sensor )
 	{
 		// Sensors only need to know whether the shapes overlap.
@@ -245,7 +309,25 @@ bool tbUpdateContact( tbWorld* world, tbContact* contact, float timeStep )
 	float speculative = TB_SPECULATIVE_DISTANCE + tbMinFloat( closing * timeStep, TB_MAX_SPECULATIVE_DISTANCE );
 
 	tbManifold old = contact->manifold;
-	contact->manifold = tbCollideShapes( shapeA, bodyA->transform, shapeB, bodyB->transform, speculative, &contact->cache );
+	if ( contact->flags & tbContact_meshChild )
+	{
+		// Triangle manifolds point from the mesh to the convex shape; flip when the mesh is B.
+		bool meshIsA = shapeA->type == tbShape_mesh;
+		const tbShape* meshShape = meshIsA ? shapeA : shapeB;
+		const tbBody* meshBody = meshIsA ? bodyA : bodyB;
+		const tbShape* convex = meshIsA ? shapeB : shapeA;
+		const tbBody* convexBody = meshIsA ? bodyB : bodyA;
+		contact->manifold = tbCollideMeshTriangle( meshShape->mesh, contact->triangleIndex, meshBody->transform, convex,
+												   convexBody->transform, speculative );
+		if ( meshIsA == false )
+		{
+			tbFlipManifold( &contact->manifold );
+		}
+	}
+	else
+	{
+		contact->manifold = tbCollideShapes( shapeA, bodyA->transform, shapeB, bodyB->transform, speculative, &contact->cache );
+	}
 
 	// Carry accumulated impulses over to points with the same feature id (warm starting).
 	tbManifold* m = &contact->manifold;

@@ -23,7 +23,15 @@ enum tbContactFlags
 	tbContact_touching = 0x1,
 	tbContact_sensor = 0x2,
 	tbContact_enableEvents = 0x4,
+	tbContact_meshParent = 0x8,    ///< a (shape, mesh) broad-phase pair: never solved, owns per-triangle children
+	tbContact_meshChild = 0x10,    ///< one triangle of a mesh against a convex shape
+	tbContact_meshTouching = 0x20, ///< parent: some child touched after the last narrow phase (events)
 };
+
+/// Pair-set key of a mesh child contact: bit 63 (never set by TB_SHAPE_PAIR_KEY, whose high word is
+/// a non-negative int32), the parent contact's index and the triangle (< 2^21).
+#define TB_MESH_CHILD_KEY( parentId, triangle ) \
+	( ( 1ull << 63 ) | ( (uint64_t)(uint32_t)( parentId ) << 21 ) | (uint64_t)(uint32_t)( triangle ) )
 
 typedef struct tbContact
 {
@@ -39,9 +47,14 @@ typedef struct tbContact
 	float restitution;
 	uint32_t flags;
 	int constraintIndex; ///< in this step's contact constraints, -1 otherwise
+	int triangleIndex;   ///< mesh child: its triangle; -1 otherwise
+	int parentId;        ///< mesh child: its parent contact; -1 otherwise
+	int eventChildId;    ///< mesh parent: a touching child after the last narrow phase, or -1
 } tbContact;
 
 void tbCreateContact( tbWorld* world, int shapeIdA, int shapeIdB );
+/// A mesh child contact for one triangle, with the parent's shapes and materials (mesh.c).
+void tbCreateMeshChildContact( tbWorld* world, int parentId, int triangleIndex );
 void tbDestroyContact( tbWorld* world, tbContact* contact, bool wakeBodies );
 /// Recompute the manifold, keeping impulses of points whose feature ids persist. Returns true
 /// when the contact is touching (has points or sensor overlap).

@@ -5,6 +5,7 @@
 #include "body.h"
 #include "contact.h"
 #include "core.h"
+#include "mesh.h"
 #include "world.h"
 #include "tumble/tumble.h"
 
@@ -64,6 +65,8 @@ tbAABB tbComputeShapeAABB( const tbShape* shape, tbTransform xf )
 			return tbComputeSphereAABB( &shape->sphere, xf );
 		case tbShape_capsule:
 			return tbComputeCapsuleAABB( &shape->capsule, xf );
+		case tbShape_mesh:
+			return tbComputeMeshAABB( shape->mesh, xf );
 		default:
 			return tbComputeHullAABB( shape->hull, xf );
 	}
@@ -77,6 +80,12 @@ tbMassData tbComputeShapeMass( const tbShape* shape )
 			return tbComputeSphereMass( &shape->sphere, shape->density );
 		case tbShape_capsule:
 			return tbComputeCapsuleMass( &shape->capsule, shape->density );
+		case tbShape_mesh:
+		{
+			// Meshes live on static bodies only: no mass.
+			tbMassData none = { 0.0f, tb_vec3_zero, tb_mat3Zero };
+			return none;
+		}
 		default:
 			return tbComputeHullMass( shape->hull, shape->density );
 	}
@@ -90,6 +99,13 @@ tbShapeProxy tbMakeShapeDistanceProxy( const tbShape* shape )
 			return tbMakeSphereProxy( &shape->sphere );
 		case tbShape_capsule:
 			return tbMakeCapsuleProxy( &shape->capsule );
+		case tbShape_mesh:
+		{
+			// A mesh is not convex: callers test its triangles (mesh.h); this proxy is only its
+			// first vertex so that nothing reading it goes out of bounds.
+			tbShapeProxy proxy = { shape->mesh->vertices, 1, 0.0f };
+			return proxy;
+		}
 		default:
 			return tbMakeHullProxy( shape->hull );
 	}
@@ -107,6 +123,9 @@ tbCastOutput tbRayCastShape( const tbShape* shape, tbTransform xf, tbVec3 origin
 			break;
 		case tbShape_capsule:
 			out = tbRayCastCapsule( &input, &shape->capsule );
+			break;
+		case tbShape_mesh:
+			out = tbRayCastMesh( &input, shape->mesh, NULL );
 			break;
 		default:
 			out = tbRayCastHull( &input, shape->hull );
@@ -130,6 +149,11 @@ float tbComputeShapeExtent( const tbShape* shape, tbVec3 localCenter )
 			return tbMaxFloat( tbDistance( shape->capsule.center1, localCenter ),
 							   tbDistance( shape->capsule.center2, localCenter ) ) +
 				   shape->capsule.radius;
+		case tbShape_mesh:
+		{
+			tbAABB b = shape->mesh->bounds;
+			return tbLength( tbMaxVec( tbAbsVec( tbSub( b.lowerBound, localCenter ) ), tbAbsVec( tbSub( b.upperBound, localCenter ) ) ) );
+		}
 		default:
 		{
 			float extent = 0.0f;
@@ -150,6 +174,8 @@ float tbComputeShapeMinExtent( const tbShape* shape )
 			return shape->sphere.radius;
 		case tbShape_capsule:
 			return shape->capsule.radius;
+		case tbShape_mesh:
+			return 0.5f * tbLength( tbSub( shape->mesh->bounds.upperBound, shape->mesh->bounds.lowerBound ) );
 		default:
 			return shape->hull->innerRadius;
 	}
@@ -198,6 +224,10 @@ static bool tbIsMassInRange( tbShapeType type, const void* geometry, float densi
 	else if ( type == tbShape_capsule )
 	{
 		probe.capsule = *(const tbCapsule*)geometry;
+	}
+	else if ( type == tbShape_mesh )
+	{
+		return true;
 	}
 	else
 	{
@@ -392,6 +422,35 @@ tbShapeId tbCreateBoxShape( tbBodyId bodyId, const tbShapeDef* def, tbVec3 halfE
 	return tbFinishShape( world, shape, def );
 }
 
+tbShapeId tbCreateMeshShape( tbBodyId bodyId, const tbShapeDef* def, const tbVec3* vertices, int vertexCount,
+							 const int32_t* indices, int triangleCount, tbResult* result )
+{
+	// Meshes have no inside and no mass: only static bodies may carry them.
+	tbBody* body = tbGetBodyChecked( bodyId, NULL );
+	if ( body != NULL && body->type != tbBody_static )
+	{
+		if ( result != NULL )
+		{
+			*result = tbResult_invalidArgument;
+		}
+		return tb_nullShapeId;
+	}
+	tbMesh* mesh = tbCreateMesh( vertices, vertexCount, indices, triangleCount, result );
+	if ( mesh == NULL )
+	{
+		return tb_nullShapeId;
+	}
+	tbWorld* world;
+	tbShape* shape = tbCreateShapeInternal( bodyId, def, tbShape_mesh, mesh, result, &world );
+	if ( shape == NULL )
+	{
+		tbReleaseMesh( mesh );
+		return tb_nullShapeId;
+	}
+	shape->mesh = mesh;
+	return tbFinishShape( world, shape, def );
+}
+
 void tbDestroyShapeInternal( tbWorld* world, tbShape* shape )
 {
 	tbBody* body = world->bodies.data + shape->bodyId;
@@ -428,6 +487,11 @@ void tbDestroyShapeInternal( tbWorld* world, tbShape* shape )
 	{
 		tbDestroyHull( shape->hull );
 		shape->hull = NULL;
+	}
+	else if ( shape->type == tbShape_mesh )
+	{
+		tbReleaseMesh( shape->mesh );
+		shape->mesh = NULL;
 	}
 	TB_POOL_FREE( world->shapes, shape->id );
 }
@@ -491,6 +555,12 @@ const tbHull* tbShape_GetHull( tbShapeId shapeId )
 {
 	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
 	return shape != NULL && shape->type == tbShape_hull ? shape->hull : NULL;
+}
+
+const tbMesh* tbShape_GetMesh( tbShapeId shapeId )
+{
+	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
+	return shape != NULL && shape->type == tbShape_mesh ? shape->mesh : NULL;
 }
 
 float tbShape_GetFriction( tbShapeId shapeId )
@@ -568,7 +638,9 @@ tbResult tbShape_SetDensity( tbShapeId shapeId, float density, bool updateBodyMa
 	{
 		const void* geometry = shape->type == tbShape_sphere
 								   ? (const void*)&shape->sphere
-								   : ( shape->type == tbShape_capsule ? (const void*)&shape->capsule : (const void*)shape->hull );
+								   : ( shape->type == tbShape_capsule ? (const void*)&shape->capsule
+																	  : ( shape->type == tbShape_mesh ? (const void*)shape->mesh
+																									  : (const void*)shape->hull ) );
 		if ( ( density != 0.0f && !tbIsInRange( density, TB_MIN_DENSITY, TB_MAX_DENSITY ) ) ||
 			 !tbIsMassInRange( shape->type, geometry, density ) )
 		{

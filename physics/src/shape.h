@@ -20,6 +20,7 @@ typedef struct tbShape
 		tbSphere sphere;
 		tbCapsule capsule;
 		tbHull* hull; ///< owned
+		tbMesh* mesh; ///< shared with snapshots (reference counted)
 	};
 	float density;
 	float friction;

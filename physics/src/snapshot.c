@@ -7,6 +7,7 @@
 #include "contact.h"
 #include "core.h"
 #include "joint.h"
+#include "mesh.h"
 #include "mover.h"
 #include "shape.h"
 #include "tumble/tumble.h"
@@ -137,6 +138,12 @@ tbSnapshot* tbWorld_TakeSnapshot( tbWorldId worldId )
 				snap->hulls[i] = tbCloneHull( shape->hull );
 				total += (size_t)shape->hull->byteCount;
 			}
+			else if ( shape->id >= 0 && shape->type == tbShape_mesh )
+			{
+				// Meshes never change after creation: the snapshot shares the shape's (the
+				// pointer in its shape copy) and holds a reference.
+				tbRetainMesh( shape->mesh );
+			}
 		}
 	}
 
@@ -181,6 +188,11 @@ tbResult tbWorld_RestoreSnapshot( tbWorldId worldId, const tbSnapshot* snap )
 			tbDestroyHull( shape->hull );
 			shape->hull = NULL;
 		}
+		else if ( shape->id >= 0 && shape->type == tbShape_mesh )
+		{
+			tbReleaseMesh( shape->mesh );
+			shape->mesh = NULL;
+		}
 	}
 
 	world->def = snap->def;
@@ -196,6 +208,10 @@ tbResult tbWorld_RestoreSnapshot( tbWorldId worldId, const tbSnapshot* snap )
 		if ( shape->id >= 0 && shape->type == tbShape_hull )
 		{
 			shape->hull = tbCloneHull( snap->hulls[i] );
+		}
+		else if ( shape->id >= 0 && shape->type == tbShape_mesh )
+		{
+			tbRetainMesh( shape->mesh ); // the pointer came back with the shape copy
 		}
 	}
 
@@ -237,6 +253,14 @@ void tbDestroySnapshot( tbSnapshot* snap )
 	if ( snap == NULL )
 	{
 		return;
+	}
+	const tbShape* shapes = snap->shapes.data;
+	for ( int i = 0; i < snap->shapes.count; ++i )
+	{
+		if ( shapes[i].id >= 0 && shapes[i].type == tbShape_mesh )
+		{
+			tbReleaseMesh( shapes[i].mesh );
+		}
 	}
 	tbFree( snap->bodies.data, snap->bodies.elemSize * (size_t)snap->bodies.count );
 	tbFree( snap->shapes.data, snap->shapes.elemSize * (size_t)snap->shapes.count );

@@ -8,6 +8,7 @@
 #include "contact_solver.h"
 #include "core.h"
 #include "joint.h"
+#include "mesh.h"
 #include "shape.h"
 #include "world.h"
 #include "tumble/tumble.h"
@@ -222,6 +223,13 @@ static bool tbContinuousQuery( int32_t proxyId, int32_t shapeId, void* context )
 	tbBody* other = world->bodies.data + shape->bodyId;
 	if ( tbShouldJointedBodiesCollide( world, cc->fastBody->id, other->id ) == false )
 	{
+		return true;
+	}
+
+	if ( shape->type == tbShape_mesh )
+	{
+		// Swept against the triangles near the path (meshes are static: other's sweep is a point).
+		cc->fraction = tbMeshTimeOfImpact( shape->mesh, other->transform, cc->fastShape, &cc->sweep, cc->fraction );
 		return true;
 	}
 

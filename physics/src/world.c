@@ -7,6 +7,7 @@
 #include "core.h"
 #include "island.h"
 #include "joint.h"
+#include "mesh.h"
 #include "mover.h"
 #include "solver.h"
 #include "tumble/tumble.h"
@@ -169,6 +170,10 @@ void tbDestroyWorld( tbWorldId worldId )
 		if ( shape->id >= 0 && shape->type == tbShape_hull )
 		{
 			tbDestroyHull( shape->hull );
+		}
+		else if ( shape->id >= 0 && shape->type == tbShape_mesh )
+		{
+			tbReleaseMesh( shape->mesh );
 		}
 	}
 	tbFree( world->bodies.data, sizeof( tbBody ) * (size_t)world->bodies.capacity );
@@ -548,7 +553,9 @@ tbResult tbWorld_Step( tbWorldId worldId, float timeStep )
 
 	// New pairs from proxies that moved last step (or were created since).
 	tbBroadPhase_UpdatePairs( &world->broadPhase, tbPairCallback, world );
+	tbUpdateMeshContacts( world, timeStep );
 	tbCollide( world, timeStep );
+	tbFinishMeshContacts( world );
 
 	tbStepContext ctx;
 	memset( &ctx, 0, sizeof( ctx ) );
@@ -657,7 +664,15 @@ typedef struct tbOverlapContext
 	tbShapeProxy proxy; // world frame query shape when exact
 	tbTransform transform;
 	bool stop;
+	tbAABB aabb; // the query box when not exact (meshes test their triangles' boxes against it)
 } tbOverlapContext;
+
+static bool tbStopAtFirstTriangle( int triangleIndex, void* context )
+{
+	TB_UNUSED( triangleIndex );
+	*(bool*)context = true;
+	return false;
+}
 
 static bool tbOverlapCallback( int32_t proxyId, int32_t shapeId, void* context )
 {
@@ -669,7 +684,24 @@ static bool tbOverlapCallback( int32_t proxyId, int32_t shapeId, void* context )
 	{
 		return true;
 	}
-	if ( oc->exact )
+	if ( oc->exact == false && shape->type == tbShape_mesh )
+	{
+		bool found = false;
+		tbQueryMesh( shape->mesh, tbWorldBoxToMesh( oc->aabb, world->bodies.data[shape->bodyId].transform ),
+					 tbStopAtFirstTriangle, &found );
+		if ( found == false )
+		{
+			return true;
+		}
+	}
+	else if ( oc->exact && shape->type == tbShape_mesh )
+	{
+		if ( tbMeshOverlapsProxy( shape->mesh, world->bodies.data[shape->bodyId].transform, &oc->proxy, oc->transform ) == false )
+		{
+			return true;
+		}
+	}
+	else if ( oc->exact )
 	{
 		tbBody* body = world->bodies.data + shape->bodyId;
 		tbDistanceInput input;
@@ -698,7 +730,7 @@ void tbWorld_OverlapAABB( tbWorldId worldId, tbAABB aabb, tbQueryFilter filter, 
 	{
 		return;
 	}
-	tbOverlapContext oc = { world, filter, fcn, context, false, { NULL, 0, 0.0f }, tb_transformIdentity, false };
+	tbOverlapContext oc = { world, filter, fcn, context, false, { NULL, 0, 0.0f }, tb_transformIdentity, false, aabb };
 	bool wasLocked = world->locked;
 	world->locked = true; // no mutation from query callbacks (see tbWorld_CastRay)
 	for ( int t = 0; t < tbBody_typeCount && !oc.stop; ++t )
@@ -732,7 +764,7 @@ void tbWorld_OverlapShape( tbWorldId worldId, const tbShapeProxy* proxy, tbTrans
 	{
 		return;
 	}
-	tbOverlapContext oc = { world, filter, fcn, context, true, *proxy, transform, false };
+	tbOverlapContext oc = { world, filter, fcn, context, true, *proxy, transform, false, aabb };
 	bool wasLocked = world->locked;
 	world->locked = true; // no mutation from query callbacks (see tbWorld_CastRay)
 	for ( int t = 0; t < tbBody_typeCount && !oc.stop; ++t )

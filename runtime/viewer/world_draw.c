@@ -273,15 +273,50 @@ static int tbBuildHullMesh( tbWorldDraw* draw, tbRenderer* renderer, const tbHul
 	return tbRenderer_AddMesh( renderer, draw->scratch, n );
 }
 
+// A static triangle mesh as one renderer mesh in its body frame: flat face normals, every other
+// triangle a little darker so the tessellation of level geometry reads at a glance. Culling is off,
+// so both sides show.
+static int tbBuildTriangleMesh( tbWorldDraw* draw, tbRenderer* renderer, const tbMesh* mesh )
+{
+	int triangles = mesh->triangleCount - mesh->degenerateCount;
+	if ( triangles <= 0 ||
+		 tbReserve( (void**)&draw->scratch, &draw->scratchCapacity, 3 * triangles, sizeof( tbMeshVertex ) ) == false )
+	{
+		return -1;
+	}
+	int n = 0;
+	for ( int t = 0; t < mesh->triangleCount && n + 3 <= 3 * triangles; ++t )
+	{
+		tbVec3 normal = mesh->normals[t];
+		if ( tbLengthSquared( normal ) == 0.0f )
+		{
+			continue;
+		}
+		for ( int k = 0; k < 3; ++k )
+		{
+			tbVec3 p = mesh->vertices[mesh->indices[3 * t + k]];
+			tbMeshVertex* v = draw->scratch + n++;
+			v->position[0] = p.x;
+			v->position[1] = p.y;
+			v->position[2] = p.z;
+			v->normal[0] = normal.x;
+			v->normal[1] = normal.y;
+			v->normal[2] = normal.z;
+			v->shade = ( t & 1 ) ? 0.9f : 1.0f;
+		}
+	}
+	return tbRenderer_AddMesh( renderer, draw->scratch, n );
+}
+
 // Past these, the cache is dropped and rebuilt from the live shapes (a scene that keeps creating
 // and destroying distinct hulls would otherwise grow it forever).
 #define TB_MAX_CACHED_SHAPES ( 1 << 20 )
-#define TB_MAX_MESH_VERTICES ( 4 << 20 )
+#define TB_MAX_RENDER_MESH_VERTICES ( 4 << 20 )
 
 static const tbShapeVisual* tbGetHullVisual( tbWorldDraw* draw, tbRenderer* renderer, tbShapeId id,
 											 const tbHull* hull )
 {
-	if ( draw->count >= TB_MAX_CACHED_SHAPES || tbRenderer_GetMeshVertexTotal( renderer ) >= TB_MAX_MESH_VERTICES )
+	if ( draw->count >= TB_MAX_CACHED_SHAPES || tbRenderer_GetMeshVertexTotal( renderer ) >= TB_MAX_RENDER_MESH_VERTICES )
 	{
 		tbWorldDraw_Reset( draw, renderer );
 	}
@@ -327,6 +362,33 @@ static const tbShapeVisual* tbGetHullVisual( tbWorldDraw* draw, tbRenderer* rend
 			}
 		}
 	}
+	*slot = visual;
+	draw->count += 1;
+	return slot;
+}
+
+// Meshes are cached per shape like hulls (never shared: two meshes are rarely equal).
+static const tbShapeVisual* tbGetTriangleMeshVisual( tbWorldDraw* draw, tbRenderer* renderer, tbShapeId id,
+													 const tbMesh* mesh )
+{
+	if ( draw->count >= TB_MAX_CACHED_SHAPES || tbRenderer_GetMeshVertexTotal( renderer ) >= TB_MAX_RENDER_MESH_VERTICES )
+	{
+		tbWorldDraw_Reset( draw, renderer );
+	}
+	if ( 2 * ( draw->count + 1 ) > draw->capacity && tbGrowSlots( draw ) == false )
+	{
+		return NULL;
+	}
+	tbShapeVisual* slot = tbFindSlot( draw->slots, draw->capacity, id );
+	if ( slot->id.index1 != 0 )
+	{
+		return slot;
+	}
+	tbShapeVisual visual;
+	visual.id = id;
+	visual.local = tb_transformIdentity;
+	visual.scale = tbMakeVec3( 1.0f, 1.0f, 1.0f );
+	visual.mesh = tbBuildTriangleMesh( draw, renderer, mesh );
 	*slot = visual;
 	draw->count += 1;
 	return slot;
@@ -552,6 +614,16 @@ static void tbDrawShape( tbWorldDraw* draw, tbRenderer* r, tbShapeId shape, tbTr
 			int cap = far ? tbMesh_sphereLow : tbMesh_sphere;
 			tbRenderer_Instance( r, cap, tbTransformPoint( xf, c->center1 ), q, radius, color );
 			tbRenderer_Instance( r, cap, tbTransformPoint( xf, c->center2 ), q, radius, color );
+			break;
+		}
+		case tbShape_mesh:
+		{
+			const tbMesh* mesh = tbShape_GetMesh( shape );
+			const tbShapeVisual* visual = mesh != NULL ? tbGetTriangleMeshVisual( draw, r, shape, mesh ) : NULL;
+			if ( visual != NULL && visual->mesh >= 0 )
+			{
+				tbRenderer_Instance( r, visual->mesh, xf.p, xf.q, visual->scale, color );
+			}
 			break;
 		}
 		case tbShape_hull:

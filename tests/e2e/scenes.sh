@@ -43,6 +43,12 @@ b = body("ball")
 near(b["pos"][2], 0.5, 0.01, "ball z (m)")
 near(b["vel"][2], 0.0, 0.01, "ball vz (m/s)")
 '
+outcome[terrain]='
+for name in ["ball%d" % i for i in range(1, 7)] + ["box%d" % i for i in range(1, 5)] + ["capsule"]:
+    p = body(name)["pos"]
+    assert -15 < p[0] < 15 and -8 < p[1] < 8, "%s left the terrain: %r" % (name, p)
+    assert p[0] > -6, "%s did not come down the slope: %r" % (name, p)
+'
 outcome[pyramid]='
 b = body("top")
 near(b["pos"][2], 7.5, 0.1, "top box z (m)")

@@ -156,6 +156,53 @@ TB_API tbCastOutput tbRayCastSphere( const tbRayCastInput* input, const tbSphere
 TB_API tbCastOutput tbRayCastCapsule( const tbRayCastInput* input, const tbCapsule* shape );
 TB_API tbCastOutput tbRayCastHull( const tbRayCastInput* input, const tbHull* shape );
 
+// Triangle meshes --------------------------------------------------------------------------------
+
+/// Largest number of triangles and vertices of a mesh. Beyond these the tree and the index
+/// arrays (about 70 bytes per triangle) stop being reasonable level geometry.
+#define TB_MAX_MESH_TRIANGLES ( 1 << 20 )
+#define TB_MAX_MESH_VERTICES ( 1 << 21 )
+
+/// Node of a mesh's bounding volume hierarchy (built once, top down, never changed).
+typedef struct tbMeshNode
+{
+	tbAABB aabb;   ///< body frame
+	int32_t start; ///< inner node: index of the second child (the first is the next node); leaf: first slot in order[]
+	int32_t count; ///< triangles in a leaf, 0 for an inner node
+} tbMeshNode;
+
+/// Bit i of tbMesh::edgeFlags[t]: edge i of triangle t (vertex i to vertex i + 1) is active: a
+/// boundary edge, a non-manifold edge or a convex crease sharper than TB_MESH_ACTIVE_EDGE_ANGLE.
+/// Contacts on inactive edges (flat or concave) take the face normal, so nothing catches on the
+/// seams of a tessellated surface.
+#define TB_MESH_ACTIVE_EDGE_ANGLE 0.0872665f
+
+/// Static triangle mesh: shared, read-only geometry in the body frame. One allocation holds the
+/// header and every array. Triangles are two-sided; the face normal follows the right-hand rule
+/// (counter-clockwise seen from the front), and edge convexity is judged from the front side.
+typedef struct tbMesh
+{
+	int vertexCount;
+	int triangleCount;   ///< as given, including skipped degenerate triangles
+	int degenerateCount; ///< zero-area triangles: kept in indices but never collided or hit
+	int nodeCount;
+	int leafTriangleCount; ///< triangles in the tree (triangleCount - degenerateCount)
+	int refCount;          ///< owners (shape, snapshots); internal
+	size_t byteCount;      ///< size of the whole allocation
+	tbAABB bounds;         ///< body frame
+	tbVec3* vertices;
+	int32_t* indices;   ///< 3 per triangle, 0-based
+	tbVec3* normals;    ///< unit face normal per triangle (zero for degenerate ones)
+	uint8_t* edgeFlags; ///< active edges, see TB_MESH_ACTIVE_EDGE_ANGLE
+	int32_t* order;     ///< triangle indices in tree order
+	tbMeshNode* nodes;
+} tbMesh;
+
+/// Ray cast against a mesh in its local frame: the closest triangle hit from either side. The
+/// normal is the triangle's face normal turned against the ray. triangleIndex (may be NULL)
+/// receives the hit triangle or -1.
+TB_API tbCastOutput tbRayCastMesh( const tbRayCastInput* input, const tbMesh* mesh, int* triangleIndex );
+
 // GJK / EPA --------------------------------------------------------------------------------------
 
 /// A convex shape for GJK: the hull of the points, inflated by radius. Spheres are one point,

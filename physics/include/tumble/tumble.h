@@ -168,6 +168,14 @@ TB_API tbShapeId tbCreateHullShape( tbBodyId bodyId, const tbShapeDef* def, cons
 /// A box of half extents (m), placed by a local transform in the body frame.
 TB_API tbShapeId tbCreateBoxShape( tbBodyId bodyId, const tbShapeDef* def, tbVec3 halfExtents, tbTransform local,
 								   tbResult* result );
+/// A static triangle mesh (level geometry) on a static body: vertices in the body frame, 3 0-based
+/// vertex indices per triangle, copied. Refused (null id, *result) for a non-static body
+/// (tbResult_invalidArgument), NaN/inf or |coordinate| > TB_MAX_POSITION, an index out of range,
+/// no triangle, or more than TB_MAX_MESH_VERTICES / TB_MAX_MESH_TRIANGLES. Zero-area triangles
+/// are skipped (tbMesh::degenerateCount); a mesh of only such triangles is refused. The body cannot
+/// be made dynamic or kinematic while it has a mesh. Density is ignored (no mass).
+TB_API tbShapeId tbCreateMeshShape( tbBodyId bodyId, const tbShapeDef* def, const tbVec3* vertices, int vertexCount,
+									const int32_t* indices, int triangleCount, tbResult* result );
 TB_API tbResult tbDestroyShape( tbShapeId shapeId, bool updateBodyMass );
 TB_API bool tbShape_IsValid( tbShapeId shapeId );
 TB_API tbShapeType tbShape_GetType( tbShapeId shapeId );
@@ -175,6 +183,8 @@ TB_API tbBodyId tbShape_GetBody( tbShapeId shapeId );
 TB_API const tbSphere* tbShape_GetSphere( tbShapeId shapeId );
 TB_API const tbCapsule* tbShape_GetCapsule( tbShapeId shapeId );
 TB_API const tbHull* tbShape_GetHull( tbShapeId shapeId );
+/// The mesh of a mesh shape (read-only, alive while the shape is), or NULL.
+TB_API const tbMesh* tbShape_GetMesh( tbShapeId shapeId );
 TB_API float tbShape_GetFriction( tbShapeId shapeId );
 TB_API tbResult tbShape_SetFriction( tbShapeId shapeId, float friction );
 TB_API float tbShape_GetRestitution( tbShapeId shapeId );

@@ -46,6 +46,7 @@ typedef enum tbShapeType
 	tbShape_sphere = 0,
 	tbShape_capsule,
 	tbShape_hull, ///< boxes are hulls too
+	tbShape_mesh, ///< static triangle mesh (level geometry); static bodies only
 	tbShape_typeCount
 } tbShapeType;
 

@@ -1,0 +1,49 @@
+// Tumble physics: static triangle meshes: building (tree, active edges), queries, and the
+// per-triangle contacts of convex shapes against a mesh.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "tumble/types.h"
+
+typedef struct tbWorld tbWorld;
+typedef struct tbShape tbShape;
+typedef struct tbContact tbContact;
+
+/// Build a mesh (refCount 1). NULL and *result on bad input (see tbCreateMeshShape).
+tbMesh* tbCreateMesh( const tbVec3* vertices, int vertexCount, const int32_t* indices, int triangleCount, tbResult* result );
+/// Reference counting: the shape and every snapshot that holds the mesh own one reference.
+void tbRetainMesh( tbMesh* mesh );
+void tbReleaseMesh( tbMesh* mesh );
+
+/// The three corners of triangle t, body frame.
+void tbGetMeshTriangle( const tbMesh* mesh, int t, tbVec3 v[3] );
+
+/// Visit triangles whose box overlaps box (body frame); return false to stop.
+typedef bool tbMeshQueryFcn( int triangleIndex, void* context );
+void tbQueryMesh( const tbMesh* mesh, tbAABB box, tbMeshQueryFcn* fcn, void* context );
+
+/// World box of the mesh under xf (the local bounds' corners transformed).
+tbAABB tbComputeMeshAABB( const tbMesh* mesh, tbTransform xf );
+
+/// A box in the mesh frame (at xfMesh) that contains the world box.
+tbAABB tbWorldBoxToMesh( tbAABB box, tbTransform xfMesh );
+
+/// Manifold between triangle t of a mesh (at xfMesh) and a convex shape (at xfConvex); the normal
+/// points from the triangle to the convex shape.
+tbManifold tbCollideMeshTriangle( const tbMesh* mesh, int t, tbTransform xfMesh, const tbShape* convex,
+								  tbTransform xfConvex, float speculativeDistance );
+
+/// True when the convex shape overlaps some triangle of the mesh (sensors, overlap queries).
+bool tbMeshOverlapsProxy( const tbMesh* mesh, tbTransform xfMesh, const tbShapeProxy* proxy, tbTransform xfProxy );
+
+/// Serial pass before the narrow phase: for every (convex shape, mesh) parent contact with an
+/// awake convex body, create a child contact per triangle near the convex shape and destroy the
+/// children whose triangle moved out of reach.
+void tbUpdateMeshContacts( tbWorld* world, float timeStep );
+/// After the narrow phase: contact begin/end events per (shape, mesh) pair.
+void tbFinishMeshContacts( tbWorld* world );
+
+/// Earliest time of impact (fraction of the sweep, at most maxFraction) of a moving convex shape
+/// against a mesh's triangles.
+float tbMeshTimeOfImpact( const tbMesh* mesh, tbTransform xfMesh, const tbShape* convex, const tbSweep* sweep,
+						  float maxFraction );
