@@ -34,6 +34,8 @@ typedef struct tbInstance
 	bool sandboxed; ///< the scene itself runs sandboxed (its calls are budgeted)
 	tbSceneReload reload;
 	int defaultSteps;
+	bool hasCamera; ///< the scene's `camera = { eye = {...}, target = {...} }`
+	float cameraEye[3], cameraTarget[3];
 	tbMod* mods;
 	int modCount;
 	// Saved budget/owner of calls interrupted by nested handler calls.
@@ -605,6 +607,45 @@ static void tbReadSceneTable( tbInstance* inst, int table )
 			lua_error( L );
 		}
 		inst->defaultSteps = (int)steps;
+	}
+	lua_pop( L, 1 );
+
+	// camera = { eye = {x, y, z}, target = {x, y, z} }: where the viewer looks from at first.
+	inst->hasCamera = false;
+	type = lua_getfield( L, table, "camera" );
+	if ( type != LUA_TNIL )
+	{
+		bool ok = type == LUA_TTABLE;
+		const char* const keys[2] = { "eye", "target" };
+		float* outs[2] = { inst->cameraEye, inst->cameraTarget };
+		for ( int k = 0; k < 2 && ok; ++k )
+		{
+			ok = lua_getfield( L, -1, keys[k] ) == LUA_TTABLE && lua_rawlen( L, -1 ) == 3;
+			for ( int i = 0; i < 3 && ok; ++i )
+			{
+				int isNumber = 0;
+				lua_rawgeti( L, -1, i + 1 );
+				double x = lua_tonumberx( L, -1, &isNumber );
+				ok = isNumber != 0 && isfinite( x ) && fabs( x ) < 1.0e6;
+				outs[k][i] = (float)x;
+				lua_pop( L, 1 );
+			}
+			lua_pop( L, 1 );
+		}
+		if ( ok )
+		{
+			float d[3] = { inst->cameraEye[0] - inst->cameraTarget[0], inst->cameraEye[1] - inst->cameraTarget[1],
+						   inst->cameraEye[2] - inst->cameraTarget[2] };
+			ok = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] > 1.0e-6f;
+		}
+		if ( ok == false )
+		{
+			lua_pushfstring( L, "%s: the scene's field 'camera' must be { eye = {x, y, z}, target = {x, y, z} } "
+								"with finite numbers and eye != target",
+							 path );
+			lua_error( L );
+		}
+		inst->hasCamera = true;
 	}
 	lua_pop( L, 1 );
 }
@@ -1259,6 +1300,17 @@ tbSceneReload tbScene_GetReloadMode( const tbScene* scene )
 int tbScene_GetDefaultSteps( const tbScene* scene )
 {
 	return scene->current != NULL ? scene->current->defaultSteps : 0;
+}
+
+bool tbScene_GetCamera( const tbScene* scene, float eye[3], float target[3] )
+{
+	if ( scene->current == NULL || scene->current->hasCamera == false )
+	{
+		return false;
+	}
+	memcpy( eye, scene->current->cameraEye, sizeof( scene->current->cameraEye ) );
+	memcpy( target, scene->current->cameraTarget, sizeof( scene->current->cameraTarget ) );
+	return true;
 }
 
 int tbScene_GetFiles( const tbScene* scene, const char** paths, int capacity )

@@ -121,6 +121,9 @@ lua_State* tbScene_GetLuaState( tbScene* scene );
 const char* tbScene_GetPath( const tbScene* scene );
 tbSceneReload tbScene_GetReloadMode( const tbScene* scene );
 int tbScene_GetDefaultSteps( const tbScene* scene );
+/// The scene's `camera = { eye = {x, y, z}, target = {x, y, z} }`, if it has one (the viewer's
+/// first view and its Home key).
+bool tbScene_GetCamera( const tbScene* scene, float eye[3], float target[3] );
 
 /// Files to watch for hot reload: the scene, every file it required, the mods. Valid until the
 /// next load. Returns the count and fills up to capacity paths.

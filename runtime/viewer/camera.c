@@ -30,6 +30,21 @@ void tbCamera_Fit( tbCamera* camera, tbVec3 lower, tbVec3 upper )
 	camera->distance = tbClampFloat( 1.05f * radius / sinf( half ), 1.0f, 500.0f );
 }
 
+void tbCamera_LookAt( tbCamera* camera, tbVec3 eye, tbVec3 target )
+{
+	// Invert tbCamera_GetEye: the offset eye - target in spherical coordinates about the target.
+	tbVec3 d = tbSub( eye, target );
+	float distance = tbLength( d );
+	if ( distance < 1.0e-3f )
+	{
+		return;
+	}
+	camera->target = target;
+	camera->distance = distance;
+	camera->pitch = tbClampFloat( asinf( tbClampFloat( d.z / distance, -1.0f, 1.0f ) ), -TB_CAMERA_MAX_PITCH, TB_CAMERA_MAX_PITCH );
+	camera->yaw = atan2f( d.y, d.x );
+}
+
 tbVec3 tbCamera_GetEye( const tbCamera* camera )
 {
 	float cp = cosf( camera->pitch );

@@ -25,6 +25,9 @@ void tbCamera_Reset( tbCamera* camera );
 /// Frame a box: keep the direction, move the target to its centre and back off until it fits.
 void tbCamera_Fit( tbCamera* camera, tbVec3 lower, tbVec3 upper );
 
+/// Look at target from eye (the pitch is kept inside the camera's limits).
+void tbCamera_LookAt( tbCamera* camera, tbVec3 eye, tbVec3 target );
+
 tbVec3 tbCamera_GetEye( const tbCamera* camera );
 
 /// Unit vectors: forward (eye to target), right and up of the view.

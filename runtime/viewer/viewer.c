@@ -280,6 +280,12 @@ static void tbFitCamera( tbViewer* v )
 {
 	tbVec3 lower, upper;
 	tbCamera_Reset( &v->camera );
+	float eye[3], target[3];
+	if ( tbScene_GetCamera( v->scene, eye, target ) )
+	{
+		tbCamera_LookAt( &v->camera, tbMakeVec3( eye[0], eye[1], eye[2] ), tbMakeVec3( target[0], target[1], target[2] ) );
+		return;
+	}
 	tbWorldId world = tbScene_GetWorld( v->scene );
 	if ( tbWorld_IsValid( world ) && tbWorldDraw_GetBounds( world, &lower, &upper ) )
 	{

@@ -97,4 +97,11 @@ check "--mod of a missing file: exit 2" expect_status 2 "$TUMBLE" --headless "$s
 check "--help: exit 0" expect_status 0 "$TUMBLE" --help
 check "--help: usage on stdout" contains "$SCRATCH/out" "usage: tumble"
 
+# The scene's camera field (used by the viewer) is checked at load, headless too.
+printf 'return { camera = { eye = { 0, 0, 1 }, target = { 0, 0, 1 } }, setup = function(world) end }\n' >"$SCRATCH/badcam.lua"
+check "camera with eye = target: exit 1" expect_status 1 "$TUMBLE" --headless "$SCRATCH/badcam.lua" --steps 1
+check "camera with eye = target: the message names the field" contains "$SCRATCH/err" \
+	"the scene's field 'camera' must be { eye = {x, y, z}, target = {x, y, z} }"
+printf 'return { camera = { eye = { 5, -9, 4 }, target = { 0, 0, 1 } }, setup = function(world) end }\n' >"$SCRATCH/goodcam.lua"
+check "a valid camera field loads" expect_status 0 "$TUMBLE" --headless "$SCRATCH/goodcam.lua" --steps 1
 finish

@@ -70,6 +70,16 @@ assert r["changed_fraction"] > 0.003, "changed %.4f" % r["changed_fraction"]'
 check "shadows only darken" json_check "$SCRATCH/shadow_diff.json" '
 assert r["darker"] > 2000 and r["brighter"] < r["darker"] / 50, "darker %d, brighter %d" % (r["darker"], r["brighter"])'
 
+# A scene's camera field sets the first view: the same scene from two cameras gives two images.
+for cam in "{ eye = { 0, -12, 4 }, target = { 0, 0, 1 } }" "{ eye = { 12, 0, 8 }, target = { 0, 0, 1 } }"; do
+	n=$(( ${n:-0} + 1 ))
+	printf 'return { camera = %s, setup = function(world)\n world:add_box{ size = { 20, 20, 1 }, pos = { 0, 0, -0.5 }, static = true }\n world:add_box{ size = { 4, 1, 1 }, pos = { 0, 0, 0.5 } }\nend }\n' "$cam" >"$SCRATCH/cam$n.lua"
+	check "scene camera $n renders" viewer 0 "$SCRATCH/cam$n.lua" --no-ui --screenshot "$SCRATCH/cam$n.png" --steps 1
+done
+png_json cam_diff diff "$SCRATCH/cam1.png" "$SCRATCH/cam2.png"
+check "the scene's camera field moves the view" json_check "$SCRATCH/cam_diff.json" '
+assert r["changed_fraction"] > 0.02, "changed %.4f" % r["changed_fraction"]'
+
 # The tree layer draws inner nodes of the broad-phase trees in six opaque hues by depth; count two of them.
 check "debug draw tree only" viewer 0 "$showcase" --no-ui --screenshot "$SCRATCH/tree.png" --steps 60 --debug-draw tree
 for image in plain tree; do
