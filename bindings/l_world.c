@@ -94,6 +94,10 @@ static void tbReadWorldSettings( lua_State* L, int index, const char* fn, tbWorl
 	tbDef_Bool( &def, "continuous", &settings->enableContinuous );
 	tbDef_Bool( &def, "warm_starting", &settings->enableWarmStarting );
 	tbDef_Number( &def, "max_linear_speed", &settings->maxLinearSpeed, tbCheck_positive );
+	if ( tbDef_Integer( &def, "threads", &n, 1, TB_MAX_WORKER_COUNT ) )
+	{
+		settings->workerCount = (int)n;
+	}
 	tbDef_Finish( &def );
 }
 
@@ -126,9 +130,18 @@ void tbLua_PushWorld( lua_State* L, tbWorldId worldId, bool owned )
 	luaL_setmetatable( L, TB_LUA_WORLD );
 }
 
+// Worker threads of worlds whose settings do not name a count (the runtime's --threads).
+static int s_defaultWorkerCount = 1;
+
+void tbLua_SetDefaultWorkerCount( int workerCount )
+{
+	s_defaultWorkerCount = workerCount >= 1 && workerCount <= TB_MAX_WORKER_COUNT ? workerCount : 1;
+}
+
 int tbLua_NewWorld( lua_State* L )
 {
 	tbWorldDef settings = tbDefaultWorldDef();
+	settings.workerCount = s_defaultWorkerCount;
 	if ( lua_isnoneornil( L, 1 ) == false )
 	{
 		tbReadWorldSettings( L, 1, "world", &settings );
@@ -925,6 +938,30 @@ static int tbWorld_SetIterations( lua_State* L )
 	return 0;
 }
 
+static int tbWorld_GetThreads( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "threads" );
+	lua_pushinteger( L, tbWorld_GetSettings( world->id ).workerCount );
+	return 1;
+}
+
+static int tbWorld_SetThreads( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "threads" );
+	int isInteger = 0;
+	lua_Integer n = lua_tointegerx( L, 3, &isInteger );
+	if ( isInteger == 0 || lua_type( L, 3 ) != LUA_TNUMBER || n < 1 || n > TB_MAX_WORKER_COUNT )
+	{
+		char got[64];
+		return luaL_error( L, "World.threads: must be an integer in [1, %d], got %s", TB_MAX_WORKER_COUNT,
+						   tbLua_Describe( L, 3, got, sizeof( got ) ) );
+	}
+	tbWorldDef settings = tbWorld_GetSettings( world->id );
+	settings.workerCount = (int)n;
+	tbCheckResult( L, tbWorld_SetSolver( world->id, &settings ), "World.threads" );
+	return 0;
+}
+
 static int tbWorld_GetSolverProp( lua_State* L )
 {
 	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "solver" );
@@ -1028,6 +1065,7 @@ void tbLua_OpenWorld( lua_State* L )
 		{ "gravity", tbWorld_GetGravityProp, tbWorld_SetGravityProp },
 		{ "iterations", tbWorld_GetIterations, tbWorld_SetIterations },
 		{ "solver", tbWorld_GetSolverProp, tbWorld_SetSolverProp },
+		{ "threads", tbWorld_GetThreads, tbWorld_SetThreads },
 		{ "sleep", tbWorld_GetSleep, tbWorld_SetSleep },
 		{ "time", tbWorld_GetTime, NULL },
 		{ "step_count", tbWorld_GetStepCount, NULL },

@@ -53,6 +53,8 @@ bool tbLua_ToMover( lua_State* L, int index, tbMoverId* moverId );
 /// Apply world settings from the table at tableIndex (same fields as tb.world{...}) to the live
 /// World at worldIndex. Raises a Lua error for a bad field.
 void tbLua_ApplyWorldSettings( lua_State* L, int worldIndex, int tableIndex );
+/// Worker threads of worlds created without a `threads` setting (1..TB_MAX_WORKER_COUNT, default 1).
+void tbLua_SetDefaultWorkerCount( int workerCount );
 
 /// Host hooks for event handlers registered with world:on. Every handler belongs to the owner
 /// that was current (tbLua_SetOwner) when it was registered; owner 0 is the scene itself.

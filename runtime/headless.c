@@ -182,6 +182,8 @@ static void tbWriteReport( tbScene* scene, const tbAppOptions* options, const tb
 	tbJson_Integer( &json, steps );
 	tbJson_Key( &json, "dt" );
 	tbJson_Number( &json, options->dt );
+	tbJson_Key( &json, "threads" );
+	tbJson_Integer( &json, options->threads );
 	tbJson_Key( &json, "time" );
 	tbJson_Number( &json, tbScene_GetTime( scene ) );
 

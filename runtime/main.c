@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "app.h"
+#include "tumble_lua.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -30,6 +31,7 @@ static void tbUsage( FILE* out )
 		   "  --steps N            number of steps (default: the scene's `steps` field, else 600;\n"
 		   "                       with --watch, stop after N steps instead of running until Ctrl-C)\n"
 		   "  --dt S               fixed time step in seconds (default 1/60)\n"
+		   "  --threads N          worker threads per world (default 1; same results for any N)\n"
 		   "  --report json|none   the report printed at the end of a headless run (default json)\n"
 		   "  --all                report every body, not only the named ones\n"
 		   "  --watch              headless: keep running in real time and reload on change\n"
@@ -135,6 +137,7 @@ int main( int argc, char** argv )
 	memset( &options, 0, sizeof( options ) );
 	options.scene = tbDefaultSceneOptions();
 	options.dt = 1.0f / 60.0f;
+	options.threads = 1;
 	options.steps = -1;
 	options.report = true;
 
@@ -216,6 +219,15 @@ int main( int argc, char** argv )
 			mods[modCount++] = value;
 			++i;
 		}
+		else if ( strcmp( arg, "--threads" ) == 0 )
+		{
+			if ( value == NULL || tbParseLong( value, 1, TB_MAX_WORKER_COUNT, &number ) == false )
+			{
+				return tbUsageError( "--threads needs a thread count in [1, 16], got", value != NULL ? value : "nothing" );
+			}
+			options.threads = (int)number;
+			++i;
+		}
 		else if ( strcmp( arg, "--budget" ) == 0 )
 		{
 			if ( value == NULL || tbParseLong( value, 1000, 1000000000000L, &number ) == false )
@@ -289,6 +301,7 @@ int main( int argc, char** argv )
 
 	options.scene.mods = mods;
 	options.scene.modCount = modCount;
+	tbLua_SetDefaultWorkerCount( options.threads );
 
 	if ( options.headless )
 	{

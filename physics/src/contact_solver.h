@@ -6,6 +6,10 @@
 
 /// Soft mode: overlap handled by the soft spring (m); deeper overlap is moved out by position passes.
 #define TB_SOFT_RANGE 0.005f
+/// Constraints per parallel-for block (fixed: results must not depend on the thread count).
+#define TB_CONTACT_BLOCK_SIZE 16
+/// Wide (four-lane) constraints per parallel-for block.
+#define TB_WIDE_BLOCK_SIZE 4
 /// Largest position correction of one point in one position pass (m).
 #define TB_MAX_LINEAR_CORRECTION 0.2f
 
@@ -55,6 +59,8 @@ void tbWarmStartContacts( tbStepContext* ctx );
 void tbSolveContacts( tbStepContext* ctx, bool useBias );
 /// Split mode: move positions directly to remove penetration, leaving velocities alone.
 void tbSolveContactPositions( tbStepContext* ctx );
+/// Also the end of the velocity solve: copies the wide constraints' impulses back to ctx->contacts
+/// (tbStoreContactImpulses reads them there), so call it once after the last velocity pass.
 void tbApplyRestitution( tbStepContext* ctx );
 /// Copy the accumulated impulses back to the manifolds for the next step's warm start.
 void tbStoreContactImpulses( tbWorld* world, tbStepContext* ctx );

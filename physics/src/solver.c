@@ -89,11 +89,18 @@ static void tbPrepareBodies( tbWorld* world, tbStepContext* ctx )
 // one Newton step on f(w) = I (w - w0) + h w x (I w) = 0, Jacobian I + h (Skew(w) I - Skew(I w))
 // (Catto, "Numerical Methods", GDC 2015). Explicit integration of the gyroscopic term gains
 // energy; the implicit step keeps a spinning T-handle flipping with bounded energy.
-static void tbIntegrateVelocities( tbWorld* world, tbStepContext* ctx, float h )
+// Bodies per parallel-for block (fixed: results must not depend on the thread count).
+#define TB_BODY_BLOCK_SIZE 64
+
+static void tbIntegrateVelocitiesBlock( int start, int end, int blockIndex, void* context )
 {
+	TB_UNUSED( blockIndex );
+	tbStepContext* ctx = context;
+	tbWorld* world = ctx->world;
+	const float h = ctx->h;
 	tbVec3 gravity = world->def.gravity;
 	float maxSpeed = world->def.maxLinearSpeed;
-	for ( int i = 0; i < ctx->bodyCount; ++i )
+	for ( int i = start; i < end; ++i )
 	{
 		tbSolverBody* sb = ctx->bodies + i;
 		if ( sb->isKinematic )
@@ -142,12 +149,20 @@ static void tbIntegrateVelocities( tbWorld* world, tbStepContext* ctx, float h )
 	}
 }
 
-static void tbIntegratePositions( tbStepContext* ctx, float h )
+static void tbIntegrateVelocities( tbStepContext* ctx )
 {
+	tbParallelFor( ctx->jobs, ctx->bodyCount, TB_BODY_BLOCK_SIZE, tbIntegrateVelocitiesBlock, ctx );
+}
+
+static void tbIntegratePositionsBlock( int start, int end, int blockIndex, void* context )
+{
+	TB_UNUSED( blockIndex );
+	tbStepContext* ctx = context;
+	const float h = ctx->h;
 	// Rotation per sub-step is capped at a quarter turn so a wild spin cannot fold the
 	// quaternion integration over (keeps the step well-behaved for any input).
 	const float maxRotation = 0.5f * TB_PI;
-	for ( int i = 0; i < ctx->bodyCount; ++i )
+	for ( int i = start; i < end; ++i )
 	{
 		tbBodyState* state = ctx->states + i;
 		tbSolverBody* sb = ctx->bodies + i;
@@ -166,10 +181,19 @@ static void tbIntegratePositions( tbStepContext* ctx, float h )
 	}
 }
 
-// Write the solver state back to the bodies and refresh their broad-phase boxes.
-static void tbFinalizeBodies( tbWorld* world, tbStepContext* ctx )
+static void tbIntegratePositions( tbStepContext* ctx )
 {
-	for ( int i = 0; i < ctx->bodyCount; ++i )
+	tbParallelFor( ctx->jobs, ctx->bodyCount, TB_BODY_BLOCK_SIZE, tbIntegratePositionsBlock, ctx );
+}
+
+// Write the solver state back to the bodies (the broad-phase boxes are refreshed afterwards, on one
+// thread, since the tree is shared).
+static void tbFinalizeBodiesBlock( int start, int end, int blockIndex, void* context )
+{
+	TB_UNUSED( blockIndex );
+	tbStepContext* ctx = context;
+	tbWorld* world = ctx->world;
+	for ( int i = start; i < end; ++i )
 	{
 		tbSolverBody* sb = ctx->bodies + i;
 		tbBodyState* state = ctx->states + i;
@@ -185,6 +209,11 @@ static void tbFinalizeBodies( tbWorld* world, tbStepContext* ctx )
 		body->force = tb_vec3_zero;
 		body->torque = tb_vec3_zero;
 	}
+}
+
+static void tbFinalizeBodies( tbStepContext* ctx )
+{
+	tbParallelFor( ctx->jobs, ctx->bodyCount, TB_BODY_BLOCK_SIZE, tbFinalizeBodiesBlock, ctx );
 }
 
 // Continuous collision ---------------------------------------------------------------------------
@@ -326,6 +355,7 @@ static bool tbIsFastBody( const tbWorld* world, const tbBody* body )
 void tbSolve( tbWorld* world, tbStepContext* ctx )
 {
 	const tbWorldDef* def = &world->def;
+	ctx->jobs = world->jobs;
 	tbPrepareBodies( world, ctx );
 
 	ctx->mode = def->solverMode;
@@ -357,7 +387,7 @@ void tbSolve( tbWorld* world, tbStepContext* ctx )
 	{
 		for ( int sub = 0; sub < ctx->subStepCount; ++sub )
 		{
-			tbIntegrateVelocities( world, ctx, ctx->h );
+			tbIntegrateVelocities( ctx );
 			if ( ctx->enableWarmStarting )
 			{
 				tbWarmStartJoints( ctx );
@@ -365,7 +395,7 @@ void tbSolve( tbWorld* world, tbStepContext* ctx )
 			}
 			tbSolveJoints( ctx, true );
 			tbSolveContacts( ctx, true );
-			tbIntegratePositions( ctx, ctx->h );
+			tbIntegratePositions( ctx );
 			tbSolveJoints( ctx, false );
 			tbSolveContacts( ctx, false );
 		}
@@ -380,7 +410,7 @@ void tbSolve( tbWorld* world, tbStepContext* ctx )
 	}
 	else
 	{
-		tbIntegrateVelocities( world, ctx, ctx->h );
+		tbIntegrateVelocities( ctx );
 		if ( ctx->enableWarmStarting )
 		{
 			tbWarmStartJoints( ctx );
@@ -393,7 +423,7 @@ void tbSolve( tbWorld* world, tbStepContext* ctx )
 			tbSolveJoints( ctx, true );
 			tbSolveContacts( ctx, bias );
 		}
-		tbIntegratePositions( ctx, ctx->h );
+		tbIntegratePositions( ctx );
 		if ( ctx->mode == tbSolver_split )
 		{
 			ctx->splitPass = true;
@@ -408,7 +438,7 @@ void tbSolve( tbWorld* world, tbStepContext* ctx )
 	tbApplyRestitution( ctx );
 	tbStoreContactImpulses( world, ctx );
 	tbFinalizeJoints( ctx );
-	tbFinalizeBodies( world, ctx );
+	tbFinalizeBodies( ctx );
 
 	// Broad-phase boxes. A fast body's box covers its whole sweep, so that continuous collision
 	// finds it from another fast body's sweep too (two bodies flying at each other).

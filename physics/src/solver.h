@@ -3,6 +3,8 @@
 #pragma once
 
 #include "arena.h"
+#include "constraint_graph.h"
+#include "jobs.h"
 #include "tumble/types.h"
 
 typedef struct tbWorld tbWorld;
@@ -49,6 +51,7 @@ typedef struct tbStepContext
 {
 	tbWorld* world;
 	tbArena* arena;
+	tbJobSystem* jobs; ///< NULL: one thread
 	float dt;       ///< full step, s
 	float inv_dt;
 	float h;        ///< sub-step, s
@@ -63,6 +66,9 @@ typedef struct tbStepContext
 
 	tbContactConstraint* contacts;
 	int contactCount;
+	tbConstraintGraph graph; ///< colours of the contacts
+	struct tbContactConstraintW* wideContacts; ///< four constraints of one colour each (contact_solver.c)
+	int wideStarts[TB_GRAPH_COLOR_COUNT + 1];  ///< first wide constraint of each colour; the last entry is the total
 
 	int* jointIds; ///< awake, enabled joints solved this step
 	int jointCount;

@@ -6,6 +6,7 @@
 #include "contact_solver.h"
 #include "core.h"
 #include "island.h"
+#include "jobs.h"
 #include "joint.h"
 #include "mesh.h"
 #include "mover.h"
@@ -42,6 +43,7 @@ tbWorldDef tbDefaultWorldDef( void )
 	def.enableContinuous = true;
 	def.enableWarmStarting = true;
 	def.maxLinearSpeed = 400.0f;
+	def.workerCount = 1;
 	def.internalValue = TB_SECRET_COOKIE;
 	return def;
 }
@@ -66,7 +68,7 @@ static bool tbIsValidSettings( const tbWorldDef* def )
 		   def->jointDampingRatio >= 0.0f && tbIsValidFloat( def->restitutionThreshold ) &&
 		   def->restitutionThreshold >= 0.0f && (unsigned)def->frictionMix < (unsigned)tbMix_ruleCount &&
 		   (unsigned)def->restitutionMix < (unsigned)tbMix_ruleCount && tbIsValidFloat( def->maxLinearSpeed ) &&
-		   def->maxLinearSpeed > 0.0f;
+		   def->maxLinearSpeed > 0.0f && def->workerCount >= 1 && def->workerCount <= TB_MAX_WORKERS;
 }
 
 tbWorld* tbGetWorldFromTag( int worldTag )
@@ -141,6 +143,8 @@ tbResult tbCreateWorldChecked( const tbWorldDef* def, tbWorldId* outId )
 	tbBroadPhase_Create( &world->broadPhase );
 	world->pairSet = tbCreateSet( 256 );
 	tbCreateArena( &world->arena, 64 * 1024 );
+	// Without threads (creation failed) the world still steps, on the caller's thread only.
+	world->jobs = tbCreateJobSystem( def->workerCount );
 	s_worlds[index] = world;
 
 	outId->index1 = (uint16_t)( index + 1 );
@@ -188,6 +192,7 @@ void tbDestroyWorld( tbWorldId worldId )
 	tbBroadPhase_Destroy( &world->broadPhase );
 	tbDestroySet( &world->pairSet );
 	tbDestroyArena( &world->arena );
+	tbDestroyJobSystem( world->jobs );
 
 	int index = world->worldId;
 	s_worlds[index] = NULL;
@@ -325,6 +330,12 @@ tbResult tbWorld_SetSolver( tbWorldId worldId, const tbWorldDef* settings )
 		return tbResult_invalidArgument;
 	}
 	bool wasSleeping = world->def.enableSleep;
+	// (Compared with the running threads: a snapshot restore may have changed def.workerCount.)
+	if ( settings->workerCount != tbGetWorkerCount( world->jobs ) )
+	{
+		tbDestroyJobSystem( world->jobs );
+		world->jobs = tbCreateJobSystem( settings->workerCount );
+	}
 	world->def = *settings;
 	world->def.internalValue = TB_SECRET_COOKIE;
 	if ( wasSleeping && !settings->enableSleep )
@@ -421,13 +432,79 @@ static void tbPairCallback( int32_t shapeIdA, int32_t shapeIdB, void* context )
 	}
 }
 
-// Narrow phase: update every contact that has an awake body; destroy those whose fat AABBs
-// stopped overlapping.
+// Narrow phase, in two passes. The parallel pass updates the manifold of every contact with an
+// awake body whose fat boxes still overlap; each contact writes only itself. The serial pass then
+// walks the contacts in index order for what touches shared state: destroying contacts, waking
+// bodies, events and counters. A body woken by that pass makes its later contacts active; those
+// are updated there and then, as the single-threaded loop did, so the outcome does not depend on
+// the worker count.
+
+enum
+{
+	tbCollide_skipped = 0, ///< both bodies inactive when the step began
+	tbCollide_separated,   ///< fat boxes apart: destroy
+	tbCollide_updated,     ///< manifold updated; wasTouching in bit 2
+	tbCollide_wasTouching = 4,
+};
+
+#define TB_COLLIDE_BLOCK_SIZE 16
+
+typedef struct tbCollideTask
+{
+	tbWorld* world;
+	float timeStep;
+	uint8_t* results;
+} tbCollideTask;
+
+static bool tbIsActiveBody( const tbBody* body )
+{
+	return body->awake && body->type != tbBody_static;
+}
+
+static uint8_t tbUpdateContactPass( tbWorld* world, tbContact* contact, float timeStep )
+{
+	tbShape* shapeA = world->shapes.data + contact->shapeIdA;
+	tbShape* shapeB = world->shapes.data + contact->shapeIdB;
+	if ( tbAABB_Overlaps( shapeA->fatAABB, shapeB->fatAABB ) == false )
+	{
+		return tbCollide_separated;
+	}
+	uint8_t wasTouching = ( contact->flags & tbContact_touching ) != 0 ? tbCollide_wasTouching : 0;
+	tbUpdateContact( world, contact, timeStep );
+	return (uint8_t)( tbCollide_updated | wasTouching );
+}
+
+static void tbCollideBlock( int start, int end, int blockIndex, void* context )
+{
+	TB_UNUSED( blockIndex );
+	tbCollideTask* task = context;
+	tbWorld* world = task->world;
+	for ( int i = start; i < end; ++i )
+	{
+		tbContact* contact = world->contacts.data + i;
+		uint8_t result = tbCollide_skipped;
+		if ( contact->id >= 0 )
+		{
+			const tbBody* bodyA = world->bodies.data + world->shapes.data[contact->shapeIdA].bodyId;
+			const tbBody* bodyB = world->bodies.data + world->shapes.data[contact->shapeIdB].bodyId;
+			if ( tbIsActiveBody( bodyA ) || tbIsActiveBody( bodyB ) )
+			{
+				result = tbUpdateContactPass( world, contact, task->timeStep );
+			}
+		}
+		task->results[i] = result;
+	}
+}
+
 static void tbCollide( tbWorld* world, float timeStep )
 {
+	int count = world->contacts.count;
+	tbCollideTask task = { world, timeStep, TB_ARENA_ARRAY( &world->arena, uint8_t, count > 0 ? count : 1 ) };
+	tbParallelFor( world->jobs, count, TB_COLLIDE_BLOCK_SIZE, tbCollideBlock, &task );
+
 	int touching = 0;
 	float maxPen = 0.0f;
-	for ( int i = 0; i < world->contacts.count; ++i )
+	for ( int i = 0; i < count; ++i )
 	{
 		tbContact* contact = world->contacts.data + i;
 		if ( contact->id < 0 )
@@ -438,8 +515,8 @@ static void tbCollide( tbWorld* world, float timeStep )
 		tbShape* shapeB = world->shapes.data + contact->shapeIdB;
 		tbBody* bodyA = world->bodies.data + shapeA->bodyId;
 		tbBody* bodyB = world->bodies.data + shapeB->bodyId;
-		bool activeA = bodyA->awake && bodyA->type != tbBody_static;
-		bool activeB = bodyB->awake && bodyB->type != tbBody_static;
+		bool activeA = tbIsActiveBody( bodyA );
+		bool activeB = tbIsActiveBody( bodyB );
 		if ( activeA == false && activeB == false )
 		{
 			// both asleep (or asleep against static): keep the contact as it is
@@ -450,14 +527,20 @@ static void tbCollide( tbWorld* world, float timeStep )
 			continue;
 		}
 
-		if ( tbAABB_Overlaps( shapeA->fatAABB, shapeB->fatAABB ) == false )
+		uint8_t result = task.results[i];
+		if ( result == tbCollide_skipped )
+		{
+			// Woken earlier in this loop.
+			result = tbUpdateContactPass( world, contact, timeStep );
+		}
+		if ( result == tbCollide_separated )
 		{
 			tbDestroyContact( world, contact, false );
 			continue;
 		}
 
-		bool wasTouching = ( contact->flags & tbContact_touching ) != 0;
-		bool isTouching = tbUpdateContact( world, contact, timeStep );
+		bool wasTouching = ( result & tbCollide_wasTouching ) != 0;
+		bool isTouching = ( contact->flags & tbContact_touching ) != 0;
 		if ( isTouching )
 		{
 			touching += 1;

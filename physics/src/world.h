@@ -12,6 +12,7 @@
 #include "tumble/types.h"
 
 typedef struct tbJoint tbJoint;
+typedef struct tbJobSystem tbJobSystem;
 
 /// A growable array of T with a free list threaded through T::nextFree (T::id == -1 when free).
 #define TB_POOL( T )                                                                                                   \
@@ -39,6 +40,7 @@ typedef struct tbWorld
 	tbBroadPhase broadPhase;
 	tbHashSet pairSet; ///< shape pairs that have a contact
 	tbArena arena;
+	tbJobSystem* jobs; ///< def.workerCount - 1 threads; NULL with one worker
 
 	// Buffered events of the last step.
 	tbContactBeginEvent* beginEvents;

@@ -50,6 +50,9 @@ typedef enum tbShapeType
 	tbShape_typeCount
 } tbShapeType;
 
+/// Largest tbWorldDef::workerCount.
+#define TB_MAX_WORKER_COUNT 16
+
 /// World settings.
 typedef struct tbWorldDef
 {
@@ -72,6 +75,7 @@ typedef struct tbWorldDef
 	bool enableContinuous;    ///< CCD for fast bodies, default true
 	bool enableWarmStarting;  ///< default true
 	float maxLinearSpeed;     ///< m/s clamp, default 400
+	int workerCount;          ///< threads that run a step, the caller included: 1 (default) .. TB_MAX_WORKER_COUNT; same results for any count
 	int internalValue;        ///< set by tbDefaultWorldDef; catches uninitialised defs
 } tbWorldDef;
 

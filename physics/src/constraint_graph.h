@@ -1,0 +1,30 @@
+// Tumble physics: graph colouring of the step's contact constraints, so that constraints of one
+// colour share no body the solver moves and can be solved in parallel (and side by side in SIMD
+// lanes) with the same result as one after the other.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "arena.h"
+
+/// Colours tried per constraint; constraints that find none free go to the overflow set, which
+/// the calling thread solves after the colours. A pile of boxes needs about a dozen colours (a box
+/// touches up to ~10 neighbours), so 24 leave room for denser piles.
+#define TB_GRAPH_COLOR_COUNT 24
+
+typedef struct tbSolverBody tbSolverBody;
+typedef struct tbContactConstraint tbContactConstraint;
+
+/// Constraint indices grouped by colour. Colour c holds order[colorStarts[c] .. colorStarts[c + 1])
+/// in increasing constraint index; the overflow set is the last group, c = TB_GRAPH_COLOR_COUNT.
+typedef struct tbConstraintGraph
+{
+	int* order;
+	int colorStarts[TB_GRAPH_COLOR_COUNT + 2];
+	int activeColorCount; ///< colours with at least one constraint
+} tbConstraintGraph;
+
+/// Colour count constraints greedily, in index order (deterministic): each takes the lowest colour
+/// that neither of its moving bodies has taken. Static and kinematic bodies (solver index -1 or
+/// isKinematic) take no colour: the solver never writes them. Scratch memory comes from the arena.
+void tbColorContactConstraints( tbConstraintGraph* graph, tbArena* arena, const tbContactConstraint* contacts,
+								int count, const tbSolverBody* bodies, int bodyCount );
