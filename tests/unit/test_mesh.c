@@ -498,12 +498,22 @@ static void snapshot_restore_is_bit_identical( void** state )
 	printf( "mesh pile: after 180 steps %016llx, after restore and 120 steps %016llx\n", (unsigned long long)first,
 			(unsigned long long)second );
 	assert_true( first == second );
-	// Everything came to rest on the mesh, not through it.
+	// Boxes and capsules came to rest on the mesh, not through it (friction 0.6 holds them on the
+	// 0.1 rad tilt). Spheres roll down the tilt at 5/7 g sin(0.1) and may leave the 6 m grid by its
+	// edge, so only the others are checked.
 	n = tbWorld_GetBodies( world, bodies, 16 );
+	int checked = 0;
 	for ( int i = 1; i < n; ++i )
 	{
-		assert_true( tbBody_GetPosition( bodies[i] ).z > -1.0f );
+		tbShapeId shape;
+		assert_int_equal( tbBody_GetShapes( bodies[i], &shape, 1 ), 1 );
+		if ( tbShape_GetType( shape ) != tbShape_sphere )
+		{
+			assert_true( tbBody_GetPosition( bodies[i] ).z > -1.0f );
+			checked += 1;
+		}
 	}
+	assert_int_equal( checked, 8 );
 	tbDestroySnapshot( snap );
 	tbDestroyWorld( world );
 }
