@@ -83,6 +83,11 @@ tbJointId tbCreateHingeJoint( tbWorldId worldId, const tbHingeJointDef* def, tbR
 	return tbMakeJointId( world, joint );
 }
 
+static bool tbHingeNeedsTwist( const tbHingeJointData* h )
+{
+	return h->enableLimit || h->enableMotor || h->enableServo;
+}
+
 static void tbPrepareHinge( tbStepContext* ctx, tbJoint* joint )
 {
 	TB_UNUSED( ctx );
@@ -102,62 +107,66 @@ static void tbPrepareHinge( tbStepContext* ctx, tbJoint* joint )
 	}
 }
 
-static bool tbHingeNeedsTwist( const tbHingeJointData* h )
+// The rows' Jacobians and masses for the sub-step (joint.h, prepared rows).
+static void tbRefreshHinge( tbStepContext* ctx, tbJoint* joint, const tbJointPose* p )
 {
-	return h->enableLimit || h->enableMotor || h->enableServo;
+	TB_UNUSED( ctx );
+	tbHingeJointData* h = &joint->hinge;
+	tbPreparePoint( joint );
+	h->block.n = 2;
+	h->block.axes[0] = tbQuatRowAxis( p, 1 );
+	h->block.axes[1] = tbQuatRowAxis( p, 2 );
+	tbPrepareAngularBlock( joint, &h->block );
+	h->twist = tbMakeAngularAxis( joint, tbHingeNeedsTwist( h ) ? tbTwistAxis( p ) : tb_vec3_zero );
+}
+
+// Everything the hinge applies about its rows, as one angular impulse on B.
+static tbVec3 tbHingeAngularImpulse( const tbHingeJointData* h )
+{
+	tbVec3 angular = tbAngularBlockImpulse( &h->block, h->angularImpulse );
+	float twist = h->motorImpulse + h->servoImpulse + h->lowerImpulse - h->upperImpulse;
+	return tbMulAdd( angular, twist, h->twist.axis );
 }
 
 static void tbWarmStartHinge( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m )
 {
 	TB_UNUSED( ctx );
 	tbHingeJointData* h = &joint->hinge;
-	tbJointPose p;
-	tbComputeJointPose( joint, m, &p );
-	tbVec3 angular = tbMulSV( h->angularImpulse[0], tbQuatRowAxis( &p, 1 ) );
-	angular = tbMulAdd( angular, h->angularImpulse[1], tbQuatRowAxis( &p, 2 ) );
-	if ( tbHingeNeedsTwist( h ) )
-	{
-		float twist = h->motorImpulse + h->servoImpulse + h->lowerImpulse - h->upperImpulse;
-		angular = tbMulAdd( angular, twist, tbTwistAxis( &p ) );
-	}
-	tbApplyAngularImpulse( m, angular );
-	tbApplyPointImpulse( m, &p, h->linearImpulse );
+	tbApplyAngularImpulse( m, tbHingeAngularImpulse( h ) );
+	tbApplyPreparedPointImpulse( m, joint, h->linearImpulse );
 }
 
 static void tbSolveHinge( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, bool useBias )
 {
 	tbHingeJointData* h = &joint->hinge;
-	tbJointPose p;
-	tbComputeJointPose( joint, m, &p );
+	const tbJointPose* p = &joint->pose;
 
 	// Lower priority first (Gauss-Seidel: the last row solved is satisfied best): motor and servo,
 	// then the limits, then the hinge rows and the anchors.
 	if ( tbHingeNeedsTwist( h ) )
 	{
-		tbJointRow twist = tbAngularRow( tbTwistAxis( &p ) );
-		float angle = tbTwistAngle( p.qRel );
+		float angle = tbTwistAngle( p->qRel );
 		if ( h->enableMotor )
 		{
-			tbSolveMotorRow( m, &twist, h->motorSpeed, tbMaxImpulse( h->maxMotorTorque, ctx->h ), &h->motorImpulse );
+			tbSolveAngularMotor( m, &h->twist, h->motorSpeed, tbMaxImpulse( h->maxMotorTorque, ctx->h ),
+								 &h->motorImpulse );
 		}
 		if ( h->enableServo )
 		{
 			float error = tbWrapAngle( h->servoAngle - angle );
 			float speed = tbClampFloat( h->servoGain * error, -h->maxServoSpeed, h->maxServoSpeed );
-			tbSolveMotorRow( m, &twist, speed, tbMaxImpulse( h->maxServoTorque, ctx->h ), &h->servoImpulse );
+			tbSolveAngularMotor( m, &h->twist, speed, tbMaxImpulse( h->maxServoTorque, ctx->h ), &h->servoImpulse );
 		}
 		if ( h->enableLimit )
 		{
-			tbSolveLimitRow( ctx, m, &twist, angle - h->lowerAngle, useBias, &h->lowerImpulse );
-			tbJointRow upper = tbAngularRow( tbNeg( twist.angularB ) );
-			tbSolveLimitRow( ctx, m, &upper, h->upperAngle - angle, useBias, &h->upperImpulse );
+			tbSolveAngularLimit( ctx, m, &h->twist, 1.0f, angle - h->lowerAngle, useBias, &h->lowerImpulse );
+			tbSolveAngularLimit( ctx, m, &h->twist, -1.0f, h->upperAngle - angle, useBias, &h->upperImpulse );
 		}
 	}
 	tbSoftness soft = tbJointSoftness( ctx, useBias );
-	tbVec3 axes[2] = { tbQuatRowAxis( &p, 1 ), tbQuatRowAxis( &p, 2 ) };
-	float C[2] = { p.qRel.y, p.qRel.z };
-	tbSolveAngularBlock( m, axes, C, 2, soft, h->angularImpulse );
-	tbSolvePointBlock( m, &p, soft, &h->linearImpulse );
+	float C[2] = { p->qRel.y, p->qRel.z };
+	tbSolvePreparedAngularBlock( m, &h->block, C, soft, h->angularImpulse );
+	tbSolvePoint( m, joint, p->d, soft, &h->linearImpulse );
 }
 
 static void tbScaleHinge( tbJoint* joint, float scale )
@@ -174,14 +183,8 @@ static void tbScaleHinge( tbJoint* joint, float scale )
 
 static void tbReactionHinge( const tbJoint* joint, tbVec3* linear, tbVec3* angular )
 {
-	const tbHingeJointData* h = &joint->hinge;
-	tbJointPose p;
-	tbComputeJointStartPose( joint, &p );
-	*linear = h->linearImpulse;
-	tbVec3 t = tbMulSV( h->angularImpulse[0], tbQuatRowAxis( &p, 1 ) );
-	t = tbMulAdd( t, h->angularImpulse[1], tbQuatRowAxis( &p, 2 ) );
-	t = tbMulAdd( t, h->motorImpulse + h->servoImpulse + h->lowerImpulse - h->upperImpulse, tbTwistAxis( &p ) );
-	*angular = t;
+	*linear = joint->hinge.linearImpulse;
+	*angular = tbHingeAngularImpulse( &joint->hinge );
 }
 
 static void tbErrorHinge( const tbJoint* joint, const tbJointPose* p, float* linear, float* angular )
@@ -200,7 +203,7 @@ static void tbErrorHinge( const tbJoint* joint, const tbJointPose* p, float* lin
 }
 
 const tbJointClass tb_hingeJointClass = {
-	tbPrepareHinge, tbWarmStartHinge, tbSolveHinge, tbScaleHinge, tbReactionHinge, tbErrorHinge,
+	tbPrepareHinge, tbWarmStartHinge, tbSolveHinge, tbScaleHinge, tbReactionHinge, tbErrorHinge, tbRefreshHinge,
 };
 
 // Parameters --------------------------------------------------------------------------------------

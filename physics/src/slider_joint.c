@@ -189,7 +189,7 @@ static void tbErrorSlider( const tbJoint* joint, const tbJointPose* p, float* li
 }
 
 const tbJointClass tb_sliderJointClass = {
-	tbPrepareSlider, tbWarmStartSlider, tbSolveSlider, tbScaleSlider, tbReactionSlider, tbErrorSlider,
+	tbPrepareSlider, tbWarmStartSlider, tbSolveSlider, tbScaleSlider, tbReactionSlider, tbErrorSlider, NULL,
 };
 
 // Parameters --------------------------------------------------------------------------------------
