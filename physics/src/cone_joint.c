@@ -250,119 +250,80 @@ const tbJointClass tb_coneJointClass = {
 	tbPrepareCone, tbWarmStartCone, tbSolveCone, tbScaleCone, tbReactionCone, tbErrorCone, tbRefreshCone,
 };
 
-// Parameters --------------------------------------------------------------------------------------
+// Parameters (the shared field setters of joint.h) -------------------------------------------------
 
-static tbConeJointData* tbGetCone( tbJointId jointId )
-{
-	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_cone, NULL );
-	return joint != NULL ? &joint->cone : NULL;
-}
-
-#define TB_CONE_SETTER( valid )                                                                                        \
-	tbWorld* world;                                                                                                    \
-	tbJoint* joint;                                                                                                    \
-	tbResult r = tbGetMutableJoint( jointId, tbJoint_cone, &world, &joint );                                           \
-	if ( r != tbResult_ok )                                                                                            \
-	{                                                                                                                  \
-		return r;                                                                                                      \
-	}                                                                                                                  \
-	if ( !( valid ) )                                                                                                  \
-	{                                                                                                                  \
-		return tbResult_invalidArgument;                                                                               \
-	}                                                                                                                  \
-	tbWakeJointBodies( world, joint );                                                                                 \
-	tbConeJointData* c = &joint->cone
+#define TB_CONE( member ) tbJoint_cone, TB_JOINT_FIELD( cone.member )
 
 tbResult tbConeJoint_EnableConeLimit( tbJointId jointId, bool enable )
 {
-	TB_CONE_SETTER( true );
-	c->enableConeLimit = enable;
-	return tbResult_ok;
+	return tbSetJointBool( jointId, TB_CONE( enableConeLimit ), enable );
 }
 
 bool tbConeJoint_IsConeLimitEnabled( tbJointId jointId )
 {
-	tbConeJointData* c = tbGetCone( jointId );
-	return c != NULL && c->enableConeLimit;
+	return tbGetJointBool( jointId, TB_CONE( enableConeLimit ) );
 }
 
 tbResult tbConeJoint_SetConeAngle( tbJointId jointId, float angle )
 {
-	TB_CONE_SETTER( tbIsValidSwing( angle ) );
-	c->coneAngle = angle;
-	return tbResult_ok;
+	return tbSetJointFloat( jointId, TB_CONE( coneAngle ), angle, tbIsValidSwing( angle ) );
 }
 
 float tbConeJoint_GetConeAngle( tbJointId jointId )
 {
-	tbConeJointData* c = tbGetCone( jointId );
-	return c != NULL ? c->coneAngle : 0.0f;
+	return tbGetJointFloat( jointId, TB_CONE( coneAngle ) );
 }
 
 tbResult tbConeJoint_EnablePyramidLimit( tbJointId jointId, bool enable )
 {
-	TB_CONE_SETTER( true );
-	c->enablePyramidLimit = enable;
-	return tbResult_ok;
+	return tbSetJointBool( jointId, TB_CONE( enablePyramidLimit ), enable );
 }
 
 bool tbConeJoint_IsPyramidLimitEnabled( tbJointId jointId )
 {
-	tbConeJointData* c = tbGetCone( jointId );
-	return c != NULL && c->enablePyramidLimit;
+	return tbGetJointBool( jointId, TB_CONE( enablePyramidLimit ) );
 }
 
 tbResult tbConeJoint_SetPyramidLimits( tbJointId jointId, float maxSwingY, float maxSwingZ )
 {
-	TB_CONE_SETTER( tbIsValidSwing( maxSwingY ) && tbIsValidSwing( maxSwingZ ) );
-	c->maxSwingY = maxSwingY;
-	c->maxSwingZ = maxSwingZ;
-	return tbResult_ok;
+	return tbSetJointFloats( jointId, TB_CONE( maxSwingY ), maxSwingY, TB_JOINT_FIELD( cone.maxSwingZ ), maxSwingZ,
+							 tbIsValidSwing( maxSwingY ) && tbIsValidSwing( maxSwingZ ) );
 }
 
 float tbConeJoint_GetMaxSwingY( tbJointId jointId )
 {
-	tbConeJointData* c = tbGetCone( jointId );
-	return c != NULL ? c->maxSwingY : 0.0f;
+	return tbGetJointFloat( jointId, TB_CONE( maxSwingY ) );
 }
 
 float tbConeJoint_GetMaxSwingZ( tbJointId jointId )
 {
-	tbConeJointData* c = tbGetCone( jointId );
-	return c != NULL ? c->maxSwingZ : 0.0f;
+	return tbGetJointFloat( jointId, TB_CONE( maxSwingZ ) );
 }
 
 tbResult tbConeJoint_EnableTwistLimit( tbJointId jointId, bool enable )
 {
-	TB_CONE_SETTER( true );
-	c->enableTwistLimit = enable;
-	return tbResult_ok;
+	return tbSetJointBool( jointId, TB_CONE( enableTwistLimit ), enable );
 }
 
 bool tbConeJoint_IsTwistLimitEnabled( tbJointId jointId )
 {
-	tbConeJointData* c = tbGetCone( jointId );
-	return c != NULL && c->enableTwistLimit;
+	return tbGetJointBool( jointId, TB_CONE( enableTwistLimit ) );
 }
 
 tbResult tbConeJoint_SetTwistLimits( tbJointId jointId, float lowerTwist, float upperTwist )
 {
-	TB_CONE_SETTER( tbIsValidTwistRange( lowerTwist, upperTwist ) );
-	c->lowerTwist = lowerTwist;
-	c->upperTwist = upperTwist;
-	return tbResult_ok;
+	return tbSetJointFloats( jointId, TB_CONE( lowerTwist ), lowerTwist, TB_JOINT_FIELD( cone.upperTwist ), upperTwist,
+							 tbIsValidTwistRange( lowerTwist, upperTwist ) );
 }
 
 float tbConeJoint_GetLowerTwist( tbJointId jointId )
 {
-	tbConeJointData* c = tbGetCone( jointId );
-	return c != NULL ? c->lowerTwist : 0.0f;
+	return tbGetJointFloat( jointId, TB_CONE( lowerTwist ) );
 }
 
 float tbConeJoint_GetUpperTwist( tbJointId jointId )
 {
-	tbConeJointData* c = tbGetCone( jointId );
-	return c != NULL ? c->upperTwist : 0.0f;
+	return tbGetJointFloat( jointId, TB_CONE( upperTwist ) );
 }
 
 static bool tbConePose( tbJointId jointId, tbJointPose* p )

@@ -221,7 +221,7 @@ static void tbSolveCustom( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m,
 		{
 			const tbCustomRow* row = c->rows + i;
 			float cdot = tbRowVelocity( m, J + i );
-			float lambda = -c->masses[i] * ( cdot - row->bias + biasRate * C[i] );
+			float lambda = -c->masses[i] * ( cdot - row->bias + tbClampCorrection( biasRate * C[i] ) );
 			float newImpulse = tbClampFloat( c->impulses[i] + lambda, row->lower, row->upper );
 			lambda = newImpulse - c->impulses[i];
 			c->impulses[i] = newImpulse;

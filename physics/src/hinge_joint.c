@@ -206,100 +206,64 @@ const tbJointClass tb_hingeJointClass = {
 	tbPrepareHinge, tbWarmStartHinge, tbSolveHinge, tbScaleHinge, tbReactionHinge, tbErrorHinge, tbRefreshHinge,
 };
 
-// Parameters --------------------------------------------------------------------------------------
+// Parameters (the shared field setters of joint.h) -------------------------------------------------
 
-static tbHingeJointData* tbGetHinge( tbJointId jointId )
-{
-	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_hinge, NULL );
-	return joint != NULL ? &joint->hinge : NULL;
-}
-
-// Setter prologue: the joint, an unlocked world, a valid value; wakes the bodies on success.
-#define TB_HINGE_SETTER( valid )                                                                                       \
-	tbWorld* world;                                                                                                    \
-	tbJoint* joint;                                                                                                    \
-	tbResult r = tbGetMutableJoint( jointId, tbJoint_hinge, &world, &joint );                                          \
-	if ( r != tbResult_ok )                                                                                            \
-	{                                                                                                                  \
-		return r;                                                                                                      \
-	}                                                                                                                  \
-	if ( !( valid ) )                                                                                                  \
-	{                                                                                                                  \
-		return tbResult_invalidArgument;                                                                               \
-	}                                                                                                                  \
-	tbWakeJointBodies( world, joint );                                                                                 \
-	tbHingeJointData* h = &joint->hinge
+#define TB_HINGE( member ) tbJoint_hinge, TB_JOINT_FIELD( hinge.member )
 
 tbResult tbHingeJoint_EnableLimit( tbJointId jointId, bool enable )
 {
-	TB_HINGE_SETTER( true );
-	h->enableLimit = enable;
-	return tbResult_ok;
+	return tbSetJointBool( jointId, TB_HINGE( enableLimit ), enable );
 }
 
 bool tbHingeJoint_IsLimitEnabled( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL && h->enableLimit;
+	return tbGetJointBool( jointId, TB_HINGE( enableLimit ) );
 }
 
 tbResult tbHingeJoint_SetLimits( tbJointId jointId, float lowerAngle, float upperAngle )
 {
-	TB_HINGE_SETTER( tbIsValidAngleRange( lowerAngle, upperAngle ) );
-	h->lowerAngle = lowerAngle;
-	h->upperAngle = upperAngle;
-	return tbResult_ok;
+	return tbSetJointFloats( jointId, TB_HINGE( lowerAngle ), lowerAngle, TB_JOINT_FIELD( hinge.upperAngle ), upperAngle,
+							 tbIsValidAngleRange( lowerAngle, upperAngle ) );
 }
 
 float tbHingeJoint_GetLowerLimit( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL ? h->lowerAngle : 0.0f;
+	return tbGetJointFloat( jointId, TB_HINGE( lowerAngle ) );
 }
 
 float tbHingeJoint_GetUpperLimit( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL ? h->upperAngle : 0.0f;
+	return tbGetJointFloat( jointId, TB_HINGE( upperAngle ) );
 }
 
 tbResult tbHingeJoint_EnableMotor( tbJointId jointId, bool enable )
 {
-	TB_HINGE_SETTER( true );
-	h->enableMotor = enable;
-	return tbResult_ok;
+	return tbSetJointBool( jointId, TB_HINGE( enableMotor ), enable );
 }
 
 bool tbHingeJoint_IsMotorEnabled( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL && h->enableMotor;
+	return tbGetJointBool( jointId, TB_HINGE( enableMotor ) );
 }
 
 tbResult tbHingeJoint_SetMotorSpeed( tbJointId jointId, float speed )
 {
-	TB_HINGE_SETTER( tbIsFinite( speed ) );
-	h->motorSpeed = speed;
-	return tbResult_ok;
+	return tbSetJointFloat( jointId, TB_HINGE( motorSpeed ), speed, tbIsFinite( speed ) );
 }
 
 float tbHingeJoint_GetMotorSpeed( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL ? h->motorSpeed : 0.0f;
+	return tbGetJointFloat( jointId, TB_HINGE( motorSpeed ) );
 }
 
 tbResult tbHingeJoint_SetMaxMotorTorque( tbJointId jointId, float torque )
 {
-	TB_HINGE_SETTER( tbIsValidTorque( torque ) );
-	h->maxMotorTorque = torque;
-	return tbResult_ok;
+	return tbSetJointFloat( jointId, TB_HINGE( maxMotorTorque ), torque, tbIsValidTorque( torque ) );
 }
 
 float tbHingeJoint_GetMaxMotorTorque( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL ? h->maxMotorTorque : 0.0f;
+	return tbGetJointFloat( jointId, TB_HINGE( maxMotorTorque ) );
 }
 
 float tbHingeJoint_GetMotorTorque( tbJointId jointId )
@@ -310,61 +274,48 @@ float tbHingeJoint_GetMotorTorque( tbJointId jointId )
 
 tbResult tbHingeJoint_EnableServo( tbJointId jointId, bool enable )
 {
-	TB_HINGE_SETTER( true );
-	h->enableServo = enable;
-	return tbResult_ok;
+	return tbSetJointBool( jointId, TB_HINGE( enableServo ), enable );
 }
 
 bool tbHingeJoint_IsServoEnabled( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL && h->enableServo;
+	return tbGetJointBool( jointId, TB_HINGE( enableServo ) );
 }
 
 tbResult tbHingeJoint_SetServoAngle( tbJointId jointId, float angle )
 {
-	TB_HINGE_SETTER( tbIsFinite( angle ) );
-	h->servoAngle = tbWrapAngle( angle );
-	return tbResult_ok;
+	return tbSetJointFloat( jointId, TB_HINGE( servoAngle ), tbWrapAngle( angle ), tbIsFinite( angle ) );
 }
 
 float tbHingeJoint_GetServoAngle( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL ? h->servoAngle : 0.0f;
+	return tbGetJointFloat( jointId, TB_HINGE( servoAngle ) );
 }
 
 tbResult tbHingeJoint_SetMaxServoTorque( tbJointId jointId, float torque )
 {
-	TB_HINGE_SETTER( tbIsValidTorque( torque ) );
-	h->maxServoTorque = torque;
-	return tbResult_ok;
+	return tbSetJointFloat( jointId, TB_HINGE( maxServoTorque ), torque, tbIsValidTorque( torque ) );
 }
 
 float tbHingeJoint_GetMaxServoTorque( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL ? h->maxServoTorque : 0.0f;
+	return tbGetJointFloat( jointId, TB_HINGE( maxServoTorque ) );
 }
 
 tbResult tbHingeJoint_SetServoGain( tbJointId jointId, float gain, float maxSpeed )
 {
-	TB_HINGE_SETTER( tbIsFinite( gain ) && gain > 0.0f && !isnan( maxSpeed ) && maxSpeed > 0.0f );
-	h->servoGain = gain;
-	h->maxServoSpeed = maxSpeed;
-	return tbResult_ok;
+	bool valid = tbIsFinite( gain ) && gain > 0.0f && !isnan( maxSpeed ) && maxSpeed > 0.0f;
+	return tbSetJointFloats( jointId, TB_HINGE( servoGain ), gain, TB_JOINT_FIELD( hinge.maxServoSpeed ), maxSpeed, valid );
 }
 
 float tbHingeJoint_GetServoGain( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL ? h->servoGain : 0.0f;
+	return tbGetJointFloat( jointId, TB_HINGE( servoGain ) );
 }
 
 float tbHingeJoint_GetMaxServoSpeed( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL ? h->maxServoSpeed : 0.0f;
+	return tbGetJointFloat( jointId, TB_HINGE( maxServoSpeed ) );
 }
 
 float tbHingeJoint_GetAngle( tbJointId jointId )

@@ -228,6 +228,69 @@ static void tbUnlinkJointEdge( tbWorld* world, tbJoint* joint, int edgeIndex )
 	edge->nextKey = -1;
 }
 
+// Parameter calls ---------------------------------------------------------------------------------
+
+static tbResult tbSetJointBytes( tbJointId id, tbJointType type, size_t field0, const void* value0, size_t field1,
+								 const void* value1, size_t size, bool valid )
+{
+	tbWorld* world;
+	tbJoint* joint;
+	tbResult r = tbGetMutableJoint( id, type, &world, &joint );
+	if ( r != tbResult_ok )
+	{
+		return r;
+	}
+	if ( !valid )
+	{
+		return tbResult_invalidArgument;
+	}
+	memcpy( (char*)joint + field0, value0, size );
+	if ( value1 != NULL )
+	{
+		memcpy( (char*)joint + field1, value1, size );
+	}
+	tbWakeJointBodies( world, joint );
+	return tbResult_ok;
+}
+
+tbResult tbSetJointBool( tbJointId id, tbJointType type, size_t field, bool value )
+{
+	return tbSetJointBytes( id, type, field, &value, 0, NULL, sizeof( value ), true );
+}
+
+tbResult tbSetJointFloat( tbJointId id, tbJointType type, size_t field, float value, bool valid )
+{
+	return tbSetJointBytes( id, type, field, &value, 0, NULL, sizeof( value ), valid );
+}
+
+tbResult tbSetJointFloats( tbJointId id, tbJointType type, size_t field0, float value0, size_t field1, float value1,
+						   bool valid )
+{
+	return tbSetJointBytes( id, type, field0, &value0, field1, &value1, sizeof( value0 ), valid );
+}
+
+bool tbGetJointBool( tbJointId id, tbJointType type, size_t field )
+{
+	bool value = false;
+	tbJoint* joint = tbGetJointChecked( id, type, NULL );
+	if ( joint != NULL )
+	{
+		memcpy( &value, (const char*)joint + field, sizeof( value ) );
+	}
+	return value;
+}
+
+float tbGetJointFloat( tbJointId id, tbJointType type, size_t field )
+{
+	float value = 0.0f;
+	tbJoint* joint = tbGetJointChecked( id, type, NULL );
+	if ( joint != NULL )
+	{
+		memcpy( &value, (const char*)joint + field, sizeof( value ) );
+	}
+	return value;
+}
+
 void tbWakeJointBodies( tbWorld* world, tbJoint* joint )
 {
 	for ( int i = 0; i < 2; ++i )
@@ -1138,6 +1201,29 @@ static int tbJointPasses( const tbStepContext* ctx )
 	return passes;
 }
 
+static bool tbIsBreakable( const tbJoint* joint )
+{
+	return joint->breakForce < FLT_MAX || joint->breakTorque < FLT_MAX;
+}
+
+// Reaction force and torque of the sub-step just solved, N and N m (the impulses are per sub-step).
+static void tbSubStepReaction( const tbStepContext* ctx, const tbJoint* joint, const tbJointClass* cls,
+							   tbVec3* force, tbVec3* torque )
+{
+	tbVec3 linear, angular;
+	cls->getReaction( joint, &linear, &angular );
+	*force = tbMulSV( ctx->inv_h, linear );
+	*torque = tbMulSV( ctx->inv_h, angular );
+}
+
+static void tbTrackPeakReaction( const tbStepContext* ctx, tbJoint* joint, const tbJointClass* cls )
+{
+	tbVec3 force, torque;
+	tbSubStepReaction( ctx, joint, cls, &force, &torque );
+	joint->peakForce = tbMaxFloat( joint->peakForce, tbLength( force ) );
+	joint->peakTorque = tbMaxFloat( joint->peakTorque, tbLength( torque ) );
+}
+
 void tbSolveJoints( tbStepContext* ctx, bool useBias )
 {
 	tbWorld* world = ctx->world;
@@ -1172,8 +1258,25 @@ void tbSolveJoints( tbStepContext* ctx, bool useBias )
 			tbStoreMotion( ctx, joint, &m );
 		}
 	}
+	// The relax call ends a sub-step (soft mode): its accumulated impulses are that sub-step's
+	// reaction. Breakable joints keep the largest over the step (tbFinalizeJoints).
+	if ( useBias == false )
+	{
+		for ( int i = 0; i < ctx->jointCount; ++i )
+		{
+			tbJoint* joint = world->joints.data + ctx->jointIds[i];
+			if ( tbIsBreakable( joint ) )
+			{
+				tbTrackPeakReaction( ctx, joint, tbGetJointClass( joint->type ) );
+			}
+		}
+	}
 }
 
+// Breaking compares the largest reaction over the step's sub-steps with the limits: an impact
+// resolved within one sub-step would escape a test of the last sub-step only. The reported
+// constraint force and torque stay those of the last sub-step (the joint's state at the end of the
+// step); the break event carries the peaks that broke it.
 void tbFinalizeJoints( tbStepContext* ctx )
 {
 	tbWorld* world = ctx->world;
@@ -1181,13 +1284,10 @@ void tbFinalizeJoints( tbStepContext* ctx )
 	{
 		tbJoint* joint = world->joints.data + ctx->jointIds[i];
 		const tbJointClass* cls = tbGetJointClass( joint->type );
-		tbVec3 linear, angular;
-		cls->getReaction( joint, &linear, &angular );
-		joint->force = tbMulSV( ctx->inv_h, linear );
-		joint->torque = tbMulSV( ctx->inv_h, angular );
+		tbSubStepReaction( ctx, joint, cls, &joint->force, &joint->torque );
 		joint->impulseH = ctx->h;
-		float force = tbLength( joint->force );
-		float torque = tbLength( joint->torque );
+		float force = tbMaxFloat( joint->peakForce, tbLength( joint->force ) );
+		float torque = tbMaxFloat( joint->peakTorque, tbLength( joint->torque ) );
 		if ( joint->broken == false && ( force > joint->breakForce || torque > joint->breakTorque ) )
 		{
 			joint->broken = true;
@@ -1281,27 +1381,35 @@ float tbSolveEqualityRow( tbJointMotion* m, const tbJointRow* J, float C, tbSoft
 {
 	float mass = tbInverseOrZero( tbRowCoupling( m, J, J ) );
 	float cdot = tbRowVelocity( m, J );
-	float lambda = -soft.massScale * mass * ( cdot + soft.biasRate * C ) - soft.impulseScale * *accumulated;
+	float lambda = -soft.massScale * mass * ( cdot + tbClampCorrection( soft.biasRate * C ) ) - soft.impulseScale * *accumulated;
 	*accumulated += lambda;
 	tbRowApply( m, J, lambda );
 	return lambda;
 }
 
-void tbSolveLimitRow( const tbStepContext* ctx, tbJointMotion* m, const tbJointRow* J, float C, bool useBias,
-					  float* accumulated )
+// Bias velocity and softness of an inequality row C >= 0.
+static float tbLimitBias( const tbStepContext* ctx, float C, bool useBias, tbSoftness* soft )
 {
-	tbSoftness soft = { 0.0f, 1.0f, 0.0f };
-	float bias = 0.0f;
+	tbSoftness hard = { 0.0f, 1.0f, 0.0f };
+	*soft = hard;
 	if ( C > 0.0f )
 	{
 		// Speculative: allow the approach that closes the gap within this sub-step, no more.
-		bias = C * ctx->inv_h;
+		return tbMinFloat( C, TB_MAX_JOINT_LENGTH ) * ctx->inv_h;
 	}
-	else if ( useBias )
+	if ( useBias )
 	{
-		soft = tbJointSoftness( ctx, true );
-		bias = soft.biasRate * C;
+		*soft = tbJointSoftness( ctx, true );
+		return tbClampCorrection( soft->biasRate * C );
 	}
+	return 0.0f;
+}
+
+void tbSolveLimitRow( const tbStepContext* ctx, tbJointMotion* m, const tbJointRow* J, float C, bool useBias,
+					  float* accumulated )
+{
+	tbSoftness soft;
+	float bias = tbLimitBias( ctx, C, useBias, &soft );
 	float mass = tbInverseOrZero( tbRowCoupling( m, J, J ) );
 	float cdot = tbRowVelocity( m, J );
 	float lambda = -soft.massScale * mass * ( cdot + bias ) - soft.impulseScale * *accumulated;
@@ -1348,7 +1456,7 @@ void tbSolveEqualityBlock( tbJointMotion* m, const tbJointRow* J, const float* C
 			k[i][j] = tbRowCoupling( m, J + i, J + j );
 			k[j][i] = k[i][j];
 		}
-		rhs[i] = tbRowVelocity( m, J + i ) + soft.biasRate * C[i];
+		rhs[i] = tbRowVelocity( m, J + i ) + tbClampCorrection( soft.biasRate * C[i] );
 	}
 	tbMat3 K = { { k[0][0], k[1][0], k[2][0] }, { k[0][1], k[1][1], k[2][1] }, { k[0][2], k[1][2], k[2][2] } };
 	tbVec3 x = tbSolve3( K, tbMakeVec3( rhs[0], rhs[1], rhs[2] ) );
@@ -1411,7 +1519,7 @@ void tbSolvePointBlock( tbJointMotion* m, const tbJointPose* p, tbSoftness soft,
 	// C = pB - pA (004 sec. 3.7.2), Cdot = vB + wB x rB - vA - wA x rA.
 	tbMat3 K = tbPointMass( m, p );
 	tbVec3 cdot = tbSub( tbAdd( m->vB, tbCross( m->wB, p->rB ) ), tbAdd( m->vA, tbCross( m->wA, p->rA ) ) );
-	tbVec3 rhs = tbMulAdd( cdot, soft.biasRate, p->d );
+	tbVec3 rhs = tbAdd( cdot, tbClampCorrectionVec( tbMulSV( soft.biasRate, p->d ) ) );
 	tbVec3 impulse = tbMulSV( -soft.massScale, tbSolve3( K, rhs ) );
 	impulse = tbMulSub( impulse, soft.impulseScale, *accumulated );
 	*accumulated = tbAdd( *accumulated, impulse );
@@ -1427,8 +1535,8 @@ void tbSolveAngularBlock( tbJointMotion* m, const tbVec3* axes, const float* C, 
 	tbVec3 Ia0 = tbMulMV( I, axes[0] );
 	tbVec3 Ia1 = tbMulMV( I, axes[1] );
 	float k00 = tbDot( axes[0], Ia0 ), k01 = tbDot( axes[0], Ia1 ), k11 = tbDot( axes[1], Ia1 );
-	float r0 = tbDot( axes[0], dw ) + soft.biasRate * C[0];
-	float r1 = tbDot( axes[1], dw ) + soft.biasRate * C[1];
+	float r0 = tbDot( axes[0], dw ) + tbClampCorrection( soft.biasRate * C[0] );
+	float r1 = tbDot( axes[1], dw ) + tbClampCorrection( soft.biasRate * C[1] );
 	float lambda[3];
 	if ( n == 2 )
 	{
@@ -1444,7 +1552,7 @@ void tbSolveAngularBlock( tbJointMotion* m, const tbVec3* axes, const float* C, 
 	{
 		tbVec3 Ia2 = tbMulMV( I, axes[2] );
 		float k02 = tbDot( axes[0], Ia2 ), k12 = tbDot( axes[1], Ia2 ), k22 = tbDot( axes[2], Ia2 );
-		float r2 = tbDot( axes[2], dw ) + soft.biasRate * C[2];
+		float r2 = tbDot( axes[2], dw ) + tbClampCorrection( soft.biasRate * C[2] );
 		tbMat3 K = { { k00, k01, k02 }, { k01, k11, k12 }, { k02, k12, k22 } };
 		// the same guard as the 2x2 case: a (near) singular block applies nothing
 		float det = tbDeterminant( K );
@@ -1502,7 +1610,7 @@ void tbSolvePoint( tbJointMotion* m, const tbJoint* joint, tbVec3 d, tbSoftness 
 	tbVec3 rA = joint->rA;
 	tbVec3 rB = joint->rB;
 	tbVec3 cdot = tbSub( tbAdd( m->vB, tbCross( m->wB, rB ) ), tbAdd( m->vA, tbCross( m->wA, rA ) ) );
-	tbVec3 rhs = tbMulAdd( cdot, soft.biasRate, d );
+	tbVec3 rhs = tbAdd( cdot, tbClampCorrectionVec( tbMulSV( soft.biasRate, d ) ) );
 	tbVec3 impulse = tbMulSV( -soft.massScale, tbMulMV( joint->pointInvK, rhs ) );
 	impulse = tbMulSub( impulse, soft.impulseScale, *accumulated );
 	*accumulated = tbAdd( *accumulated, impulse );
@@ -1565,11 +1673,11 @@ void tbSolvePreparedAngularBlock( tbJointMotion* m, const tbAngularBlock* block,
 								  float* accumulated )
 {
 	tbVec3 dw = tbSub( m->wB, m->wA );
-	tbVec3 rhs = { tbDot( block->axes[0], dw ) + soft.biasRate * C[0],
-				   tbDot( block->axes[1], dw ) + soft.biasRate * C[1], 0.0f };
+	tbVec3 rhs = { tbDot( block->axes[0], dw ) + tbClampCorrection( soft.biasRate * C[0] ),
+				   tbDot( block->axes[1], dw ) + tbClampCorrection( soft.biasRate * C[1] ), 0.0f };
 	if ( block->n == 3 )
 	{
-		rhs.z = tbDot( block->axes[2], dw ) + soft.biasRate * C[2];
+		rhs.z = tbDot( block->axes[2], dw ) + tbClampCorrection( soft.biasRate * C[2] );
 	}
 	tbVec3 x = tbMulMV( block->invK, rhs );
 	float lambda[3] = { x.x, x.y, x.z };
@@ -1591,18 +1699,8 @@ static void tbApplyAngularRow( tbJointMotion* m, tbVec3 axis, float lambda )
 void tbSolveAngularLimit( const tbStepContext* ctx, tbJointMotion* m, const tbAngularAxis* row, float sign, float C,
 						  bool useBias, float* accumulated )
 {
-	tbSoftness soft = { 0.0f, 1.0f, 0.0f };
-	float bias = 0.0f;
-	if ( C > 0.0f )
-	{
-		// Speculative: allow the approach that closes the gap within this sub-step, no more.
-		bias = C * ctx->inv_h;
-	}
-	else if ( useBias )
-	{
-		soft = tbJointSoftness( ctx, true );
-		bias = soft.biasRate * C;
-	}
+	tbSoftness soft;
+	float bias = tbLimitBias( ctx, C, useBias, &soft );
 	tbVec3 axis = tbMulSV( sign, row->axis );
 	float cdot = tbDot( axis, tbSub( m->wB, m->wA ) );
 	float lambda = -soft.massScale * row->mass * ( cdot + bias ) - soft.impulseScale * *accumulated;
@@ -1627,7 +1725,7 @@ void tbSolveAngularEquality( tbJointMotion* m, const tbAngularAxis* row, float C
 							 float* accumulated )
 {
 	float cdot = tbDot( row->axis, tbSub( m->wB, m->wA ) );
-	float lambda = -soft.massScale * row->mass * ( cdot + soft.biasRate * C ) - soft.impulseScale * *accumulated;
+	float lambda = -soft.massScale * row->mass * ( cdot + tbClampCorrection( soft.biasRate * C ) ) - soft.impulseScale * *accumulated;
 	*accumulated += lambda;
 	tbApplyAngularRow( m, row->axis, lambda );
 }
