@@ -38,19 +38,24 @@ static void tbPrepareBall( tbStepContext* ctx, tbJoint* joint )
 	TB_UNUSED( joint );
 }
 
+// The block's effective mass for the sub-step (joint.h, prepared rows).
+static void tbRefreshBall( tbStepContext* ctx, tbJoint* joint, const tbJointPose* p )
+{
+	TB_UNUSED( ctx );
+	TB_UNUSED( p );
+	tbPreparePoint( joint );
+}
+
 static void tbWarmStartBall( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m )
 {
 	TB_UNUSED( ctx );
-	tbJointPose p;
-	tbComputeJointPose( joint, m, &p );
-	tbApplyPointImpulse( m, &p, joint->ball.linearImpulse );
+	tbApplyPreparedPointImpulse( m, joint, joint->ball.linearImpulse );
 }
 
 static void tbSolveBall( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, bool useBias )
 {
-	tbJointPose p;
-	tbComputeJointPose( joint, m, &p );
-	tbSolvePointBlock( m, &p, tbJointSoftness( ctx, useBias ), &joint->ball.linearImpulse );
+	const tbJointPose* p = &joint->pose;
+	tbSolvePoint( m, joint, p->d, tbJointSoftness( ctx, useBias ), &joint->ball.linearImpulse );
 }
 
 static void tbScaleBall( tbJoint* joint, float scale )
@@ -72,5 +77,5 @@ static void tbErrorBall( const tbJoint* joint, const tbJointPose* p, float* line
 }
 
 const tbJointClass tb_ballJointClass = {
-	tbPrepareBall, tbWarmStartBall, tbSolveBall, tbScaleBall, tbReactionBall, tbErrorBall,
+	tbPrepareBall, tbWarmStartBall, tbSolveBall, tbScaleBall, tbReactionBall, tbErrorBall, tbRefreshBall,
 };

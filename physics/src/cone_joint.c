@@ -79,6 +79,27 @@ static bool tbIsTwistLocked( const tbConeJointData* c )
 	return c->enableTwistLimit && c->upperTwist - c->lowerTwist < TB_TWIST_LOCK_RANGE;
 }
 
+// Direction that increases the swing angle, (xA x xB) / |xA x xB|; any perpendicular of xA when
+// the axes are (anti)parallel.
+static tbVec3 tbSwingDirection( const tbJointPose* p )
+{
+	tbVec3 xA = tbRotate( p->qA, tbMakeVec3( 1.0f, 0.0f, 0.0f ) );
+	tbVec3 xB = tbRotate( p->qB, tbMakeVec3( 1.0f, 0.0f, 0.0f ) );
+	tbVec3 n = tbCross( xA, xB );
+	float len = tbLength( n );
+	if ( len < 1.0e-6f )
+	{
+		// Parallel: the swing rotation axis of qRel, or any perpendicular.
+		tbVec3 local = { 0.0f, p->qRel.y, p->qRel.z };
+		if ( tbLengthSquared( local ) < 1.0e-12f )
+		{
+			return tbRotate( p->qA, tbMakeVec3( 0.0f, 1.0f, 0.0f ) );
+		}
+		return tbRotate( p->qA, tbNormalize( local ) );
+	}
+	return tbMulSV( 1.0f / len, n );
+}
+
 static void tbPrepareCone( tbStepContext* ctx, tbJoint* joint )
 {
 	TB_UNUSED( ctx );
@@ -103,94 +124,81 @@ static void tbPrepareCone( tbStepContext* ctx, tbJoint* joint )
 	}
 }
 
-// Direction that increases the swing angle, (xA x xB) / |xA x xB|; any perpendicular of xA when
-// the axes are (anti)parallel.
-static tbVec3 tbSwingDirection( const tbJointPose* p )
+// The rows' Jacobians and masses for the sub-step (joint.h, prepared rows); the angles are measured
+// again in every pass.
+static void tbRefreshCone( tbStepContext* ctx, tbJoint* joint, const tbJointPose* p )
 {
-	tbVec3 xA = tbRotate( p->qA, tbMakeVec3( 1.0f, 0.0f, 0.0f ) );
-	tbVec3 xB = tbRotate( p->qB, tbMakeVec3( 1.0f, 0.0f, 0.0f ) );
-	tbVec3 n = tbCross( xA, xB );
-	float len = tbLength( n );
-	if ( len < 1.0e-6f )
+	TB_UNUSED( ctx );
+	tbConeJointData* c = &joint->cone;
+	tbPreparePoint( joint );
+	c->twist = tbMakeAngularAxis( joint, c->enableTwistLimit ? tbTwistAxis( p ) : tb_vec3_zero );
+	c->swing = tbMakeAngularAxis( joint, c->enableConeLimit ? tbNeg( tbSwingDirection( p ) ) : tb_vec3_zero );
+	for ( int i = 0; i < 2; ++i )
 	{
-		// Parallel: the swing rotation axis of qRel, or any perpendicular.
-		tbVec3 local = { 0.0f, p->qRel.y, p->qRel.z };
-		if ( tbLengthSquared( local ) < 1.0e-12f )
-		{
-			return tbRotate( p->qA, tbMakeVec3( 0.0f, 1.0f, 0.0f ) );
-		}
-		return tbRotate( p->qA, tbNormalize( local ) );
+		c->pyramid[i] = tbMakeAngularAxis( joint, c->enablePyramidLimit ? tbQuatRowAxis( p, i + 1 ) : tb_vec3_zero );
 	}
-	return tbMulSV( 1.0f / len, n );
+}
+
+static tbVec3 tbConeAngularImpulse( const tbConeJointData* c )
+{
+	tbVec3 t = tbMulSV( c->twistImpulse + c->twistLowerImpulse - c->twistUpperImpulse, c->twist.axis );
+	t = tbMulAdd( t, c->coneImpulse, c->swing.axis );
+	for ( int i = 0; i < 2; ++i )
+	{
+		t = tbMulAdd( t, c->pyramidLowerImpulse[i] - c->pyramidUpperImpulse[i], c->pyramid[i].axis );
+	}
+	return t;
 }
 
 static void tbWarmStartCone( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m )
 {
 	TB_UNUSED( ctx );
 	tbConeJointData* c = &joint->cone;
-	tbJointPose p;
-	tbComputeJointPose( joint, m, &p );
-	tbJointRow twist = tbAngularRow( tbTwistAxis( &p ) );
-	tbRowApply( m, &twist, c->twistImpulse + c->twistLowerImpulse - c->twistUpperImpulse );
-	if ( c->coneImpulse != 0.0f )
-	{
-		tbJointRow cone = tbAngularRow( tbNeg( tbSwingDirection( &p ) ) );
-		tbRowApply( m, &cone, c->coneImpulse );
-	}
-	for ( int i = 0; i < 2; ++i )
-	{
-		tbJointRow row = tbAngularRow( tbQuatRowAxis( &p, i + 1 ) );
-		tbRowApply( m, &row, c->pyramidLowerImpulse[i] - c->pyramidUpperImpulse[i] );
-	}
-	tbApplyPointImpulse( m, &p, c->linearImpulse );
+	tbApplyAngularImpulse( m, tbConeAngularImpulse( c ) );
+	tbApplyPreparedPointImpulse( m, joint, c->linearImpulse );
 }
 
 static void tbSolveCone( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, bool useBias )
 {
 	tbConeJointData* c = &joint->cone;
-	tbJointPose p;
-	tbComputeJointPose( joint, m, &p );
+	const tbJointPose* p = &joint->pose;
 	tbSoftness soft = tbJointSoftness( ctx, useBias );
 
 	if ( c->enableTwistLimit )
 	{
-		tbJointRow twist = tbAngularRow( tbTwistAxis( &p ) );
-		float angle = tbTwistAngle( p.qRel );
+		float angle = tbTwistAngle( p->qRel );
 		if ( tbIsTwistLocked( c ) )
 		{
 			float target = 0.5f * ( c->lowerTwist + c->upperTwist );
-			tbSolveEqualityRow( m, &twist, tbWrapAngle( angle - target ), soft, &c->twistImpulse );
+			tbSolveAngularEquality( m, &c->twist, tbWrapAngle( angle - target ), soft, &c->twistImpulse );
 		}
 		else
 		{
-			tbSolveLimitRow( ctx, m, &twist, angle - c->lowerTwist, useBias, &c->twistLowerImpulse );
-			tbJointRow upper = tbAngularRow( tbNeg( twist.angularB ) );
-			tbSolveLimitRow( ctx, m, &upper, c->upperTwist - angle, useBias, &c->twistUpperImpulse );
+			tbSolveAngularLimit( ctx, m, &c->twist, 1.0f, angle - c->lowerTwist, useBias, &c->twistLowerImpulse );
+			tbSolveAngularLimit( ctx, m, &c->twist, -1.0f, c->upperTwist - angle, useBias, &c->twistUpperImpulse );
 		}
 	}
 
 	if ( c->enablePyramidLimit )
 	{
 		float limits[2] = { sinf( 0.5f * c->maxSwingY ), sinf( 0.5f * c->maxSwingZ ) };
-		float comps[2] = { p.qRel.y, p.qRel.z };
+		float comps[2] = { p->qRel.y, p->qRel.z };
 		for ( int i = 0; i < 2; ++i )
 		{
-			tbVec3 a = tbQuatRowAxis( &p, i + 1 );
-			tbJointRow lower = tbAngularRow( a );
-			tbSolveLimitRow( ctx, m, &lower, comps[i] + limits[i], useBias, &c->pyramidLowerImpulse[i] );
-			tbJointRow upper = tbAngularRow( tbNeg( a ) );
-			tbSolveLimitRow( ctx, m, &upper, limits[i] - comps[i], useBias, &c->pyramidUpperImpulse[i] );
+			tbSolveAngularLimit( ctx, m, &c->pyramid[i], 1.0f, comps[i] + limits[i], useBias,
+								 &c->pyramidLowerImpulse[i] );
+			tbSolveAngularLimit( ctx, m, &c->pyramid[i], -1.0f, limits[i] - comps[i], useBias,
+								 &c->pyramidUpperImpulse[i] );
 		}
 	}
 
 	if ( c->enableConeLimit )
 	{
-		float swing = tbSwingAngle( p.qRel );
-		tbJointRow cone = tbAngularRow( tbNeg( tbSwingDirection( &p ) ) );
-		tbSolveLimitRow( ctx, m, &cone, c->coneAngle - swing, useBias, &c->coneImpulse );
+		float swing = tbSwingAngle( p->qRel );
+		tbSolveAngularLimit( ctx, m, &c->swing, 1.0f, c->coneAngle - swing, useBias, &c->coneImpulse );
 	}
 
-	tbSolvePointBlock( m, &p, soft, &c->linearImpulse );
+	tbSolvePoint( m, joint, p->d, soft, &c->linearImpulse );
 }
 
 static void tbScaleCone( tbJoint* joint, float scale )
@@ -210,15 +218,8 @@ static void tbScaleCone( tbJoint* joint, float scale )
 
 static void tbReactionCone( const tbJoint* joint, tbVec3* linear, tbVec3* angular )
 {
-	const tbConeJointData* c = &joint->cone;
-	tbJointPose p;
-	tbComputeJointStartPose( joint, &p );
-	*linear = c->linearImpulse;
-	tbVec3 t = tbMulSV( c->twistImpulse + c->twistLowerImpulse - c->twistUpperImpulse, tbTwistAxis( &p ) );
-	t = tbMulSub( t, c->coneImpulse, tbSwingDirection( &p ) );
-	t = tbMulAdd( t, c->pyramidLowerImpulse[0] - c->pyramidUpperImpulse[0], tbQuatRowAxis( &p, 1 ) );
-	t = tbMulAdd( t, c->pyramidLowerImpulse[1] - c->pyramidUpperImpulse[1], tbQuatRowAxis( &p, 2 ) );
-	*angular = t;
+	*linear = joint->cone.linearImpulse;
+	*angular = tbConeAngularImpulse( &joint->cone );
 }
 
 static void tbErrorCone( const tbJoint* joint, const tbJointPose* p, float* linear, float* angular )
@@ -246,122 +247,83 @@ static void tbErrorCone( const tbJoint* joint, const tbJointPose* p, float* line
 }
 
 const tbJointClass tb_coneJointClass = {
-	tbPrepareCone, tbWarmStartCone, tbSolveCone, tbScaleCone, tbReactionCone, tbErrorCone,
+	tbPrepareCone, tbWarmStartCone, tbSolveCone, tbScaleCone, tbReactionCone, tbErrorCone, tbRefreshCone,
 };
 
-// Parameters --------------------------------------------------------------------------------------
+// Parameters (the shared field setters of joint.h) -------------------------------------------------
 
-static tbConeJointData* tbGetCone( tbJointId jointId )
-{
-	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_cone, NULL );
-	return joint != NULL ? &joint->cone : NULL;
-}
-
-#define TB_CONE_SETTER( valid )                                                                                        \
-	tbWorld* world;                                                                                                    \
-	tbJoint* joint;                                                                                                    \
-	tbResult r = tbGetMutableJoint( jointId, tbJoint_cone, &world, &joint );                                           \
-	if ( r != tbResult_ok )                                                                                            \
-	{                                                                                                                  \
-		return r;                                                                                                      \
-	}                                                                                                                  \
-	if ( !( valid ) )                                                                                                  \
-	{                                                                                                                  \
-		return tbResult_invalidArgument;                                                                               \
-	}                                                                                                                  \
-	tbWakeJointBodies( world, joint );                                                                                 \
-	tbConeJointData* c = &joint->cone
+#define TB_CONE( member ) tbJoint_cone, TB_JOINT_FIELD( cone.member )
 
 tbResult tbConeJoint_EnableConeLimit( tbJointId jointId, bool enable )
 {
-	TB_CONE_SETTER( true );
-	c->enableConeLimit = enable;
-	return tbResult_ok;
+	return tbSetJointBool( jointId, TB_CONE( enableConeLimit ), enable );
 }
 
 bool tbConeJoint_IsConeLimitEnabled( tbJointId jointId )
 {
-	tbConeJointData* c = tbGetCone( jointId );
-	return c != NULL && c->enableConeLimit;
+	return tbGetJointBool( jointId, TB_CONE( enableConeLimit ) );
 }
 
 tbResult tbConeJoint_SetConeAngle( tbJointId jointId, float angle )
 {
-	TB_CONE_SETTER( tbIsValidSwing( angle ) );
-	c->coneAngle = angle;
-	return tbResult_ok;
+	return tbSetJointFloat( jointId, TB_CONE( coneAngle ), angle, tbIsValidSwing( angle ) );
 }
 
 float tbConeJoint_GetConeAngle( tbJointId jointId )
 {
-	tbConeJointData* c = tbGetCone( jointId );
-	return c != NULL ? c->coneAngle : 0.0f;
+	return tbGetJointFloat( jointId, TB_CONE( coneAngle ) );
 }
 
 tbResult tbConeJoint_EnablePyramidLimit( tbJointId jointId, bool enable )
 {
-	TB_CONE_SETTER( true );
-	c->enablePyramidLimit = enable;
-	return tbResult_ok;
+	return tbSetJointBool( jointId, TB_CONE( enablePyramidLimit ), enable );
 }
 
 bool tbConeJoint_IsPyramidLimitEnabled( tbJointId jointId )
 {
-	tbConeJointData* c = tbGetCone( jointId );
-	return c != NULL && c->enablePyramidLimit;
+	return tbGetJointBool( jointId, TB_CONE( enablePyramidLimit ) );
 }
 
 tbResult tbConeJoint_SetPyramidLimits( tbJointId jointId, float maxSwingY, float maxSwingZ )
 {
-	TB_CONE_SETTER( tbIsValidSwing( maxSwingY ) && tbIsValidSwing( maxSwingZ ) );
-	c->maxSwingY = maxSwingY;
-	c->maxSwingZ = maxSwingZ;
-	return tbResult_ok;
+	return tbSetJointFloats( jointId, TB_CONE( maxSwingY ), maxSwingY, TB_JOINT_FIELD( cone.maxSwingZ ), maxSwingZ,
+							 tbIsValidSwing( maxSwingY ) && tbIsValidSwing( maxSwingZ ) );
 }
 
 float tbConeJoint_GetMaxSwingY( tbJointId jointId )
 {
-	tbConeJointData* c = tbGetCone( jointId );
-	return c != NULL ? c->maxSwingY : 0.0f;
+	return tbGetJointFloat( jointId, TB_CONE( maxSwingY ) );
 }
 
 float tbConeJoint_GetMaxSwingZ( tbJointId jointId )
 {
-	tbConeJointData* c = tbGetCone( jointId );
-	return c != NULL ? c->maxSwingZ : 0.0f;
+	return tbGetJointFloat( jointId, TB_CONE( maxSwingZ ) );
 }
 
 tbResult tbConeJoint_EnableTwistLimit( tbJointId jointId, bool enable )
 {
-	TB_CONE_SETTER( true );
-	c->enableTwistLimit = enable;
-	return tbResult_ok;
+	return tbSetJointBool( jointId, TB_CONE( enableTwistLimit ), enable );
 }
 
 bool tbConeJoint_IsTwistLimitEnabled( tbJointId jointId )
 {
-	tbConeJointData* c = tbGetCone( jointId );
-	return c != NULL && c->enableTwistLimit;
+	return tbGetJointBool( jointId, TB_CONE( enableTwistLimit ) );
 }
 
 tbResult tbConeJoint_SetTwistLimits( tbJointId jointId, float lowerTwist, float upperTwist )
 {
-	TB_CONE_SETTER( tbIsValidTwistRange( lowerTwist, upperTwist ) );
-	c->lowerTwist = lowerTwist;
-	c->upperTwist = upperTwist;
-	return tbResult_ok;
+	return tbSetJointFloats( jointId, TB_CONE( lowerTwist ), lowerTwist, TB_JOINT_FIELD( cone.upperTwist ), upperTwist,
+							 tbIsValidTwistRange( lowerTwist, upperTwist ) );
 }
 
 float tbConeJoint_GetLowerTwist( tbJointId jointId )
 {
-	tbConeJointData* c = tbGetCone( jointId );
-	return c != NULL ? c->lowerTwist : 0.0f;
+	return tbGetJointFloat( jointId, TB_CONE( lowerTwist ) );
 }
 
 float tbConeJoint_GetUpperTwist( tbJointId jointId )
 {
-	tbConeJointData* c = tbGetCone( jointId );
-	return c != NULL ? c->upperTwist : 0.0f;
+	return tbGetJointFloat( jointId, TB_CONE( upperTwist ) );
 }
 
 static bool tbConePose( tbJointId jointId, tbJointPose* p )

@@ -164,8 +164,8 @@ static void tbPrepareCustom( tbStepContext* ctx, tbJoint* joint )
 	m.dqB = tb_quatIdentity;
 	m.mA = joint->sideA.invMass;
 	m.mB = joint->sideB.invMass;
-	m.iA = joint->sideA.invI;
-	m.iB = joint->sideB.invI;
+	m.iA = &joint->sideA.invI;
+	m.iB = &joint->sideB.invI;
 	if ( joint->sideA.solverIndex >= 0 )
 	{
 		m.vA = ctx->states[joint->sideA.solverIndex].v;
@@ -221,7 +221,7 @@ static void tbSolveCustom( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m,
 		{
 			const tbCustomRow* row = c->rows + i;
 			float cdot = tbRowVelocity( m, J + i );
-			float lambda = -c->masses[i] * ( cdot - row->bias + biasRate * C[i] );
+			float lambda = -c->masses[i] * ( cdot - row->bias + tbClampCorrection( biasRate * C[i] ) );
 			float newImpulse = tbClampFloat( c->impulses[i] + lambda, row->lower, row->upper );
 			lambda = newImpulse - c->impulses[i];
 			c->impulses[i] = newImpulse;
@@ -277,7 +277,7 @@ static void tbErrorCustom( const tbJoint* joint, const tbJointPose* p, float* li
 }
 
 const tbJointClass tb_customJointClass = {
-	tbPrepareCustom, tbWarmStartCustom, tbSolveCustom, tbScaleCustom, tbReactionCustom, tbErrorCustom,
+	tbPrepareCustom, tbWarmStartCustom, tbSolveCustom, tbScaleCustom, tbReactionCustom, tbErrorCustom, NULL,
 };
 
 // Parameters --------------------------------------------------------------------------------------

@@ -34,17 +34,24 @@ tbDistanceJointDef tbDefaultDistanceJointDef( void )
 	return def;
 }
 
+// maxLength: any non-negative value (FLT_MAX = unlimited; a huge maximum is only ever slack).
 static bool tbIsValidLength( float x )
 {
 	return !isnan( x ) && x >= 0.0f;
 }
 
+// length and minLength: their error enters the rows as a position error, so they stay within the
+// world's coordinate range (TB_MAX_JOINT_LENGTH). FLT_MAX there made the spring's bias infinite.
+static bool tbIsValidRestLength( float x )
+{
+	return tbIsValidLength( x ) && x <= TB_MAX_JOINT_LENGTH;
+}
+
 tbJointId tbCreateDistanceJoint( tbWorldId worldId, const tbDistanceJointDef* def, tbResult* result )
 {
-	if ( def == NULL || !tbIsValidLength( def->length ) || !tbIsValidLength( def->minLength ) ||
+	if ( def == NULL || !tbIsValidRestLength( def->length ) || !tbIsValidRestLength( def->minLength ) ||
 		 !tbIsValidLength( def->maxLength ) || def->minLength > def->maxLength || !tbIsFinite( def->hertz ) ||
-		 def->hertz < 0.0f || !tbIsFinite( def->dampingRatio ) || def->dampingRatio < 0.0f ||
-		 !tbIsFinite( def->length ) )
+		 def->hertz < 0.0f || !tbIsFinite( def->dampingRatio ) || def->dampingRatio < 0.0f )
 	{
 		return tbFailJointCreation( result, tbResult_invalidArgument );
 	}
@@ -110,6 +117,12 @@ static void tbPrepareDistance( tbStepContext* ctx, tbJoint* joint )
 {
 	tbDistanceJointData* d = &joint->distance;
 	d->springSoftness = tbMakeSoft( d->hertz, d->dampingRatio, ctx->h );
+	// A spring never asks for more than the world's speed limit (bodies are clamped to it anyway):
+	// a spring stretched by ~1e6 m asks for ~1e8 m/s, and the rope limit that holds it would have to
+	// cancel that in float, leaving metres per second of rounding (the body escaped the rope).
+	float biasRate = d->springSoftness.biasRate;
+	float maxSpeed = ctx->world->def.maxLinearSpeed;
+	d->maxSpringError = biasRate * FLT_MAX > maxSpeed ? maxSpeed / biasRate : FLT_MAX;
 	if ( tbIsPointMode( d ) )
 	{
 		d->impulse = 0.0f;
@@ -169,7 +182,8 @@ static void tbSolveDistance( tbStepContext* ctx, tbJoint* joint, tbJointMotion* 
 	// The spring acts in every pass: it is a force law, not position correction.
 	if ( d->enableSpring && d->hertz > 0.0f )
 	{
-		tbSolveSpringRow( m, &J, length - d->length, d->springSoftness, FLT_MAX, &d->impulse );
+		float stretch = tbClampFloat( length - d->length, -d->maxSpringError, d->maxSpringError );
+		tbSolveSpringRow( m, &J, stretch, d->springSoftness, FLT_MAX, &d->impulse );
 	}
 	if ( d->enableLimit )
 	{
@@ -219,7 +233,8 @@ static void tbErrorDistance( const tbJoint* joint, const tbJointPose* p, float* 
 }
 
 const tbJointClass tb_distanceJointClass = {
-	tbPrepareDistance, tbWarmStartDistance, tbSolveDistance, tbScaleDistance, tbReactionDistance, tbErrorDistance,
+	tbPrepareDistance, tbWarmStartDistance, tbSolveDistance, tbScaleDistance,
+	tbReactionDistance, tbErrorDistance, NULL,
 };
 
 // Parameters --------------------------------------------------------------------------------------
@@ -244,7 +259,7 @@ tbResult tbDistanceJoint_SetLength( tbJointId jointId, float length )
 	{
 		return r;
 	}
-	if ( !tbIsValidLength( length ) || !tbIsFinite( length ) )
+	if ( !tbIsValidRestLength( length ) )
 	{
 		return tbResult_invalidArgument;
 	}
@@ -288,7 +303,7 @@ tbResult tbDistanceJoint_SetLengthRange( tbJointId jointId, float minLength, flo
 	{
 		return r;
 	}
-	if ( !tbIsValidLength( minLength ) || !tbIsValidLength( maxLength ) || minLength > maxLength )
+	if ( !tbIsValidRestLength( minLength ) || !tbIsValidLength( maxLength ) || minLength > maxLength )
 	{
 		return tbResult_invalidArgument;
 	}

@@ -40,42 +40,44 @@ static void tbPrepareFixed( tbStepContext* ctx, tbJoint* joint )
 	TB_UNUSED( joint );
 }
 
-static void tbLockAxes( const tbJointPose* p, tbVec3 axes[3] )
+// The rows' Jacobians and masses for the sub-step (joint.h, prepared rows).
+static void tbRefreshFixed( tbStepContext* ctx, tbJoint* joint, const tbJointPose* p )
 {
+	TB_UNUSED( ctx );
+	tbFixedJointData* f = &joint->fixed;
+	tbPreparePoint( joint );
+	f->block.n = 3;
 	for ( int i = 0; i < 3; ++i )
 	{
-		axes[i] = tbQuatRowAxis( p, i );
+		f->block.axes[i] = tbQuatRowAxis( p, i );
 	}
+	tbPrepareAngularBlock( joint, &f->block );
+}
+
+static tbVec3 tbFixedAngularImpulse( const tbFixedJointData* f )
+{
+	float impulse[3] = { f->angularImpulse.x, f->angularImpulse.y, f->angularImpulse.z };
+	return tbAngularBlockImpulse( &f->block, impulse );
 }
 
 static void tbWarmStartFixed( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m )
 {
 	TB_UNUSED( ctx );
 	tbFixedJointData* f = &joint->fixed;
-	tbJointPose p;
-	tbComputeJointPose( joint, m, &p );
-	tbVec3 axes[3];
-	tbLockAxes( &p, axes );
-	tbVec3 angular = tbMulSV( f->angularImpulse.x, axes[0] );
-	angular = tbMulAdd( angular, f->angularImpulse.y, axes[1] );
-	angular = tbMulAdd( angular, f->angularImpulse.z, axes[2] );
-	tbApplyAngularImpulse( m, angular );
-	tbApplyPointImpulse( m, &p, f->linearImpulse );
+	tbApplyAngularImpulse( m, tbFixedAngularImpulse( f ) );
+	tbApplyPreparedPointImpulse( m, joint, f->linearImpulse );
 }
 
 static void tbSolveFixed( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, bool useBias )
 {
 	tbFixedJointData* f = &joint->fixed;
-	tbJointPose p;
-	tbComputeJointPose( joint, m, &p );
+	const tbJointPose* p = &joint->pose;
 	tbSoftness soft = tbJointSoftness( ctx, useBias );
-	tbVec3 axes[3];
-	tbLockAxes( &p, axes );
-	float C[3] = { p.qRel.x, p.qRel.y, p.qRel.z };
+	float C[3] = { p->qRel.x, p->qRel.y, p->qRel.z };
 	float impulse[3] = { f->angularImpulse.x, f->angularImpulse.y, f->angularImpulse.z };
-	tbSolveAngularBlock( m, axes, C, 3, soft, impulse );
+	tbSolvePreparedAngularBlock( m, &f->block, C, soft, impulse );
 	f->angularImpulse = tbMakeVec3( impulse[0], impulse[1], impulse[2] );
-	tbSolvePointBlock( m, &p, soft, &f->linearImpulse );
+	tbSolvePoint( m, joint, p->d, soft, &f->linearImpulse );
 }
 
 static void tbScaleFixed( tbJoint* joint, float scale )
@@ -86,14 +88,8 @@ static void tbScaleFixed( tbJoint* joint, float scale )
 
 static void tbReactionFixed( const tbJoint* joint, tbVec3* linear, tbVec3* angular )
 {
-	const tbFixedJointData* f = &joint->fixed;
-	tbJointPose p;
-	tbComputeJointStartPose( joint, &p );
-	*linear = f->linearImpulse;
-	tbVec3 t = tbMulSV( f->angularImpulse.x, tbQuatRowAxis( &p, 0 ) );
-	t = tbMulAdd( t, f->angularImpulse.y, tbQuatRowAxis( &p, 1 ) );
-	t = tbMulAdd( t, f->angularImpulse.z, tbQuatRowAxis( &p, 2 ) );
-	*angular = t;
+	*linear = joint->fixed.linearImpulse;
+	*angular = tbFixedAngularImpulse( &joint->fixed );
 }
 
 static void tbErrorFixed( const tbJoint* joint, const tbJointPose* p, float* linear, float* angular )
@@ -104,5 +100,5 @@ static void tbErrorFixed( const tbJoint* joint, const tbJointPose* p, float* lin
 }
 
 const tbJointClass tb_fixedJointClass = {
-	tbPrepareFixed, tbWarmStartFixed, tbSolveFixed, tbScaleFixed, tbReactionFixed, tbErrorFixed,
+	tbPrepareFixed, tbWarmStartFixed, tbSolveFixed, tbScaleFixed, tbReactionFixed, tbErrorFixed, tbRefreshFixed,
 };

@@ -83,6 +83,11 @@ tbJointId tbCreateHingeJoint( tbWorldId worldId, const tbHingeJointDef* def, tbR
 	return tbMakeJointId( world, joint );
 }
 
+static bool tbHingeNeedsTwist( const tbHingeJointData* h )
+{
+	return h->enableLimit || h->enableMotor || h->enableServo;
+}
+
 static void tbPrepareHinge( tbStepContext* ctx, tbJoint* joint )
 {
 	TB_UNUSED( ctx );
@@ -102,62 +107,66 @@ static void tbPrepareHinge( tbStepContext* ctx, tbJoint* joint )
 	}
 }
 
-static bool tbHingeNeedsTwist( const tbHingeJointData* h )
+// The rows' Jacobians and masses for the sub-step (joint.h, prepared rows).
+static void tbRefreshHinge( tbStepContext* ctx, tbJoint* joint, const tbJointPose* p )
 {
-	return h->enableLimit || h->enableMotor || h->enableServo;
+	TB_UNUSED( ctx );
+	tbHingeJointData* h = &joint->hinge;
+	tbPreparePoint( joint );
+	h->block.n = 2;
+	h->block.axes[0] = tbQuatRowAxis( p, 1 );
+	h->block.axes[1] = tbQuatRowAxis( p, 2 );
+	tbPrepareAngularBlock( joint, &h->block );
+	h->twist = tbMakeAngularAxis( joint, tbHingeNeedsTwist( h ) ? tbTwistAxis( p ) : tb_vec3_zero );
+}
+
+// Everything the hinge applies about its rows, as one angular impulse on B.
+static tbVec3 tbHingeAngularImpulse( const tbHingeJointData* h )
+{
+	tbVec3 angular = tbAngularBlockImpulse( &h->block, h->angularImpulse );
+	float twist = h->motorImpulse + h->servoImpulse + h->lowerImpulse - h->upperImpulse;
+	return tbMulAdd( angular, twist, h->twist.axis );
 }
 
 static void tbWarmStartHinge( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m )
 {
 	TB_UNUSED( ctx );
 	tbHingeJointData* h = &joint->hinge;
-	tbJointPose p;
-	tbComputeJointPose( joint, m, &p );
-	tbVec3 angular = tbMulSV( h->angularImpulse[0], tbQuatRowAxis( &p, 1 ) );
-	angular = tbMulAdd( angular, h->angularImpulse[1], tbQuatRowAxis( &p, 2 ) );
-	if ( tbHingeNeedsTwist( h ) )
-	{
-		float twist = h->motorImpulse + h->servoImpulse + h->lowerImpulse - h->upperImpulse;
-		angular = tbMulAdd( angular, twist, tbTwistAxis( &p ) );
-	}
-	tbApplyAngularImpulse( m, angular );
-	tbApplyPointImpulse( m, &p, h->linearImpulse );
+	tbApplyAngularImpulse( m, tbHingeAngularImpulse( h ) );
+	tbApplyPreparedPointImpulse( m, joint, h->linearImpulse );
 }
 
 static void tbSolveHinge( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, bool useBias )
 {
 	tbHingeJointData* h = &joint->hinge;
-	tbJointPose p;
-	tbComputeJointPose( joint, m, &p );
+	const tbJointPose* p = &joint->pose;
 
 	// Lower priority first (Gauss-Seidel: the last row solved is satisfied best): motor and servo,
 	// then the limits, then the hinge rows and the anchors.
 	if ( tbHingeNeedsTwist( h ) )
 	{
-		tbJointRow twist = tbAngularRow( tbTwistAxis( &p ) );
-		float angle = tbTwistAngle( p.qRel );
+		float angle = tbTwistAngle( p->qRel );
 		if ( h->enableMotor )
 		{
-			tbSolveMotorRow( m, &twist, h->motorSpeed, tbMaxImpulse( h->maxMotorTorque, ctx->h ), &h->motorImpulse );
+			tbSolveAngularMotor( m, &h->twist, h->motorSpeed, tbMaxImpulse( h->maxMotorTorque, ctx->h ),
+								 &h->motorImpulse );
 		}
 		if ( h->enableServo )
 		{
 			float error = tbWrapAngle( h->servoAngle - angle );
 			float speed = tbClampFloat( h->servoGain * error, -h->maxServoSpeed, h->maxServoSpeed );
-			tbSolveMotorRow( m, &twist, speed, tbMaxImpulse( h->maxServoTorque, ctx->h ), &h->servoImpulse );
+			tbSolveAngularMotor( m, &h->twist, speed, tbMaxImpulse( h->maxServoTorque, ctx->h ), &h->servoImpulse );
 		}
 		if ( h->enableLimit )
 		{
-			tbSolveLimitRow( ctx, m, &twist, angle - h->lowerAngle, useBias, &h->lowerImpulse );
-			tbJointRow upper = tbAngularRow( tbNeg( twist.angularB ) );
-			tbSolveLimitRow( ctx, m, &upper, h->upperAngle - angle, useBias, &h->upperImpulse );
+			tbSolveAngularLimit( ctx, m, &h->twist, 1.0f, angle - h->lowerAngle, useBias, &h->lowerImpulse );
+			tbSolveAngularLimit( ctx, m, &h->twist, -1.0f, h->upperAngle - angle, useBias, &h->upperImpulse );
 		}
 	}
 	tbSoftness soft = tbJointSoftness( ctx, useBias );
-	tbVec3 axes[2] = { tbQuatRowAxis( &p, 1 ), tbQuatRowAxis( &p, 2 ) };
-	float C[2] = { p.qRel.y, p.qRel.z };
-	tbSolveAngularBlock( m, axes, C, 2, soft, h->angularImpulse );
-	tbSolvePointBlock( m, &p, soft, &h->linearImpulse );
+	float C[2] = { p->qRel.y, p->qRel.z };
+	tbSolvePreparedAngularBlock( m, &h->block, C, soft, h->angularImpulse );
+	tbSolvePoint( m, joint, p->d, soft, &h->linearImpulse );
 }
 
 static void tbScaleHinge( tbJoint* joint, float scale )
@@ -174,14 +183,8 @@ static void tbScaleHinge( tbJoint* joint, float scale )
 
 static void tbReactionHinge( const tbJoint* joint, tbVec3* linear, tbVec3* angular )
 {
-	const tbHingeJointData* h = &joint->hinge;
-	tbJointPose p;
-	tbComputeJointStartPose( joint, &p );
-	*linear = h->linearImpulse;
-	tbVec3 t = tbMulSV( h->angularImpulse[0], tbQuatRowAxis( &p, 1 ) );
-	t = tbMulAdd( t, h->angularImpulse[1], tbQuatRowAxis( &p, 2 ) );
-	t = tbMulAdd( t, h->motorImpulse + h->servoImpulse + h->lowerImpulse - h->upperImpulse, tbTwistAxis( &p ) );
-	*angular = t;
+	*linear = joint->hinge.linearImpulse;
+	*angular = tbHingeAngularImpulse( &joint->hinge );
 }
 
 static void tbErrorHinge( const tbJoint* joint, const tbJointPose* p, float* linear, float* angular )
@@ -200,103 +203,67 @@ static void tbErrorHinge( const tbJoint* joint, const tbJointPose* p, float* lin
 }
 
 const tbJointClass tb_hingeJointClass = {
-	tbPrepareHinge, tbWarmStartHinge, tbSolveHinge, tbScaleHinge, tbReactionHinge, tbErrorHinge,
+	tbPrepareHinge, tbWarmStartHinge, tbSolveHinge, tbScaleHinge, tbReactionHinge, tbErrorHinge, tbRefreshHinge,
 };
 
-// Parameters --------------------------------------------------------------------------------------
+// Parameters (the shared field setters of joint.h) -------------------------------------------------
 
-static tbHingeJointData* tbGetHinge( tbJointId jointId )
-{
-	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_hinge, NULL );
-	return joint != NULL ? &joint->hinge : NULL;
-}
-
-// Setter prologue: the joint, an unlocked world, a valid value; wakes the bodies on success.
-#define TB_HINGE_SETTER( valid )                                                                                       \
-	tbWorld* world;                                                                                                    \
-	tbJoint* joint;                                                                                                    \
-	tbResult r = tbGetMutableJoint( jointId, tbJoint_hinge, &world, &joint );                                          \
-	if ( r != tbResult_ok )                                                                                            \
-	{                                                                                                                  \
-		return r;                                                                                                      \
-	}                                                                                                                  \
-	if ( !( valid ) )                                                                                                  \
-	{                                                                                                                  \
-		return tbResult_invalidArgument;                                                                               \
-	}                                                                                                                  \
-	tbWakeJointBodies( world, joint );                                                                                 \
-	tbHingeJointData* h = &joint->hinge
+#define TB_HINGE( member ) tbJoint_hinge, TB_JOINT_FIELD( hinge.member )
 
 tbResult tbHingeJoint_EnableLimit( tbJointId jointId, bool enable )
 {
-	TB_HINGE_SETTER( true );
-	h->enableLimit = enable;
-	return tbResult_ok;
+	return tbSetJointBool( jointId, TB_HINGE( enableLimit ), enable );
 }
 
 bool tbHingeJoint_IsLimitEnabled( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL && h->enableLimit;
+	return tbGetJointBool( jointId, TB_HINGE( enableLimit ) );
 }
 
 tbResult tbHingeJoint_SetLimits( tbJointId jointId, float lowerAngle, float upperAngle )
 {
-	TB_HINGE_SETTER( tbIsValidAngleRange( lowerAngle, upperAngle ) );
-	h->lowerAngle = lowerAngle;
-	h->upperAngle = upperAngle;
-	return tbResult_ok;
+	return tbSetJointFloats( jointId, TB_HINGE( lowerAngle ), lowerAngle, TB_JOINT_FIELD( hinge.upperAngle ), upperAngle,
+							 tbIsValidAngleRange( lowerAngle, upperAngle ) );
 }
 
 float tbHingeJoint_GetLowerLimit( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL ? h->lowerAngle : 0.0f;
+	return tbGetJointFloat( jointId, TB_HINGE( lowerAngle ) );
 }
 
 float tbHingeJoint_GetUpperLimit( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL ? h->upperAngle : 0.0f;
+	return tbGetJointFloat( jointId, TB_HINGE( upperAngle ) );
 }
 
 tbResult tbHingeJoint_EnableMotor( tbJointId jointId, bool enable )
 {
-	TB_HINGE_SETTER( true );
-	h->enableMotor = enable;
-	return tbResult_ok;
+	return tbSetJointBool( jointId, TB_HINGE( enableMotor ), enable );
 }
 
 bool tbHingeJoint_IsMotorEnabled( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL && h->enableMotor;
+	return tbGetJointBool( jointId, TB_HINGE( enableMotor ) );
 }
 
 tbResult tbHingeJoint_SetMotorSpeed( tbJointId jointId, float speed )
 {
-	TB_HINGE_SETTER( tbIsFinite( speed ) );
-	h->motorSpeed = speed;
-	return tbResult_ok;
+	return tbSetJointFloat( jointId, TB_HINGE( motorSpeed ), speed, tbIsFinite( speed ) );
 }
 
 float tbHingeJoint_GetMotorSpeed( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL ? h->motorSpeed : 0.0f;
+	return tbGetJointFloat( jointId, TB_HINGE( motorSpeed ) );
 }
 
 tbResult tbHingeJoint_SetMaxMotorTorque( tbJointId jointId, float torque )
 {
-	TB_HINGE_SETTER( tbIsValidTorque( torque ) );
-	h->maxMotorTorque = torque;
-	return tbResult_ok;
+	return tbSetJointFloat( jointId, TB_HINGE( maxMotorTorque ), torque, tbIsValidTorque( torque ) );
 }
 
 float tbHingeJoint_GetMaxMotorTorque( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL ? h->maxMotorTorque : 0.0f;
+	return tbGetJointFloat( jointId, TB_HINGE( maxMotorTorque ) );
 }
 
 float tbHingeJoint_GetMotorTorque( tbJointId jointId )
@@ -307,61 +274,48 @@ float tbHingeJoint_GetMotorTorque( tbJointId jointId )
 
 tbResult tbHingeJoint_EnableServo( tbJointId jointId, bool enable )
 {
-	TB_HINGE_SETTER( true );
-	h->enableServo = enable;
-	return tbResult_ok;
+	return tbSetJointBool( jointId, TB_HINGE( enableServo ), enable );
 }
 
 bool tbHingeJoint_IsServoEnabled( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL && h->enableServo;
+	return tbGetJointBool( jointId, TB_HINGE( enableServo ) );
 }
 
 tbResult tbHingeJoint_SetServoAngle( tbJointId jointId, float angle )
 {
-	TB_HINGE_SETTER( tbIsFinite( angle ) );
-	h->servoAngle = tbWrapAngle( angle );
-	return tbResult_ok;
+	return tbSetJointFloat( jointId, TB_HINGE( servoAngle ), tbWrapAngle( angle ), tbIsFinite( angle ) );
 }
 
 float tbHingeJoint_GetServoAngle( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL ? h->servoAngle : 0.0f;
+	return tbGetJointFloat( jointId, TB_HINGE( servoAngle ) );
 }
 
 tbResult tbHingeJoint_SetMaxServoTorque( tbJointId jointId, float torque )
 {
-	TB_HINGE_SETTER( tbIsValidTorque( torque ) );
-	h->maxServoTorque = torque;
-	return tbResult_ok;
+	return tbSetJointFloat( jointId, TB_HINGE( maxServoTorque ), torque, tbIsValidTorque( torque ) );
 }
 
 float tbHingeJoint_GetMaxServoTorque( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL ? h->maxServoTorque : 0.0f;
+	return tbGetJointFloat( jointId, TB_HINGE( maxServoTorque ) );
 }
 
 tbResult tbHingeJoint_SetServoGain( tbJointId jointId, float gain, float maxSpeed )
 {
-	TB_HINGE_SETTER( tbIsFinite( gain ) && gain > 0.0f && !isnan( maxSpeed ) && maxSpeed > 0.0f );
-	h->servoGain = gain;
-	h->maxServoSpeed = maxSpeed;
-	return tbResult_ok;
+	bool valid = tbIsFinite( gain ) && gain > 0.0f && !isnan( maxSpeed ) && maxSpeed > 0.0f;
+	return tbSetJointFloats( jointId, TB_HINGE( servoGain ), gain, TB_JOINT_FIELD( hinge.maxServoSpeed ), maxSpeed, valid );
 }
 
 float tbHingeJoint_GetServoGain( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL ? h->servoGain : 0.0f;
+	return tbGetJointFloat( jointId, TB_HINGE( servoGain ) );
 }
 
 float tbHingeJoint_GetMaxServoSpeed( tbJointId jointId )
 {
-	tbHingeJointData* h = tbGetHinge( jointId );
-	return h != NULL ? h->maxServoSpeed : 0.0f;
+	return tbGetJointFloat( jointId, TB_HINGE( maxServoSpeed ) );
 }
 
 float tbHingeJoint_GetAngle( tbJointId jointId )

@@ -228,6 +228,69 @@ static void tbUnlinkJointEdge( tbWorld* world, tbJoint* joint, int edgeIndex )
 	edge->nextKey = -1;
 }
 
+// Parameter calls ---------------------------------------------------------------------------------
+
+static tbResult tbSetJointBytes( tbJointId id, tbJointType type, size_t field0, const void* value0, size_t field1,
+								 const void* value1, size_t size, bool valid )
+{
+	tbWorld* world;
+	tbJoint* joint;
+	tbResult r = tbGetMutableJoint( id, type, &world, &joint );
+	if ( r != tbResult_ok )
+	{
+		return r;
+	}
+	if ( !valid )
+	{
+		return tbResult_invalidArgument;
+	}
+	memcpy( (char*)joint + field0, value0, size );
+	if ( value1 != NULL )
+	{
+		memcpy( (char*)joint + field1, value1, size );
+	}
+	tbWakeJointBodies( world, joint );
+	return tbResult_ok;
+}
+
+tbResult tbSetJointBool( tbJointId id, tbJointType type, size_t field, bool value )
+{
+	return tbSetJointBytes( id, type, field, &value, 0, NULL, sizeof( value ), true );
+}
+
+tbResult tbSetJointFloat( tbJointId id, tbJointType type, size_t field, float value, bool valid )
+{
+	return tbSetJointBytes( id, type, field, &value, 0, NULL, sizeof( value ), valid );
+}
+
+tbResult tbSetJointFloats( tbJointId id, tbJointType type, size_t field0, float value0, size_t field1, float value1,
+						   bool valid )
+{
+	return tbSetJointBytes( id, type, field0, &value0, field1, &value1, sizeof( value0 ), valid );
+}
+
+bool tbGetJointBool( tbJointId id, tbJointType type, size_t field )
+{
+	bool value = false;
+	tbJoint* joint = tbGetJointChecked( id, type, NULL );
+	if ( joint != NULL )
+	{
+		memcpy( &value, (const char*)joint + field, sizeof( value ) );
+	}
+	return value;
+}
+
+float tbGetJointFloat( tbJointId id, tbJointType type, size_t field )
+{
+	float value = 0.0f;
+	tbJoint* joint = tbGetJointChecked( id, type, NULL );
+	if ( joint != NULL )
+	{
+		memcpy( &value, (const char*)joint + field, sizeof( value ) );
+	}
+	return value;
+}
+
 void tbWakeJointBodies( tbWorld* world, tbJoint* joint )
 {
 	for ( int i = 0; i < 2; ++i )
@@ -998,6 +1061,33 @@ static void tbGuardWarmStart( tbStepContext* ctx, tbJoint* joint, const tbJointC
 	}
 }
 
+static void tbLoadMotion( tbStepContext* ctx, const tbJoint* joint, tbJointMotion* m );
+
+// The inverse inertia of a side as the solver has it now (it turns the bodies' inertia every
+// sub-step).
+static void tbRefreshSideInertia( tbStepContext* ctx, tbJointSide* side )
+{
+	if ( side->solverIndex >= 0 && side->invMass > 0.0f )
+	{
+		side->invI = ctx->bodies[side->solverIndex].invInertia;
+	}
+}
+
+// Rebuild the joint's rows for the current sub-step from the loaded motion (joint.h, prepared rows).
+static void tbRefreshJoint( tbStepContext* ctx, tbJoint* joint, const tbJointClass* cls, const tbJointMotion* m )
+{
+	tbRefreshSideInertia( ctx, &joint->sideA );
+	tbRefreshSideInertia( ctx, &joint->sideB );
+	if ( cls->refresh == NULL )
+	{
+		return;
+	}
+	tbComputeJointPose( joint, m, &joint->pose );
+	joint->rA = joint->pose.rA;
+	joint->rB = joint->pose.rB;
+	cls->refresh( ctx, joint, &joint->pose );
+}
+
 void tbPrepareJoints( tbStepContext* ctx )
 {
 	tbWorld* world = ctx->world;
@@ -1007,14 +1097,20 @@ void tbPrepareJoints( tbStepContext* ctx )
 		tbPrepareJointSide( ctx, joint->edges[0].bodyId, joint->localFrameA, &joint->sideA );
 		tbPrepareJointSide( ctx, joint->edges[1].bodyId, joint->localFrameB, &joint->sideB );
 		joint->deltaCenter = tbSub( joint->sideB.center0, joint->sideA.center0 );
+		joint->peakForce = 0.0f;
+		joint->peakTorque = 0.0f;
 		const tbJointClass* cls = tbGetJointClass( joint->type );
-		tbGuardWarmStart( ctx, joint, cls );
 		cls->prepare( ctx, joint );
+		// The rows first: the guard measures the warm-start impulses along them.
+		tbJointMotion m;
+		tbLoadMotion( ctx, joint, &m );
+		tbRefreshJoint( ctx, joint, cls, &m );
+		tbGuardWarmStart( ctx, joint, cls );
 	}
 }
 
 static void tbLoadSide( tbStepContext* ctx, const tbJointSide* side, tbVec3* v, tbVec3* w, tbVec3* dp, tbQuat* dq,
-						float* invMass, tbMat3* invI )
+						float* invMass, const tbMat3** invI )
 {
 	if ( side->solverIndex >= 0 )
 	{
@@ -1023,8 +1119,6 @@ static void tbLoadSide( tbStepContext* ctx, const tbJointSide* side, tbVec3* v, 
 		*w = s->w;
 		*dp = s->dp;
 		*dq = s->dq;
-		// The solver keeps the world inverse inertia current as the body turns.
-		*invI = side->invMass > 0.0f ? ctx->bodies[side->solverIndex].invInertia : tb_mat3Zero;
 	}
 	else
 	{
@@ -1032,8 +1126,10 @@ static void tbLoadSide( tbStepContext* ctx, const tbJointSide* side, tbVec3* v, 
 		*w = tb_vec3_zero;
 		*dp = tb_vec3_zero;
 		*dq = tb_quatIdentity;
-		*invI = tb_mat3Zero;
 	}
+	// The inertia of the step start, the one the prepared effective masses were built with: the
+	// rows and their masses must use the same M^-1 or Gauss-Seidel over-/under-relaxes.
+	*invI = &side->invI;
 	*invMass = side->invMass;
 }
 
@@ -1066,9 +1162,12 @@ void tbWarmStartJoints( tbStepContext* ctx )
 	for ( int i = 0; i < ctx->jointCount; ++i )
 	{
 		tbJoint* joint = world->joints.data + ctx->jointIds[i];
+		const tbJointClass* cls = tbGetJointClass( joint->type );
 		tbJointMotion m;
 		tbLoadMotion( ctx, joint, &m );
-		tbGetJointClass( joint->type )->warmStart( ctx, joint, &m );
+		// A new sub-step begins here (soft mode); in the other modes this repeats the prepare.
+		tbRefreshJoint( ctx, joint, cls, &m );
+		cls->warmStart( ctx, joint, &m );
 		tbStoreMotion( ctx, joint, &m );
 	}
 }
@@ -1102,23 +1201,82 @@ static int tbJointPasses( const tbStepContext* ctx )
 	return passes;
 }
 
+static bool tbIsBreakable( const tbJoint* joint )
+{
+	return joint->breakForce < FLT_MAX || joint->breakTorque < FLT_MAX;
+}
+
+// Reaction force and torque of the sub-step just solved, N and N m (the impulses are per sub-step).
+static void tbSubStepReaction( const tbStepContext* ctx, const tbJoint* joint, const tbJointClass* cls,
+							   tbVec3* force, tbVec3* torque )
+{
+	tbVec3 linear, angular;
+	cls->getReaction( joint, &linear, &angular );
+	*force = tbMulSV( ctx->inv_h, linear );
+	*torque = tbMulSV( ctx->inv_h, angular );
+}
+
+static void tbTrackPeakReaction( const tbStepContext* ctx, tbJoint* joint, const tbJointClass* cls )
+{
+	tbVec3 force, torque;
+	tbSubStepReaction( ctx, joint, cls, &force, &torque );
+	joint->peakForce = tbMaxFloat( joint->peakForce, tbLength( force ) );
+	joint->peakTorque = tbMaxFloat( joint->peakTorque, tbLength( torque ) );
+}
+
 void tbSolveJoints( tbStepContext* ctx, bool useBias )
 {
 	tbWorld* world = ctx->world;
-	int passes = tbJointPasses( ctx );
-	for ( int pass = 0; pass < passes; ++pass )
+	// Without warm starting the sub-step's first call is its biased solve: refresh the rows there.
+	// Baumgarte and split modes have one sub-step, prepared by tbPrepareJoints.
+	if ( useBias && ctx->mode == tbSolver_soft && ctx->enableWarmStarting == false )
 	{
 		for ( int i = 0; i < ctx->jointCount; ++i )
 		{
 			tbJoint* joint = world->joints.data + ctx->jointIds[i];
 			tbJointMotion m;
 			tbLoadMotion( ctx, joint, &m );
-			tbGetJointClass( joint->type )->solve( ctx, joint, &m, useBias );
+			tbRefreshJoint( ctx, joint, tbGetJointClass( joint->type ), &m );
+		}
+	}
+	int passes = tbJointPasses( ctx );
+	for ( int pass = 0; pass < passes; ++pass )
+	{
+		for ( int i = 0; i < ctx->jointCount; ++i )
+		{
+			tbJoint* joint = world->joints.data + ctx->jointIds[i];
+			const tbJointClass* cls = tbGetJointClass( joint->type );
+			tbJointMotion m;
+			tbLoadMotion( ctx, joint, &m );
+			// Only the relax call follows a position update (the sub-step's tbIntegratePositions);
+			// the biased calls see the pose of the refresh just before them.
+			if ( pass == 0 && useBias == false && cls->refresh != NULL )
+			{
+				tbComputeJointPose( joint, &m, &joint->pose );
+			}
+			cls->solve( ctx, joint, &m, useBias );
 			tbStoreMotion( ctx, joint, &m );
+		}
+	}
+	// The relax call ends a sub-step (soft mode): its accumulated impulses are that sub-step's
+	// reaction. Breakable joints keep the largest over the step (tbFinalizeJoints).
+	if ( useBias == false )
+	{
+		for ( int i = 0; i < ctx->jointCount; ++i )
+		{
+			tbJoint* joint = world->joints.data + ctx->jointIds[i];
+			if ( tbIsBreakable( joint ) )
+			{
+				tbTrackPeakReaction( ctx, joint, tbGetJointClass( joint->type ) );
+			}
 		}
 	}
 }
 
+// Breaking compares the largest reaction over the step's sub-steps with the limits: an impact
+// resolved within one sub-step would escape a test of the last sub-step only. The reported
+// constraint force and torque stay those of the last sub-step (the joint's state at the end of the
+// step); the break event carries the peaks that broke it.
 void tbFinalizeJoints( tbStepContext* ctx )
 {
 	tbWorld* world = ctx->world;
@@ -1126,13 +1284,10 @@ void tbFinalizeJoints( tbStepContext* ctx )
 	{
 		tbJoint* joint = world->joints.data + ctx->jointIds[i];
 		const tbJointClass* cls = tbGetJointClass( joint->type );
-		tbVec3 linear, angular;
-		cls->getReaction( joint, &linear, &angular );
-		joint->force = tbMulSV( ctx->inv_h, linear );
-		joint->torque = tbMulSV( ctx->inv_h, angular );
+		tbSubStepReaction( ctx, joint, cls, &joint->force, &joint->torque );
 		joint->impulseH = ctx->h;
-		float force = tbLength( joint->force );
-		float torque = tbLength( joint->torque );
+		float force = tbMaxFloat( joint->peakForce, tbLength( joint->force ) );
+		float torque = tbMaxFloat( joint->peakTorque, tbLength( joint->torque ) );
 		if ( joint->broken == false && ( force > joint->breakForce || torque > joint->breakTorque ) )
 		{
 			joint->broken = true;
@@ -1226,27 +1381,35 @@ float tbSolveEqualityRow( tbJointMotion* m, const tbJointRow* J, float C, tbSoft
 {
 	float mass = tbInverseOrZero( tbRowCoupling( m, J, J ) );
 	float cdot = tbRowVelocity( m, J );
-	float lambda = -soft.massScale * mass * ( cdot + soft.biasRate * C ) - soft.impulseScale * *accumulated;
+	float lambda = -soft.massScale * mass * ( cdot + tbClampCorrection( soft.biasRate * C ) ) - soft.impulseScale * *accumulated;
 	*accumulated += lambda;
 	tbRowApply( m, J, lambda );
 	return lambda;
 }
 
-void tbSolveLimitRow( const tbStepContext* ctx, tbJointMotion* m, const tbJointRow* J, float C, bool useBias,
-					  float* accumulated )
+// Bias velocity and softness of an inequality row C >= 0.
+static float tbLimitBias( const tbStepContext* ctx, float C, bool useBias, tbSoftness* soft )
 {
-	tbSoftness soft = { 0.0f, 1.0f, 0.0f };
-	float bias = 0.0f;
+	tbSoftness hard = { 0.0f, 1.0f, 0.0f };
+	*soft = hard;
 	if ( C > 0.0f )
 	{
 		// Speculative: allow the approach that closes the gap within this sub-step, no more.
-		bias = C * ctx->inv_h;
+		return tbMinFloat( C, TB_MAX_JOINT_LENGTH ) * ctx->inv_h;
 	}
-	else if ( useBias )
+	if ( useBias )
 	{
-		soft = tbJointSoftness( ctx, true );
-		bias = soft.biasRate * C;
+		*soft = tbJointSoftness( ctx, true );
+		return tbClampCorrection( soft->biasRate * C );
 	}
+	return 0.0f;
+}
+
+void tbSolveLimitRow( const tbStepContext* ctx, tbJointMotion* m, const tbJointRow* J, float C, bool useBias,
+					  float* accumulated )
+{
+	tbSoftness soft;
+	float bias = tbLimitBias( ctx, C, useBias, &soft );
 	float mass = tbInverseOrZero( tbRowCoupling( m, J, J ) );
 	float cdot = tbRowVelocity( m, J );
 	float lambda = -soft.massScale * mass * ( cdot + bias ) - soft.impulseScale * *accumulated;
@@ -1293,7 +1456,7 @@ void tbSolveEqualityBlock( tbJointMotion* m, const tbJointRow* J, const float* C
 			k[i][j] = tbRowCoupling( m, J + i, J + j );
 			k[j][i] = k[i][j];
 		}
-		rhs[i] = tbRowVelocity( m, J + i ) + soft.biasRate * C[i];
+		rhs[i] = tbRowVelocity( m, J + i ) + tbClampCorrection( soft.biasRate * C[i] );
 	}
 	tbMat3 K = { { k[0][0], k[1][0], k[2][0] }, { k[0][1], k[1][1], k[2][1] }, { k[0][2], k[1][2], k[2][2] } };
 	tbVec3 x = tbSolve3( K, tbMakeVec3( rhs[0], rhs[1], rhs[2] ) );
@@ -1309,9 +1472,9 @@ void tbSolveEqualityBlock( tbJointMotion* m, const tbJointRow* J, const float* C
 void tbApplyPointImpulse( tbJointMotion* m, const tbJointPose* p, tbVec3 impulse )
 {
 	m->vA = tbMulSub( m->vA, m->mA, impulse );
-	m->wA = tbSub( m->wA, tbMulMV( m->iA, tbCross( p->rA, impulse ) ) );
+	m->wA = tbSub( m->wA, tbMulMV( *m->iA, tbCross( p->rA, impulse ) ) );
 	m->vB = tbMulAdd( m->vB, m->mB, impulse );
-	m->wB = tbAdd( m->wB, tbMulMV( m->iB, tbCross( p->rB, impulse ) ) );
+	m->wB = tbAdd( m->wB, tbMulMV( *m->iB, tbCross( p->rB, impulse ) ) );
 }
 
 // K += [r]^T I [r] = -[r] I [r] for a symmetric I: entry (i, j) = (r x e_i) . I (r x e_j).
@@ -1342,11 +1505,11 @@ static tbMat3 tbPointMass( const tbJointMotion* m, const tbJointPose* p )
 	tbMat3 K = tbMakeDiagonal( tbMakeVec3( mSum, mSum, mSum ) );
 	if ( m->mA > 0.0f )
 	{
-		tbAddAngularMass( &K, &m->iA, p->rA );
+		tbAddAngularMass( &K, m->iA, p->rA );
 	}
 	if ( m->mB > 0.0f )
 	{
-		tbAddAngularMass( &K, &m->iB, p->rB );
+		tbAddAngularMass( &K, m->iB, p->rB );
 	}
 	return K;
 }
@@ -1356,7 +1519,7 @@ void tbSolvePointBlock( tbJointMotion* m, const tbJointPose* p, tbSoftness soft,
 	// C = pB - pA (004 sec. 3.7.2), Cdot = vB + wB x rB - vA - wA x rA.
 	tbMat3 K = tbPointMass( m, p );
 	tbVec3 cdot = tbSub( tbAdd( m->vB, tbCross( m->wB, p->rB ) ), tbAdd( m->vA, tbCross( m->wA, p->rA ) ) );
-	tbVec3 rhs = tbMulAdd( cdot, soft.biasRate, p->d );
+	tbVec3 rhs = tbAdd( cdot, tbClampCorrectionVec( tbMulSV( soft.biasRate, p->d ) ) );
 	tbVec3 impulse = tbMulSV( -soft.massScale, tbSolve3( K, rhs ) );
 	impulse = tbMulSub( impulse, soft.impulseScale, *accumulated );
 	*accumulated = tbAdd( *accumulated, impulse );
@@ -1367,13 +1530,13 @@ void tbSolveAngularBlock( tbJointMotion* m, const tbVec3* axes, const float* C, 
 						  float* accumulated )
 {
 	TB_ASSERT( n == 2 || n == 3 );
-	tbMat3 I = tbAddMM( m->iA, m->iB );
+	tbMat3 I = tbAddMM( *m->iA, *m->iB );
 	tbVec3 dw = tbSub( m->wB, m->wA );
 	tbVec3 Ia0 = tbMulMV( I, axes[0] );
 	tbVec3 Ia1 = tbMulMV( I, axes[1] );
 	float k00 = tbDot( axes[0], Ia0 ), k01 = tbDot( axes[0], Ia1 ), k11 = tbDot( axes[1], Ia1 );
-	float r0 = tbDot( axes[0], dw ) + soft.biasRate * C[0];
-	float r1 = tbDot( axes[1], dw ) + soft.biasRate * C[1];
+	float r0 = tbDot( axes[0], dw ) + tbClampCorrection( soft.biasRate * C[0] );
+	float r1 = tbDot( axes[1], dw ) + tbClampCorrection( soft.biasRate * C[1] );
 	float lambda[3];
 	if ( n == 2 )
 	{
@@ -1389,7 +1552,7 @@ void tbSolveAngularBlock( tbJointMotion* m, const tbVec3* axes, const float* C, 
 	{
 		tbVec3 Ia2 = tbMulMV( I, axes[2] );
 		float k02 = tbDot( axes[0], Ia2 ), k12 = tbDot( axes[1], Ia2 ), k22 = tbDot( axes[2], Ia2 );
-		float r2 = tbDot( axes[2], dw ) + soft.biasRate * C[2];
+		float r2 = tbDot( axes[2], dw ) + tbClampCorrection( soft.biasRate * C[2] );
 		tbMat3 K = { { k00, k01, k02 }, { k01, k11, k12 }, { k02, k12, k22 } };
 		// the same guard as the 2x2 case: a (near) singular block applies nothing
 		float det = tbDeterminant( K );
@@ -1405,14 +1568,166 @@ void tbSolveAngularBlock( tbJointMotion* m, const tbVec3* axes, const float* C, 
 		accumulated[i] += l;
 		total = tbMulAdd( total, l, axes[i] );
 	}
-	m->wA = tbSub( m->wA, tbMulMV( m->iA, total ) );
-	m->wB = tbAdd( m->wB, tbMulMV( m->iB, total ) );
+	m->wA = tbSub( m->wA, tbMulMV( *m->iA, total ) );
+	m->wB = tbAdd( m->wB, tbMulMV( *m->iB, total ) );
 }
 
 void tbApplyAngularImpulse( tbJointMotion* m, tbVec3 impulse )
 {
-	m->wA = tbSub( m->wA, tbMulMV( m->iA, impulse ) );
-	m->wB = tbAdd( m->wB, tbMulMV( m->iB, impulse ) );
+	m->wA = tbSub( m->wA, tbMulMV( *m->iA, impulse ) );
+	m->wB = tbAdd( m->wB, tbMulMV( *m->iB, impulse ) );
+}
+
+// Prepared rows -----------------------------------------------------------------------------------
+
+void tbPreparePoint( tbJoint* joint )
+{
+	tbJointMotion m;
+	memset( &m, 0, sizeof( m ) );
+	m.mA = joint->sideA.invMass;
+	m.mB = joint->sideB.invMass;
+	m.iA = &joint->sideA.invI;
+	m.iB = &joint->sideB.invI;
+	tbJointPose p;
+	p.rA = joint->rA;
+	p.rB = joint->rB;
+	// tbInvert's relative singularity test returns zero for a body pair that cannot move (both
+	// kinematic): the rows then apply nothing.
+	joint->pointInvK = tbInvert( tbPointMass( &m, &p ) );
+}
+
+void tbApplyPreparedPointImpulse( tbJointMotion* m, const tbJoint* joint, tbVec3 impulse )
+{
+	m->vA = tbMulSub( m->vA, m->mA, impulse );
+	m->wA = tbSub( m->wA, tbMulMV( *m->iA, tbCross( joint->rA, impulse ) ) );
+	m->vB = tbMulAdd( m->vB, m->mB, impulse );
+	m->wB = tbAdd( m->wB, tbMulMV( *m->iB, tbCross( joint->rB, impulse ) ) );
+}
+
+void tbSolvePoint( tbJointMotion* m, const tbJoint* joint, tbVec3 d, tbSoftness soft, tbVec3* accumulated )
+{
+	// C = pB - pA (004 sec. 3.7.2), Cdot = vB + wB x rB - vA - wA x rA with the sub-step's lever arms.
+	tbVec3 rA = joint->rA;
+	tbVec3 rB = joint->rB;
+	tbVec3 cdot = tbSub( tbAdd( m->vB, tbCross( m->wB, rB ) ), tbAdd( m->vA, tbCross( m->wA, rA ) ) );
+	tbVec3 rhs = tbAdd( cdot, tbClampCorrectionVec( tbMulSV( soft.biasRate, d ) ) );
+	tbVec3 impulse = tbMulSV( -soft.massScale, tbMulMV( joint->pointInvK, rhs ) );
+	impulse = tbMulSub( impulse, soft.impulseScale, *accumulated );
+	*accumulated = tbAdd( *accumulated, impulse );
+	tbApplyPreparedPointImpulse( m, joint, impulse );
+}
+
+tbAngularAxis tbMakeAngularAxis( const tbJoint* joint, tbVec3 axis )
+{
+	tbAngularAxis row;
+	row.axis = axis;
+	float k = tbDot( axis, tbMulMV( joint->sideA.invI, axis ) ) + tbDot( axis, tbMulMV( joint->sideB.invI, axis ) );
+	row.mass = tbInverseOrZero( k );
+	return row;
+}
+
+void tbPrepareAngularBlock( const tbJoint* joint, tbAngularBlock* block )
+{
+	int n = block->n;
+	TB_ASSERT( n == 2 || n == 3 );
+	tbMat3 I = tbAddMM( joint->sideA.invI, joint->sideB.invI );
+	tbVec3 Ia[3];
+	for ( int i = 0; i < n; ++i )
+	{
+		Ia[i] = tbMulMV( I, block->axes[i] );
+	}
+	float k00 = tbDot( block->axes[0], Ia[0] ), k01 = tbDot( block->axes[0], Ia[1] );
+	float k11 = tbDot( block->axes[1], Ia[1] );
+	if ( n == 2 )
+	{
+		// Near a half turn from the rest pose the quaternion rows turn parallel and the block is
+		// singular: leave it out rather than apply an unbounded impulse (relative threshold, so tiny
+		// and huge inertias behave alike). The 2x2 inverse sits in the upper left of invK.
+		float det = k00 * k11 - k01 * k01;
+		float inv = det > 1.0e-5f * k00 * k11 ? 1.0f / det : 0.0f;
+		block->invK = tb_mat3Zero;
+		block->invK.cx.x = inv * k11;
+		block->invK.cy.y = inv * k00;
+		block->invK.cx.y = -inv * k01;
+		block->invK.cy.x = -inv * k01;
+		return;
+	}
+	float k02 = tbDot( block->axes[0], Ia[2] ), k12 = tbDot( block->axes[1], Ia[2] );
+	float k22 = tbDot( block->axes[2], Ia[2] );
+	tbMat3 K = { { k00, k01, k02 }, { k01, k11, k12 }, { k02, k12, k22 } };
+	float det = tbDeterminant( K );
+	block->invK = det > 1.0e-5f * k00 * k11 * k22 ? tbInvert( K ) : tb_mat3Zero;
+}
+
+tbVec3 tbAngularBlockImpulse( const tbAngularBlock* block, const float* accumulated )
+{
+	tbVec3 total = tbMulSV( accumulated[0], block->axes[0] );
+	for ( int i = 1; i < block->n; ++i )
+	{
+		total = tbMulAdd( total, accumulated[i], block->axes[i] );
+	}
+	return total;
+}
+
+void tbSolvePreparedAngularBlock( tbJointMotion* m, const tbAngularBlock* block, const float* C, tbSoftness soft,
+								  float* accumulated )
+{
+	tbVec3 dw = tbSub( m->wB, m->wA );
+	tbVec3 rhs = { tbDot( block->axes[0], dw ) + tbClampCorrection( soft.biasRate * C[0] ),
+				   tbDot( block->axes[1], dw ) + tbClampCorrection( soft.biasRate * C[1] ), 0.0f };
+	if ( block->n == 3 )
+	{
+		rhs.z = tbDot( block->axes[2], dw ) + tbClampCorrection( soft.biasRate * C[2] );
+	}
+	tbVec3 x = tbMulMV( block->invK, rhs );
+	float lambda[3] = { x.x, x.y, x.z };
+	tbVec3 total = tb_vec3_zero;
+	for ( int i = 0; i < block->n; ++i )
+	{
+		float l = -soft.massScale * lambda[i] - soft.impulseScale * accumulated[i];
+		accumulated[i] += l;
+		total = tbMulAdd( total, l, block->axes[i] );
+	}
+	tbApplyAngularImpulse( m, total );
+}
+
+static void tbApplyAngularRow( tbJointMotion* m, tbVec3 axis, float lambda )
+{
+	tbApplyAngularImpulse( m, tbMulSV( lambda, axis ) );
+}
+
+void tbSolveAngularLimit( const tbStepContext* ctx, tbJointMotion* m, const tbAngularAxis* row, float sign, float C,
+						  bool useBias, float* accumulated )
+{
+	tbSoftness soft;
+	float bias = tbLimitBias( ctx, C, useBias, &soft );
+	tbVec3 axis = tbMulSV( sign, row->axis );
+	float cdot = tbDot( axis, tbSub( m->wB, m->wA ) );
+	float lambda = -soft.massScale * row->mass * ( cdot + bias ) - soft.impulseScale * *accumulated;
+	float newImpulse = tbMaxFloat( *accumulated + lambda, 0.0f );
+	lambda = newImpulse - *accumulated;
+	*accumulated = newImpulse;
+	tbApplyAngularRow( m, axis, lambda );
+}
+
+void tbSolveAngularMotor( tbJointMotion* m, const tbAngularAxis* row, float speed, float maxImpulse,
+						  float* accumulated )
+{
+	float cdot = tbDot( row->axis, tbSub( m->wB, m->wA ) );
+	float lambda = -row->mass * ( cdot - speed );
+	float newImpulse = tbClampFloat( *accumulated + lambda, -maxImpulse, maxImpulse );
+	lambda = newImpulse - *accumulated;
+	*accumulated = newImpulse;
+	tbApplyAngularRow( m, row->axis, lambda );
+}
+
+void tbSolveAngularEquality( tbJointMotion* m, const tbAngularAxis* row, float C, tbSoftness soft,
+							 float* accumulated )
+{
+	float cdot = tbDot( row->axis, tbSub( m->wB, m->wA ) );
+	float lambda = -soft.massScale * row->mass * ( cdot + tbClampCorrection( soft.biasRate * C ) ) - soft.impulseScale * *accumulated;
+	*accumulated += lambda;
+	tbApplyAngularRow( m, row->axis, lambda );
 }
 
 // Quaternion geometry -----------------------------------------------------------------------------
@@ -1516,6 +1831,8 @@ void tbLoadJointBodyMotion( tbWorld* world, const tbJoint* joint, tbJointMotion*
 	memset( m, 0, sizeof( *m ) );
 	m->dqA = tb_quatIdentity;
 	m->dqB = tb_quatIdentity;
+	m->iA = &tb_mat3Zero;
+	m->iB = &tb_mat3Zero;
 	int a = joint->edges[0].bodyId;
 	int b = joint->edges[1].bodyId;
 	if ( a >= 0 )
@@ -1524,7 +1841,7 @@ void tbLoadJointBodyMotion( tbWorld* world, const tbJoint* joint, tbJointMotion*
 		m->vA = body->linearVelocity;
 		m->wA = body->angularVelocity;
 		m->mA = body->invMass;
-		m->iA = body->invWorldInertia;
+		m->iA = &body->invWorldInertia;
 	}
 	if ( b >= 0 )
 	{
@@ -1532,6 +1849,6 @@ void tbLoadJointBodyMotion( tbWorld* world, const tbJoint* joint, tbJointMotion*
 		m->vB = body->linearVelocity;
 		m->wB = body->angularVelocity;
 		m->mB = body->invMass;
-		m->iB = body->invWorldInertia;
+		m->iB = &body->invWorldInertia;
 	}
 }

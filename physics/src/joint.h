@@ -24,6 +24,8 @@
 #include "tumble/joints.h"
 #include "tumble/types.h"
 
+#include <stddef.h>
+
 typedef struct tbWorld tbWorld;
 typedef struct tbBody tbBody;
 
@@ -42,7 +44,7 @@ typedef struct tbJointSide
 {
 	int solverIndex; ///< -1: the static world, a static body, or a body asleep this step
 	float invMass;
-	tbMat3 invI;     ///< world inverse inertia (refreshed from the solver body each sub-step)
+	tbMat3 invI;     ///< world inverse inertia at the last refresh (once per sub-step, joint.h prepared rows)
 	tbVec3 anchor0;  ///< centre of mass to the anchor, world frame, at the start of the step
 	tbQuat frame0;   ///< world orientation of the joint frame at the start of the step
 	tbVec3 center0;  ///< world centre of mass at the start of the step
@@ -54,8 +56,8 @@ typedef struct tbJointMotion
 	tbVec3 vA, wA, vB, wB;
 	tbVec3 dpA, dpB;
 	tbQuat dqA, dqB;
-	float mA, mB;     ///< inverse masses
-	tbMat3 iA, iB;    ///< world inverse inertias
+	float mA, mB;            ///< inverse masses
+	const tbMat3 *iA, *iB;   ///< world inverse inertias of the sub-step (the joint sides' invI)
 } tbJointMotion;
 
 /// Current joint geometry.
@@ -73,6 +75,23 @@ typedef struct tbJointRow
 	tbVec3 linearA, angularA, linearB, angularB;
 } tbJointRow;
 
+/// A pure rotation row prepared once per step: Cdot = axis . (wB - wA). The axis and the effective
+/// mass stay fixed through the sub-steps (like the contact rows); only C is measured again.
+typedef struct tbAngularAxis
+{
+	tbVec3 axis; ///< world frame, from the pose at the start of the step
+	float mass;  ///< 1 / (axis . (IA^-1 + IB^-1) axis), 0 when neither body can turn about it
+} tbAngularAxis;
+
+/// Coupled pure rotation rows (n = 2 or 3) prepared once per step, with the block's effective
+/// mass inverted once.
+typedef struct tbAngularBlock
+{
+	tbVec3 axes[3];
+	tbMat3 invK; ///< (A^T (IA^-1 + IB^-1) A)^-1; zero when the block is (near) singular
+	int n;
+} tbAngularBlock;
+
 // Per-type parameters and accumulated impulses ---------------------------------------------------
 
 typedef struct tbDistanceJointData
@@ -85,6 +104,7 @@ typedef struct tbDistanceJointData
 	float upperImpulse; ///< >= 0: pulls together at maxLength
 	tbVec3 pointImpulse; ///< zero-length rigid rod = point constraint
 	tbSoftness springSoftness;
+	float maxSpringError; ///< m: the stretch at which the spring asks for the world's maxLinearSpeed
 	tbVec3 axis;         ///< last axis used (fallback when the anchors coincide)
 } tbDistanceJointData;
 
@@ -102,6 +122,8 @@ typedef struct tbHingeJointData
 	tbVec3 linearImpulse;
 	float angularImpulse[2]; ///< about frame y and z (quaternion rows, 000 ch. 17)
 	float lowerImpulse, upperImpulse, motorImpulse, servoImpulse;
+	tbAngularBlock block; ///< step data: the quaternion rows
+	tbAngularAxis twist;  ///< step data: limit, motor and servo row
 } tbHingeJointData;
 
 typedef struct tbConeJointData
@@ -113,12 +135,16 @@ typedef struct tbConeJointData
 	float pyramidLowerImpulse[2], pyramidUpperImpulse[2];
 	float twistImpulse; ///< equality twist lock (lower == upper)
 	float twistLowerImpulse, twistUpperImpulse;
+	tbAngularAxis twist;      ///< step data: twist rows
+	tbAngularAxis swing;      ///< step data: cone limit row (axis = -swing direction)
+	tbAngularAxis pyramid[2]; ///< step data: pyramid rows (quaternion rows y, z)
 } tbConeJointData;
 
 typedef struct tbFixedJointData
 {
 	tbVec3 linearImpulse;
 	tbVec3 angularImpulse;
+	tbAngularBlock block; ///< step data: the orientation lock rows
 } tbFixedJointData;
 
 typedef struct tbSliderJointData
@@ -196,6 +222,12 @@ typedef struct tbJoint
 	// Step data, filled by tbPrepareJoints.
 	tbJointSide sideA, sideB;
 	tbVec3 deltaCenter; ///< centre B - centre A at the start of the step
+	tbVec3 rA, rB;      ///< centres of mass to the anchors at the last refresh (the sub-step's lever arms)
+	tbMat3 pointInvK;   ///< inverse effective mass of the point rows at the last refresh
+	/// Current pose for joints with prepared rows: the bodies move only in tbIntegratePositions, so
+	/// it is measured at the refresh and again once per relax call, not in every pass.
+	tbJointPose pose;
+	float peakForce, peakTorque; ///< largest reaction over the step's sub-steps (breakable joints)
 
 	union
 	{
@@ -225,6 +257,9 @@ typedef struct tbJointClass
 	void ( *getReaction )( const tbJoint* joint, tbVec3* linear, tbVec3* angular );
 	/// Constraint violation at a pose: linear (m) and angular (rad), both >= 0.
 	void ( *getError )( const tbJoint* joint, const tbJointPose* pose, float* linear, float* angular );
+	/// Optional: rebuild the rows' Jacobians and effective masses from the current pose (joint->rA,
+	/// rB and the sides' invI are already current). Called once per sub-step (joint.h, prepared rows).
+	void ( *refresh )( tbStepContext* ctx, tbJoint* joint, const tbJointPose* pose );
 } tbJointClass;
 
 extern const tbJointClass tb_distanceJointClass;
@@ -281,6 +316,17 @@ int tbGetJointOtherBody( tbWorld* world, tbJointId jointId, int bodyId );
 tbJoint* tbGetJointChecked( tbJointId id, tbJointType type, tbWorld** worldOut );
 /// The same for setters: also refuses a locked world. Returns ok, invalidId or worldLocked.
 tbResult tbGetMutableJoint( tbJointId id, tbJointType type, tbWorld** worldOut, tbJoint** jointOut );
+/// Parameter calls shared by the joint types: a field of tbJoint by offset (TB_JOINT_FIELD), set
+/// on a live joint of the type in an unlocked world when valid (then the bodies wake). Return ok,
+/// invalidId, worldLocked or invalidArgument; the getters return false / 0 for an invalid id.
+#define TB_JOINT_FIELD( member ) offsetof( tbJoint, member )
+tbResult tbSetJointBool( tbJointId id, tbJointType type, size_t field, bool value );
+tbResult tbSetJointFloat( tbJointId id, tbJointType type, size_t field, float value, bool valid );
+/// Two floats at once (a range, or a value and its cap).
+tbResult tbSetJointFloats( tbJointId id, tbJointType type, size_t field0, float value0, size_t field1, float value1,
+						   bool valid );
+bool tbGetJointBool( tbJointId id, tbJointType type, size_t field );
+float tbGetJointFloat( tbJointId id, tbJointType type, size_t field );
 /// Wake both bodies (setters call this).
 void tbWakeJointBodies( tbWorld* world, tbJoint* joint );
 /// Common creation: validates the base def, allocates and links the joint. The type fills its
@@ -325,17 +371,17 @@ static inline float tbRowVelocity( const tbJointMotion* m, const tbJointRow* J )
 /// J M^-1 K^T for two rows (the entry of the effective mass matrix).
 static inline float tbRowCoupling( const tbJointMotion* m, const tbJointRow* J, const tbJointRow* K )
 {
-	return m->mA * tbDot( J->linearA, K->linearA ) + tbDot( J->angularA, tbMulMV( m->iA, K->angularA ) ) +
-		   m->mB * tbDot( J->linearB, K->linearB ) + tbDot( J->angularB, tbMulMV( m->iB, K->angularB ) );
+	return m->mA * tbDot( J->linearA, K->linearA ) + tbDot( J->angularA, tbMulMV( *m->iA, K->angularA ) ) +
+		   m->mB * tbDot( J->linearB, K->linearB ) + tbDot( J->angularB, tbMulMV( *m->iB, K->angularB ) );
 }
 
 /// Apply P = J^T lambda.
 static inline void tbRowApply( tbJointMotion* m, const tbJointRow* J, float lambda )
 {
 	m->vA = tbMulAdd( m->vA, m->mA * lambda, J->linearA );
-	m->wA = tbMulAdd( m->wA, lambda, tbMulMV( m->iA, J->angularA ) );
+	m->wA = tbMulAdd( m->wA, lambda, tbMulMV( *m->iA, J->angularA ) );
 	m->vB = tbMulAdd( m->vB, m->mB * lambda, J->linearB );
-	m->wB = tbMulAdd( m->wB, lambda, tbMulMV( m->iB, J->angularB ) );
+	m->wB = tbMulAdd( m->wB, lambda, tbMulMV( *m->iB, J->angularB ) );
 }
 
 /// A pure relative-rotation row: Cdot = axis . (wB - wA).
@@ -352,6 +398,21 @@ static inline tbJointRow tbLinearAxisRow( const tbJointPose* p, tbVec3 n )
 {
 	tbJointRow J = { tbNeg( n ), tbNeg( tbCross( tbAdd( p->rA, p->d ), n ) ), n, tbCross( p->rB, n ) };
 	return J;
+}
+
+// Position correction capped at TB_JOINT_MAX_CORRECTION_SPEED (joints.h). Normal errors stay far
+// below it: the chains' worst whip, 12 cm at the default 115 /s bias rate, asks for 14 m/s. Springs
+// are force laws and are not capped.
+static inline float tbClampCorrection( float bias )
+{
+	return tbClampFloat( bias, -TB_JOINT_MAX_CORRECTION_SPEED, TB_JOINT_MAX_CORRECTION_SPEED );
+}
+
+static inline tbVec3 tbClampCorrectionVec( tbVec3 bias )
+{
+	float lengthSquared = tbLengthSquared( bias );
+	const float max = TB_JOINT_MAX_CORRECTION_SPEED;
+	return lengthSquared > max * max ? tbMulSV( max / sqrtf( lengthSquared ), bias ) : bias;
 }
 
 /// Equality row: lambda = -massScale K^-1 (Cdot + biasRate C) - impulseScale * accumulated.
@@ -374,6 +435,39 @@ void tbSolveAngularBlock( tbJointMotion* m, const tbVec3* axes, const float* C, 
 						  float* accumulated );
 /// Apply an angular impulse (on B; the opposite on A).
 void tbApplyAngularImpulse( tbJointMotion* m, tbVec3 impulse );
+
+// Rows prepared once per sub-step ------------------------------------------------------------------
+// A joint's Jacobians and effective masses (3x3 and 2x2 blocks inverted once) are rebuilt at the
+// start of every sub-step (tbJointClass.refresh: from tbPrepareJoints, then from the warm start, or
+// the sub-step's first biased solve when warm starting is off) and reused by all of its passes,
+// biased and relax (6 per sub-step with the default stiff joints). Only the position error C is
+// measured again in every pass, from the bodies' dp and dq, which soft stepping needs.
+// Why not once per step like the contact rows: a whipping chain turns its links by up to ~0.5 rad
+// in a 1/60 s step, and lever arms that stale made the 20 x 100 chains explode (3 m gaps); within
+// a sub-step (1/480 s) they turn by < 0.06 rad.
+
+/// The point rows' inverse effective mass into joint->pointInvK, from joint->rA, rB and the sides' invI.
+void tbPreparePoint( tbJoint* joint );
+/// Point constraint with the prepared lever arms; d = current anchor B - anchor A.
+void tbSolvePoint( tbJointMotion* m, const tbJoint* joint, tbVec3 d, tbSoftness soft, tbVec3* accumulated );
+/// Apply a point impulse at the prepared lever arms (warm start).
+void tbApplyPreparedPointImpulse( tbJointMotion* m, const tbJoint* joint, tbVec3 impulse );
+/// A rotation row about a world axis with its effective mass for this sub-step.
+tbAngularAxis tbMakeAngularAxis( const tbJoint* joint, tbVec3 axis );
+/// Fill block->invK for the block->n axes already in block->axes.
+void tbPrepareAngularBlock( const tbJoint* joint, tbAngularBlock* block );
+/// Equality block on prepared axes: C[i] is the current error of row i.
+void tbSolvePreparedAngularBlock( tbJointMotion* m, const tbAngularBlock* block, const float* C, tbSoftness soft,
+								  float* accumulated );
+/// sum accumulated[i] axes[i]: the block's angular impulse.
+tbVec3 tbAngularBlockImpulse( const tbAngularBlock* block, const float* accumulated );
+/// Single rotation rows on a prepared axis (sign = +1 or -1 flips the row).
+void tbSolveAngularLimit( const tbStepContext* ctx, tbJointMotion* m, const tbAngularAxis* row, float sign, float C,
+						  bool useBias, float* accumulated );
+void tbSolveAngularMotor( tbJointMotion* m, const tbAngularAxis* row, float speed, float maxImpulse,
+						  float* accumulated );
+void tbSolveAngularEquality( tbJointMotion* m, const tbAngularAxis* row, float C, tbSoftness soft,
+							 float* accumulated );
 /// Apply a point impulse at the anchors (warm start).
 void tbApplyPointImpulse( tbJointMotion* m, const tbJointPose* p, tbVec3 impulse );
 

@@ -108,7 +108,7 @@ static void tbErrorMotor( const tbJoint* joint, const tbJointPose* p, float* lin
 }
 
 const tbJointClass tb_motorJointClass = {
-	tbPrepareMotor, tbWarmStartMotor, tbSolveMotor, tbScaleMotor, tbReactionMotor, tbErrorMotor,
+	tbPrepareMotor, tbWarmStartMotor, tbSolveMotor, tbScaleMotor, tbReactionMotor, tbErrorMotor, NULL,
 };
 
 // Parameters --------------------------------------------------------------------------------------

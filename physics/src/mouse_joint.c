@@ -75,7 +75,7 @@ static void tbSolveMouse( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, 
 	tbSoftness soft = d->softness;
 	tbMat3 sB = tbSkew( p.rB );
 	tbMat3 K = tbMakeDiagonal( tbMakeVec3( m->mB, m->mB, m->mB ) );
-	K = tbSubMM( K, tbMulMM( tbMulMM( sB, m->iB ), sB ) );
+	K = tbSubMM( K, tbMulMM( tbMulMM( sB, *m->iB ), sB ) );
 	tbVec3 cdot = tbAdd( m->vB, tbCross( m->wB, p.rB ) );
 	tbVec3 rhs = tbMulAdd( cdot, soft.biasRate, p.d );
 	tbVec3 impulse = tbMulSV( -soft.massScale, tbSolve3( K, rhs ) );
@@ -111,7 +111,7 @@ static void tbErrorMouse( const tbJoint* joint, const tbJointPose* p, float* lin
 }
 
 const tbJointClass tb_mouseJointClass = {
-	tbPrepareMouse, tbWarmStartMouse, tbSolveMouse, tbScaleMouse, tbReactionMouse, tbErrorMouse,
+	tbPrepareMouse, tbWarmStartMouse, tbSolveMouse, tbScaleMouse, tbReactionMouse, tbErrorMouse, NULL,
 };
 
 // Parameters --------------------------------------------------------------------------------------

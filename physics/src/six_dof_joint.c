@@ -357,7 +357,7 @@ static void tbErrorSixDof( const tbJoint* joint, const tbJointPose* p, float* li
 }
 
 const tbJointClass tb_sixDofJointClass = {
-	tbPrepareSixDof, tbWarmStartSixDof, tbSolveSixDof, tbScaleSixDof, tbReactionSixDof, tbErrorSixDof,
+	tbPrepareSixDof, tbWarmStartSixDof, tbSolveSixDof, tbScaleSixDof, tbReactionSixDof, tbErrorSixDof, NULL,
 };
 
 // Parameters --------------------------------------------------------------------------------------

@@ -189,102 +189,67 @@ static void tbErrorSlider( const tbJoint* joint, const tbJointPose* p, float* li
 }
 
 const tbJointClass tb_sliderJointClass = {
-	tbPrepareSlider, tbWarmStartSlider, tbSolveSlider, tbScaleSlider, tbReactionSlider, tbErrorSlider,
+	tbPrepareSlider, tbWarmStartSlider, tbSolveSlider, tbScaleSlider, tbReactionSlider, tbErrorSlider, NULL,
 };
 
-// Parameters --------------------------------------------------------------------------------------
+// Parameters (the shared field setters of joint.h) -------------------------------------------------
 
-static tbSliderJointData* tbGetSlider( tbJointId jointId )
-{
-	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_slider, NULL );
-	return joint != NULL ? &joint->slider : NULL;
-}
-
-#define TB_SLIDER_SETTER( valid )                                                                                      \
-	tbWorld* world;                                                                                                    \
-	tbJoint* joint;                                                                                                    \
-	tbResult r = tbGetMutableJoint( jointId, tbJoint_slider, &world, &joint );                                         \
-	if ( r != tbResult_ok )                                                                                            \
-	{                                                                                                                  \
-		return r;                                                                                                      \
-	}                                                                                                                  \
-	if ( !( valid ) )                                                                                                  \
-	{                                                                                                                  \
-		return tbResult_invalidArgument;                                                                               \
-	}                                                                                                                  \
-	tbWakeJointBodies( world, joint );                                                                                 \
-	tbSliderJointData* s = &joint->slider
+#define TB_SLIDER( member ) tbJoint_slider, TB_JOINT_FIELD( slider.member )
 
 tbResult tbSliderJoint_EnableLimit( tbJointId jointId, bool enable )
 {
-	TB_SLIDER_SETTER( true );
-	s->enableLimit = enable;
-	return tbResult_ok;
+	return tbSetJointBool( jointId, TB_SLIDER( enableLimit ), enable );
 }
 
 bool tbSliderJoint_IsLimitEnabled( tbJointId jointId )
 {
-	tbSliderJointData* s = tbGetSlider( jointId );
-	return s != NULL && s->enableLimit;
+	return tbGetJointBool( jointId, TB_SLIDER( enableLimit ) );
 }
 
 tbResult tbSliderJoint_SetLimits( tbJointId jointId, float lower, float upper )
 {
-	TB_SLIDER_SETTER( tbIsValidRange( lower, upper ) );
-	s->lowerTranslation = lower;
-	s->upperTranslation = upper;
-	return tbResult_ok;
+	return tbSetJointFloats( jointId, TB_SLIDER( lowerTranslation ), lower, TB_JOINT_FIELD( slider.upperTranslation ),
+							 upper, tbIsValidRange( lower, upper ) );
 }
 
 float tbSliderJoint_GetLowerLimit( tbJointId jointId )
 {
-	tbSliderJointData* s = tbGetSlider( jointId );
-	return s != NULL ? s->lowerTranslation : 0.0f;
+	return tbGetJointFloat( jointId, TB_SLIDER( lowerTranslation ) );
 }
 
 float tbSliderJoint_GetUpperLimit( tbJointId jointId )
 {
-	tbSliderJointData* s = tbGetSlider( jointId );
-	return s != NULL ? s->upperTranslation : 0.0f;
+	return tbGetJointFloat( jointId, TB_SLIDER( upperTranslation ) );
 }
 
 tbResult tbSliderJoint_EnableMotor( tbJointId jointId, bool enable )
 {
-	TB_SLIDER_SETTER( true );
-	s->enableMotor = enable;
-	return tbResult_ok;
+	return tbSetJointBool( jointId, TB_SLIDER( enableMotor ), enable );
 }
 
 bool tbSliderJoint_IsMotorEnabled( tbJointId jointId )
 {
-	tbSliderJointData* s = tbGetSlider( jointId );
-	return s != NULL && s->enableMotor;
+	return tbGetJointBool( jointId, TB_SLIDER( enableMotor ) );
 }
 
 tbResult tbSliderJoint_SetMotorSpeed( tbJointId jointId, float speed )
 {
-	TB_SLIDER_SETTER( tbIsFinite( speed ) );
-	s->motorSpeed = speed;
-	return tbResult_ok;
+	return tbSetJointFloat( jointId, TB_SLIDER( motorSpeed ), speed, tbIsFinite( speed ) );
 }
 
 float tbSliderJoint_GetMotorSpeed( tbJointId jointId )
 {
-	tbSliderJointData* s = tbGetSlider( jointId );
-	return s != NULL ? s->motorSpeed : 0.0f;
+	return tbGetJointFloat( jointId, TB_SLIDER( motorSpeed ) );
 }
 
 tbResult tbSliderJoint_SetMaxMotorForce( tbJointId jointId, float force )
 {
-	TB_SLIDER_SETTER( tbIsValidForce( force ) );
-	s->maxMotorForce = force;
-	return tbResult_ok;
+	return tbSetJointFloat( jointId, TB_SLIDER( maxMotorForce ), force, tbIsValidForce( force ) );
 }
 
 float tbSliderJoint_GetMaxMotorForce( tbJointId jointId )
 {
-	tbSliderJointData* s = tbGetSlider( jointId );
-	return s != NULL ? s->maxMotorForce : 0.0f;
+	return tbGetJointFloat( jointId, TB_SLIDER( maxMotorForce ) );
 }
 
 float tbSliderJoint_GetMotorForce( tbJointId jointId )

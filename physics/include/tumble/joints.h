@@ -56,17 +56,29 @@ typedef struct tbJointDef
 /// then it is a rope that is slack between minLength and maxLength (rigid when they are equal).
 /// With a spring it pulls towards `length` and the limits (when enabled) still hold.
 /// A rigid zero length makes it a point constraint (the book's distance constraint, 000 ch. 8).
+/// length and minLength are at most TB_MAX_JOINT_LENGTH (larger values are refused); maxLength may
+/// be anything from minLength up (FLT_MAX: no upper limit).
 typedef struct tbDistanceJointDef
 {
 	tbJointDef base;
-	float length;       ///< rest length, m (>= 0), default 1
+	float length;       ///< rest length, m (0 .. TB_MAX_JOINT_LENGTH), default 1
 	bool enableSpring;  ///< default false
 	float hertz;        ///< spring stiffness as a frequency, Hz (>= 0; 0 = no spring force), default 0
 	float dampingRatio; ///< spring damping ratio (>= 0), default 0
 	bool enableLimit;   ///< rope limits, default false
-	float minLength;    ///< m, default 0
+	float minLength;    ///< m (0 .. TB_MAX_JOINT_LENGTH), default 0
 	float maxLength;    ///< m, default FLT_MAX
 } tbDistanceJointDef;
+
+/// Largest rest or minimum length of a distance joint, m: the world's coordinate range
+/// (TB_MAX_POSITION). A longer rod could never be satisfied and its error overflows the solver.
+#define TB_MAX_JOINT_LENGTH 1.0e6f
+
+/// Largest velocity a joint's position correction asks for: m/s on linear rows, rad/s on angular
+/// ones. A joint created (or teleported) far from its rest pose pulls its bodies back at this speed
+/// instead of with an impulse that grows with the error (a fixed joint 141 km from its rest pose
+/// threw its body to NaN). Springs are force laws and are not capped.
+#define TB_JOINT_MAX_CORRECTION_SPEED 50.0f
 
 /// Ball-and-socket joint: only the anchors (the frame origins) matter.
 typedef struct tbBallJointDef
