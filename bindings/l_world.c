@@ -66,6 +66,10 @@ static void tbReadWorldSettings( lua_State* L, int index, const char* fn, tbWorl
 	{
 		settings->iterations = (int)n;
 	}
+	if ( tbDef_Integer( &def, "sub_steps", &n, 1, 64 ) )
+	{
+		settings->subSteps = (int)n;
+	}
 	if ( tbDef_Integer( &def, "position_iterations", &n, 0, 1000 ) )
 	{
 		settings->positionIterations = (int)n;

@@ -36,6 +36,15 @@ local function world_settings()
 	check.fails(function() tb.world{ gravity = "down" } end, "world: gravity must be 3 finite numbers, got 'down'")
 	check.fails(function() tb.world{ iterations = 0 } end, "world: iterations must be an integer in [1, 1000], got 0")
 	check.fails(function() tb.world{ iterations = 2.5 } end, "world: iterations must be an integer in [1, 1000], got 2.5")
+	check.fails(function() tb.world{ sub_steps = 0 } end, "world: sub_steps must be an integer in [1, 64], got 0")
+	check.fails(function() tb.world{ sub_steps = 65 } end, "world: sub_steps must be an integer in [1, 64], got 65")
+	-- Two sub-steps still land a dropped box on the ground (z = 0.5 +- 1 cm).
+	local coarse = tb.world{ sub_steps = 2 }
+	coarse:add_box{ size = { 20, 20, 1 }, pos = { 0, 0, -0.5 }, static = true }
+	local box = coarse:add_box{ pos = { 0, 0, 2 } }
+	for _ = 1, 120 do coarse:step(1 / 60) end
+	local _, _, z = box:position()
+	check.near(z, 0.5, 0.01, "box on the ground with 2 sub-steps")
 	check.fails(function() tb.world{ sleep = "yes" } end, "world: sleep must be true or false, got 'yes'")
 	check.fails(function() tb.world{ baumgarte = 2 } end, "world: baumgarte must be a number in [0, 1], got 2")
 	check.fails(function() tb.world{ friction_mix = "median" } end, "world: invalid mix rule 'median'")
