@@ -74,6 +74,9 @@ static void tbPrepareContactBlock( int start, int end, int blockIndex, void* con
 		tbVec3 vA = bodyA->linearVelocity, wA = bodyA->angularVelocity;
 		tbVec3 vB = bodyB->linearVelocity, wB = bodyB->angularVelocity;
 
+		c->minSeparation0 = FLT_MAX;
+		c->maxLeverA = 0.0f;
+		c->maxLeverB = 0.0f;
 		for ( int p = 0; p < c->pointCount; ++p )
 		{
 			const tbManifoldPoint* mp = contact->manifold.points + p;
@@ -82,6 +85,9 @@ static void tbPrepareContactBlock( int start, int end, int blockIndex, void* con
 			cp->rB = tbSub( mp->anchorB, offsetB );
 			cp->adjustedSeparation = mp->separation - tbDot( tbSub( cp->rB, cp->rA ), c->normal );
 			cp->separation0 = mp->separation;
+			c->minSeparation0 = tbMinFloat( c->minSeparation0, mp->separation );
+			c->maxLeverA = tbMaxFloat( c->maxLeverA, tbLength( cp->rA ) );
+			c->maxLeverB = tbMaxFloat( c->maxLeverB, tbLength( cp->rB ) );
 
 			if ( ctx->enableWarmStarting )
 			{
@@ -289,6 +295,21 @@ static void tbSolveContactPosition( tbStepContext* ctx, tbContactConstraint* c )
 	const float maxCorrection = TB_MAX_LINEAR_CORRECTION;
 	tbBodyState a = *tbGetState( ctx, c->indexA );
 	tbBodyState b = *tbGetState( ctx, c->indexB );
+
+	// Most contacts are nowhere near the activation depth: bound every point's current separation
+	// from below without rotating its anchors, and skip the contact when no point can activate.
+	// s = separation0 + n.(dpB - dpA) + n.(R_B rB - rB) - n.(R_A rA - rA), and a rotation by the unit
+	// quaternion q moves r by |R r - r| = 2 sin(theta / 2) |r_perp| <= 2 |q.xyz| |r|. The margin
+	// covers float rounding in tbCurrentSeparation, so a skip never changes the result.
+	float reach = 2.0f * ( tbLength( tbMakeVec3( a.dq.x, a.dq.y, a.dq.z ) ) * c->maxLeverA +
+						   tbLength( tbMakeVec3( b.dq.x, b.dq.y, b.dq.z ) ) * c->maxLeverB );
+	float shift = tbDot( c->normal, tbSub( b.dp, a.dp ) );
+	float margin = 1.0e-4f + 1.0e-5f * ( c->maxLeverA + c->maxLeverB + tbAbsFloat( shift ) + tbAbsFloat( c->minSeparation0 ) );
+	if ( c->minSeparation0 + shift - reach - margin >= activation )
+	{
+		return;
+	}
+
 	bool moved = false;
 	for ( int p = 0; p < c->pointCount; ++p )
 	{

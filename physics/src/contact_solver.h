@@ -48,6 +48,9 @@ typedef struct tbContactConstraint
 	float restitution;
 	tbSoftness softness;
 	int pointCount;
+	/// For skipping the position passes: the smallest separation0 of the points and the largest
+	/// |rA|, |rB| (m). See tbSolveContactPosition.
+	float minSeparation0, maxLeverA, maxLeverB;
 	tbContactConstraintPoint points[TB_MAX_MANIFOLD_POINTS];
 } tbContactConstraint;
 
