@@ -658,8 +658,17 @@ static void tbPackWide( tbStepContext* ctx, tbContactConstraintW* wc, const int*
 	for ( int p = 0; p < wc->pointCount; ++p )
 	{
 		// A missing point (or lane) is all zeros: zero mass and impulses, so it applies nothing.
-		tbLanes f[64];
-		memset( f, 0, sizeof( f ) );
+		// Full groups (the common case: four box manifolds of four points) fill every entry.
+		tbLanes f[52];
+		bool full = count == 4;
+		for ( int lane = 0; lane < count && full; ++lane )
+		{
+			full = p < ctx->contacts[order[lane]].pointCount;
+		}
+		if ( full == false )
+		{
+			memset( f, 0, sizeof( f ) );
+		}
 		for ( int lane = 0; lane < count; ++lane )
 		{
 			const tbContactConstraint* c = ctx->contacts + order[lane];
@@ -713,6 +722,7 @@ static void tbPackWide( tbStepContext* ctx, tbContactConstraintW* wc, const int*
 		wp->tangentImpulse1 = tbLoadW( f[k++].f );
 		wp->tangentImpulse2 = tbLoadW( f[k++].f );
 		wp->maxNormalImpulse = tbLoadW( f[k++].f );
+		TB_ASSERT( k == 52 );
 	}
 }
 
