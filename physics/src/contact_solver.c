@@ -659,7 +659,7 @@ static void tbPackWide( tbStepContext* ctx, tbContactConstraintW* wc, const int*
 	{
 		// A missing point (or lane) is all zeros: zero mass and impulses, so it applies nothing.
 		// Full groups (the common case: four box manifolds of four points) fill every entry.
-		tbLanes f[52];
+		tbLanes f[51];
 		bool full = count == 4;
 		for ( int lane = 0; lane < count && full; ++lane )
 		{
@@ -722,7 +722,7 @@ static void tbPackWide( tbStepContext* ctx, tbContactConstraintW* wc, const int*
 		wp->tangentImpulse1 = tbLoadW( f[k++].f );
 		wp->tangentImpulse2 = tbLoadW( f[k++].f );
 		wp->maxNormalImpulse = tbLoadW( f[k++].f );
-		TB_ASSERT( k == 52 );
+		TB_ASSERT( k == 51 );
 	}
 }
 
