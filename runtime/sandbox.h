@@ -76,3 +76,8 @@ int tbSandbox_LoadFile( lua_State* L, const char* path, int envIndex );
 /// last step is used. Returns true within the budget; otherwise false with a message naming the
 /// limit in `message`.
 bool tbSandbox_CheckPhysics( tbWorldId world, bool predict, char* message, size_t capacity );
+
+/// Replace world:step in this state (after `require "tumble"`) by one that checks the physics
+/// budget before and after every step, so a sandboxed script cannot step a piled world itself.
+/// Returns false when the World methods could not be found (the host's own checks still apply).
+bool tbSandbox_GuardWorldStep( lua_State* L );

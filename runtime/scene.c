@@ -385,6 +385,10 @@ static void tbOpenState( tbInstance* inst )
 	{
 		tbSandbox_ProtectStrings( L );
 	}
+	if ( scene->options.sandbox )
+	{
+		tbSandbox_GuardWorldStep( L );
+	}
 }
 
 // Pushes (and returns) the require path of a sandboxed script: its directory, then scripts/lib.

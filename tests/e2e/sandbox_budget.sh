@@ -22,6 +22,19 @@ LUA
 check "piled in update: the step is refused" expect_status 1 "$TUMBLE" --headless --sandbox "$SCRATCH/later.lua" --steps 10
 check "the step error says which step" contains "$SCRATCH/err" "error at step 4 (t = 0.0500 s):"
 
+cat >"$SCRATCH/self_step.lua" <<'LUA'
+-- The script steps the world itself (inside pcall) after piling it up: that step is refused too.
+return { update = function(world, dt, t)
+	if t == 0 then
+		for i = 1, 400 do world:add_box{ pos = { 0, 0, 0 } } end
+		local ok, err = pcall(world.step, world, 1 / 60)
+		print(ok and "self step ran" or ("self step refused: " .. err))
+	end
+end }
+LUA
+check "a script's own world:step on a pile: refused" expect_status 1 "$TUMBLE" --headless --sandbox "$SCRATCH/self_step.lua" --steps 2
+check "the script saw its step refused" contains "$SCRATCH/err" "self step refused: step: sandbox physics budget exceeded: more than 20000 overlapping shape pairs"
+
 check "unsandboxed, the 400 boxes run" expect_status 0 "$TUMBLE" --headless "$SCRATCH/spot.lua" --steps 1 --report none
 check "the showcase runs sandboxed within the budget" expect_status 0 "$TUMBLE" --headless --sandbox scripts/scenes/showcase.lua --steps 600 --report none
 
