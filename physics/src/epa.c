@@ -409,6 +409,18 @@ static tbVec3 tbProxyCentroid( const tbShapeProxy* proxy )
 	return tbMulSV( 1.0f / (float)proxy->count, sum );
 }
 
+// Largest distance of a proxy's surface from its centroid (points plus radius), m.
+static float tbProxyReach( const tbShapeProxy* proxy )
+{
+	tbVec3 centroid = tbProxyCentroid( proxy );
+	float reach = 0.0f;
+	for ( int i = 0; i < proxy->count; ++i )
+	{
+		reach = tbMaxFloat( reach, tbDistance( proxy->points[i], centroid ) );
+	}
+	return reach + proxy->radius;
+}
+
 // Deterministic sign for a normal whose direction is free (a flat or degenerate difference with no
 // centre offset to go by): prefer world +Z, then +X, then +Y.
 static tbVec3 tbPreferUp( tbVec3 worldNormal )
@@ -441,7 +453,12 @@ tbPenetrationOutput tbShapePenetration( const tbDistanceInput* input )
 	tbVec3 pointB = gjk.pointB;
 	float coreDepth;
 
-	if ( gjk.overlap == false && gjk.distance > TB_EPA_GJK_SWITCH_DISTANCE )
+	// The GJK direction is sound to a few ulps of the pair's size, so for pairs under a metre the
+	// switch shrinks with them: two 3 mm hulls 9 um apart have a good GJK normal, while EPA on
+	// their separated cores reported them 5 um apart (fuzz finding 28).
+	float size = tbProxyReach( proxyA ) + tbProxyReach( proxyB );
+	float switchDistance = TB_EPA_GJK_SWITCH_DISTANCE * tbMinFloat( 1.0f, size );
+	if ( gjk.overlap == false && gjk.distance > switchDistance )
 	{
 		// Separated cores: the signed distance is the core distance less the radii.
 		normal = gjk.normal;
