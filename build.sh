@@ -17,10 +17,13 @@ usage: ./build.sh COMMAND [ARGS]
   deps                 install the Debian packages of vendor/packages.txt that are missing
   build [CONFIG]       deps, generate makefiles, build CONFIG (debug, release or sanitize; default release)
   run [SCENE] [ARGS]   build release and open SCENE in the viewer (default $DEFAULT_SCENE)
-  test                 build sanitize (ASan + UBSan) and run the whole test suite, with a
+  test                 build release and sanitize (ASan + UBSan) and run the whole test suite, with a
                        replay of the fuzz corpora (TB_FUZZ_SECONDS=N adds N s of libFuzzer per target)
   fuzz [SECONDS]       build the fuzz targets with clang and libFuzzer, run each for SECONDS
                        (default 60); see tests/fuzz/README.md
+  valgrind [--quick]   build debug and run the unit tests, the showcase and a Lua test under
+                       valgrind memcheck (tests/run_valgrind.sh; about 30 min on 2 cores; --quick:
+                       the subset the test command runs, about a minute)
   bench [ARGS]         build release and run build/release/tumble_bench ARGS
   clean                remove build/ (binaries, objects, makefiles, generated GL loader)
 
@@ -160,6 +163,9 @@ build_fuzzers()
 
 cmd_test()
 {
+	# The soak and memcheck tests (tests/e2e/soak.sh, valgrind.sh) run the release build: keep it
+	# current (a no-op in CI, which has just built it).
+	cmd_build release
 	cmd_build sanitize
 	# The libFuzzer runs are off by default: a random run can find a new failure on any machine,
 	# which would make the suite depend on luck. The committed corpora and reproducers are always
@@ -192,6 +198,12 @@ cmd_fuzz()
 	note "fuzz: no findings"
 }
 
+cmd_valgrind()
+{
+	cmd_build debug
+	bash tests/run_valgrind.sh build/debug "$@"
+}
+
 cmd_bench()
 {
 	cmd_build release
@@ -216,6 +228,7 @@ case "$command" in
 	run) cmd_run "$@" ;;
 	test) cmd_test ;;
 	fuzz) cmd_fuzz "$@" ;;
+	valgrind) cmd_valgrind "$@" ;;
 	bench) cmd_bench "$@" ;;
 	clean) cmd_clean ;;
 	-h | --help | help) usage ;;

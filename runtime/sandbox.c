@@ -4,6 +4,7 @@
 #include "sandbox.h"
 
 #include "scene.h"
+#include "tumble_lua.h"
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -459,4 +460,168 @@ void tbSandbox_ProtectStrings( lua_State* L )
 		lua_pop( L, 1 );
 	}
 	lua_pop( L, 1 );
+}
+
+// Physics budget ---------------------------------------------------------------------------------
+
+typedef struct tbPairCount
+{
+	tbBodyId body;	///< the body whose shape is the query; its own shapes do not count
+	long twice;		///< pairs counted twice: a pair of two movable shapes is met from both sides
+	long limit;		///< stop once twice passes this
+} tbPairCount;
+
+static bool tbCountPair( tbShapeId shapeId, void* context )
+{
+	tbPairCount* count = context;
+	tbBodyId other = tbShape_GetBody( shapeId );
+	if ( TB_ID_EQUALS( other, count->body ) )
+	{
+		return true;
+	}
+	// A static shape is never a query, so its pair is met once: count it twice.
+	count->twice += tbBody_GetType( other ) == tbBody_static ? 2 : 1;
+	return count->twice <= count->limit;
+}
+
+static long tbPredictPairs( tbWorldId world, long limit )
+{
+	tbBodyId probe;
+	int bodyCount = tbWorld_GetBodies( world, &probe, 0 );
+	if ( bodyCount <= 0 )
+	{
+		return 0;
+	}
+	tbBodyId* bodies = malloc( (size_t)bodyCount * sizeof( tbBodyId ) );
+	if ( bodies == NULL )
+	{
+		return 0;
+	}
+	bodyCount = tbWorld_GetBodies( world, bodies, bodyCount );
+	tbPairCount count = { tb_nullBodyId, 0, 2 * limit };
+	tbQueryFilter filter = tbDefaultQueryFilter();
+	for ( int i = 0; i < bodyCount && count.twice <= count.limit; ++i )
+	{
+		if ( tbBody_GetType( bodies[i] ) == tbBody_static )
+		{
+			continue;
+		}
+		count.body = bodies[i];
+		tbShapeId shapes[16];
+		int shapeCount = tbBody_GetShapes( bodies[i], shapes, 16 );
+		int queried = shapeCount < 16 ? shapeCount : 16;
+		for ( int k = 0; k < queried && count.twice <= count.limit; ++k )
+		{
+			tbWorld_OverlapAABB( world, tbShape_GetAABB( shapes[k] ), filter, tbCountPair, &count );
+		}
+		if ( shapeCount > 16 && count.twice <= count.limit )
+		{
+			// The shapes past the 16th: the body's box stands in for them.
+			tbWorld_OverlapAABB( world, tbBody_ComputeAABB( bodies[i] ), filter, tbCountPair, &count );
+		}
+	}
+	free( bodies );
+	// Rounded up, so a count stopped just past the limit stays past it.
+	return ( count.twice + 1 ) / 2;
+}
+
+bool tbSandbox_CheckPhysics( tbWorldId world, bool predict, char* message, size_t capacity )
+{
+	if ( tbWorld_IsValid( world ) == false )
+	{
+		return true;
+	}
+	tbWorldCounters c = tbWorld_GetCounters( world );
+	const char* what = NULL;
+	long have = 0;
+	long limit = 0;
+	if ( c.bodyCount > TB_SANDBOX_MAX_BODIES )
+	{
+		what = "bodies";
+		have = c.bodyCount;
+		limit = TB_SANDBOX_MAX_BODIES;
+	}
+	else if ( c.shapeCount > TB_SANDBOX_MAX_SHAPES )
+	{
+		what = "shapes";
+		have = c.shapeCount;
+		limit = TB_SANDBOX_MAX_SHAPES;
+	}
+	else if ( c.jointCount > TB_SANDBOX_MAX_JOINTS )
+	{
+		what = "joints";
+		have = c.jointCount;
+		limit = TB_SANDBOX_MAX_JOINTS;
+	}
+	else
+	{
+		have = predict ? tbPredictPairs( world, TB_SANDBOX_MAX_PAIRS ) : c.pairCount;
+		if ( have > TB_SANDBOX_MAX_PAIRS )
+		{
+			what = "overlapping shape pairs (bodies piled into one spot)";
+			limit = TB_SANDBOX_MAX_PAIRS;
+		}
+	}
+	if ( what == NULL )
+	{
+		return true;
+	}
+	// A predicted pair count stops at the limit, so it says "more than" the limit.
+	bool estimated = predict && limit == TB_SANDBOX_MAX_PAIRS;
+	snprintf( message, capacity,
+			  "sandbox physics budget exceeded: %s%ld %s%s%ld (a sandboxed scene may have at most %d bodies, %d "
+			  "shapes, %d joints and %d overlapping shape pairs)",
+			  estimated ? "more than " : "", estimated ? limit : have, what, estimated ? "; the limit is " : ", the limit is ",
+			  limit, TB_SANDBOX_MAX_BODIES, TB_SANDBOX_MAX_SHAPES, TB_SANDBOX_MAX_JOINTS, TB_SANDBOX_MAX_PAIRS );
+	return false;
+}
+
+// world:step for sandboxed code: the budget is checked before (predicted pairs) and after (the
+// broad phase's pairs) every step a script takes itself, not only the host's steps (fuzz_lua
+// found an update calling world:step on a pile of 2,000 shapes). Upvalue 1: the binding's step.
+static int tbGuardedStep( lua_State* L )
+{
+	tbWorldId world = tbLua_ToWorld( L, 1 );
+	char message[320];
+	if ( TB_IS_NON_NULL( world ) && tbSandbox_CheckPhysics( world, true, message, sizeof( message ) ) == false )
+	{
+		return luaL_error( L, "step: %s", message );
+	}
+	int n = lua_gettop( L );
+	lua_pushvalue( L, lua_upvalueindex( 1 ) );
+	lua_insert( L, 1 );
+	lua_call( L, n, LUA_MULTRET );
+	if ( TB_IS_NON_NULL( world ) && tbSandbox_CheckPhysics( world, false, message, sizeof( message ) ) == false )
+	{
+		return luaL_error( L, "step: %s", message );
+	}
+	return lua_gettop( L );
+}
+
+bool tbSandbox_GuardWorldStep( lua_State* L )
+{
+	int top = lua_gettop( L );
+	bool guarded = false;
+	// The World methods: the metatable's __index table, or (bindings/l_tumble.c) the first upvalue
+	// of its __index function.
+	if ( luaL_getmetatable( L, "tumble.World" ) == LUA_TTABLE )
+	{
+		int type = lua_getfield( L, -1, "__index" );
+		if ( type == LUA_TFUNCTION && lua_getupvalue( L, -1, 1 ) == NULL )
+		{
+			lua_pushnil( L );
+		}
+		if ( lua_type( L, -1 ) == LUA_TTABLE )
+		{
+			int methods = lua_gettop( L );
+			if ( lua_getfield( L, methods, "step" ) == LUA_TFUNCTION )
+			{
+				lua_pushcclosure( L, tbGuardedStep, 1 );
+				lua_setfield( L, methods, "step" );
+				guarded = true;
+			}
+		}
+	}
+	lua_settop( L, top );
+	return guarded;
 }

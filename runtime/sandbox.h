@@ -3,6 +3,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "tumble/tumble.h"
+
 #include <lua.h>
 
 #include <stdbool.h>
@@ -57,3 +59,25 @@ int tbSandbox_Print( lua_State* L );
 /// Load a Lua file as a text chunk (bytecode refused) with the table at envIndex as its _ENV
 /// (envIndex 0 keeps the globals). Pushes the chunk or an error message; returns the lua_load status.
 int tbSandbox_LoadFile( lua_State* L, const char* path, int envIndex );
+
+/// Physics budget of a sandboxed scene (fuzz finding 19): the instruction budget bounds the Lua a
+/// script runs, not the physics it causes (1,200 boxes made on one spot in 12,000 instructions
+/// cost seconds per step). The scene host refuses a load, reload or step whose world is past one
+/// of these; the error names the limit. A 1,000-body scene of touching boxes has about 13 pairs
+/// per body at most (the 26 neighbours of a cubic lattice, each pair counted once).
+#define TB_SANDBOX_MAX_BODIES 1000
+#define TB_SANDBOX_MAX_SHAPES 2000
+#define TB_SANDBOX_MAX_JOINTS 1000
+#define TB_SANDBOX_MAX_PAIRS 20000
+
+/// Check a sandboxed world against the physics budget. `predict` also counts the pairs of shapes
+/// whose bounding boxes overlap now (one tree query per non-static shape, stopped at the limit):
+/// the work of the next step, before it runs. Without it the broad phase's own pair count of the
+/// last step is used. Returns true within the budget; otherwise false with a message naming the
+/// limit in `message`.
+bool tbSandbox_CheckPhysics( tbWorldId world, bool predict, char* message, size_t capacity );
+
+/// Replace world:step in this state (after `require "tumble"`) by one that checks the physics
+/// budget before and after every step, so a sandboxed script cannot step a piled world itself.
+/// Returns false when the World methods could not be found (the host's own checks still apply).
+bool tbSandbox_GuardWorldStep( lua_State* L );

@@ -387,6 +387,10 @@ static void tbOpenState( tbInstance* inst )
 	{
 		tbSandbox_ProtectStrings( L );
 	}
+	if ( scene->options.sandbox )
+	{
+		tbSandbox_GuardWorldStep( L );
+	}
 }
 
 // Pushes (and returns) the require path of a sandboxed script: its directory, then scripts/lib.
@@ -682,6 +686,25 @@ static void tbLoadMods( tbInstance* inst )
 	}
 }
 
+// The physics budget of a sandboxed scene (sandbox.h): raises the error naming the limit.
+static void tbCheckPhysicsBudget( tbInstance* inst, bool predict )
+{
+	if ( inst->sandboxed == false || inst->worldRef == LUA_NOREF )
+	{
+		return;
+	}
+	lua_State* L = inst->L;
+	lua_rawgeti( L, LUA_REGISTRYINDEX, inst->worldRef );
+	tbWorldId world = tbLua_ToWorld( L, -1 );
+	lua_pop( L, 1 );
+	char message[320];
+	if ( tbSandbox_CheckPhysics( world, predict, message, sizeof( message ) ) == false )
+	{
+		lua_pushstring( L, message );
+		lua_error( L );
+	}
+}
+
 static int tbBuildEntry( lua_State* L )
 {
 	tbBuildContext* context = lua_touserdata( L, 1 );
@@ -761,6 +784,7 @@ static int tbBuildEntry( lua_State* L )
 		lua_settop( L, 0 );
 
 		tbCallAll( inst, "attach", tbPushWorldArg, NULL );
+		tbCheckPhysicsBudget( inst, true );
 		context->swapped = true;
 		return 0;
 	}
@@ -782,6 +806,7 @@ static int tbBuildEntry( lua_State* L )
 
 	tbCallAll( inst, "setup", tbPushWorldArg, NULL );
 	tbCallAll( inst, "attach", tbPushWorldArg, NULL );
+	tbCheckPhysicsBudget( inst, true );
 	return 0;
 }
 
@@ -1097,6 +1122,10 @@ static int tbStepEntry( lua_State* L )
 	lua_pop( L, 1 );
 
 	tbCallAll( inst, "update", tbPushUpdateArgs, step );
+	// Before the step, what the script built (in update, key handlers, event handlers) is priced
+	// by its overlaps; after it, the broad phase's own pair count, so that a step never leaves a
+	// sandboxed world past the budget (bodies moved into one spot by the step itself included).
+	tbCheckPhysicsBudget( inst, true );
 
 	tbPushWorld( inst );
 	lua_getfield( L, -1, "step" );
@@ -1106,6 +1135,7 @@ static int tbStepEntry( lua_State* L )
 	{
 		return lua_error( L );
 	}
+	tbCheckPhysicsBudget( inst, false );
 	return 0;
 }
 

@@ -275,6 +275,12 @@ static tbEPAResult tbExpandPolytope( const tbShapeProxy* proxyA, const tbShapePr
 	return result;
 }
 
+// Passes of tbBlowUpSimplex: a clean run needs at most 3 (point -> segment -> triangle ->
+// tetrahedron); each collapse of a nearly collinear triangle costs one more. Past the cap the
+// simplex is taken as degenerate (fuzz finding 14: rounding made a triangle and its collapse
+// alternate forever).
+#define TB_EPA_BLOW_UP_PASSES 12
+
 // Grow the final GJK simplex (which holds the origin, or nearly) to a tetrahedron of M. Returns
 // the dimension reached: 3 on success; 0, 1 or 2 when M itself is a point, a segment or flat
 // (within epsilon), with *flatDirection the segment direction (1) or plane normal (2).
@@ -284,7 +290,7 @@ static int tbBlowUpSimplex( const tbShapeProxy* proxyA, const tbShapeProxy* prox
 	static const tbVec3 axes[6] = { { 1.0f, 0.0f, 0.0f },  { -1.0f, 0.0f, 0.0f }, { 0.0f, 1.0f, 0.0f },
 									{ 0.0f, -1.0f, 0.0f }, { 0.0f, 0.0f, 1.0f },  { 0.0f, 0.0f, -1.0f } };
 
-	while ( s->count < 4 )
+	for ( int pass = 0; pass < TB_EPA_BLOW_UP_PASSES && s->count < 4; ++pass )
 	{
 		tbVec3 w0 = s->v[0].w;
 		if ( s->count == 1 )
@@ -319,6 +325,12 @@ static int tbBlowUpSimplex( const tbShapeProxy* proxyA, const tbShapeProxy* prox
 				s->count = 1;
 				continue;
 			}
+			// The caller's epsilon is relative to the GJK simplex, which can sit at the origin
+			// (scale 1) while M spans hundreds of metres: the perpendicular offsets below then carry
+			// a rounding error of a few ulps of the segment's size, more than epsilon, and a
+			// "triangle" found from rounding alone collapses again below. Keep the tolerance above
+			// that error: 1e-5 of the segment's reach, as the caller does for its scale.
+			epsilon = tbMaxFloat( epsilon, 1.0e-5f * ( length + tbLength( w0 ) ) );
 			// Six directions around the segment, 60 degrees apart: M is convex, so if none leaves
 			// the line by more than epsilon, M is a segment (to that accuracy).
 			tbVec3 t1, t2;
@@ -372,7 +384,19 @@ static int tbBlowUpSimplex( const tbShapeProxy* proxyA, const tbShapeProxy* prox
 			s->count = 4;
 		}
 	}
-	return 3;
+	if ( s->count == 4 )
+	{
+		return 3;
+	}
+
+	// Out of passes: M is flat to rounding but the tests above disagree about it. Report the
+	// lowest dimension that is certain, a segment along v0 v1 (or a point), so the caller gives a
+	// touching contact (depth = the radii) instead of running EPA on a polytope with no volume.
+	float length = 0.0f;
+	tbVec3 u = s->count >= 2 ? tbGetLengthAndNormalize( &length, tbSub( s->v[1].w, s->v[0].w ) ) : tb_vec3_zero;
+	s->count = length > 0.0f ? 2 : 1;
+	*flatDirection = u;
+	return length > 0.0f ? 1 : 0;
 }
 
 static tbVec3 tbProxyCentroid( const tbShapeProxy* proxy )
@@ -383,6 +407,18 @@ static tbVec3 tbProxyCentroid( const tbShapeProxy* proxy )
 		sum = tbAdd( sum, proxy->points[i] );
 	}
 	return tbMulSV( 1.0f / (float)proxy->count, sum );
+}
+
+// Largest distance of a proxy's surface from its centroid (points plus radius), m.
+static float tbProxyReach( const tbShapeProxy* proxy )
+{
+	tbVec3 centroid = tbProxyCentroid( proxy );
+	float reach = 0.0f;
+	for ( int i = 0; i < proxy->count; ++i )
+	{
+		reach = tbMaxFloat( reach, tbDistance( proxy->points[i], centroid ) );
+	}
+	return reach + proxy->radius;
 }
 
 // Deterministic sign for a normal whose direction is free (a flat or degenerate difference with no
@@ -417,7 +453,12 @@ tbPenetrationOutput tbShapePenetration( const tbDistanceInput* input )
 	tbVec3 pointB = gjk.pointB;
 	float coreDepth;
 
-	if ( gjk.overlap == false && gjk.distance > TB_EPA_GJK_SWITCH_DISTANCE )
+	// The GJK direction is sound to a few ulps of the pair's size, so for pairs under a metre the
+	// switch shrinks with them: two 3 mm hulls 9 um apart have a good GJK normal, while EPA on
+	// their separated cores reported them 5 um apart (fuzz finding 28).
+	float size = tbProxyReach( proxyA ) + tbProxyReach( proxyB );
+	float switchDistance = TB_EPA_GJK_SWITCH_DISTANCE * tbMinFloat( 1.0f, size );
+	if ( gjk.overlap == false && gjk.distance > switchDistance )
 	{
 		// Separated cores: the signed distance is the core distance less the radii.
 		normal = gjk.normal;

@@ -182,9 +182,14 @@ static float tbCheckManifold( const tbPair* p, const tbManifold* m, bool swapped
 	{
 		return smallest;
 	}
-	TB_FUZZ_CHECK( tbFuzz_IsUnit( m->normal, 1.0e-3f ), "%s-%s manifold normal (%g, %g, %g) is not unit",
-				   tbKindName( p->a->kind ), tbKindName( p->b->kind ), (double)m->normal.x, (double)m->normal.y,
-				   (double)m->normal.z );
+	// Named so that a campaign can look past an open NaN-normal finding (23); never in known.txt.
+	bool unit = tbFuzz_IsUnit( m->normal, 1.0e-3f );
+	TB_FUZZ_EXPECT( "nan-normal", unit, "%s-%s manifold normal (%g, %g, %g) is not unit", tbKindName( p->a->kind ),
+					tbKindName( p->b->kind ), (double)m->normal.x, (double)m->normal.y, (double)m->normal.z );
+	if ( unit == false )
+	{
+		return smallest;
+	}
 	tbVec3 originA = swapped ? p->xfB.p : p->xfA.p;
 	tbVec3 originB = swapped ? p->xfA.p : p->xfB.p;
 	for ( int i = 0; i < m->pointCount; ++i )

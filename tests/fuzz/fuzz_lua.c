@@ -17,6 +17,7 @@
 
 #include "fuzz_common.h"
 
+#include "sandbox.h"
 #include "scene.h"
 
 #include <dirent.h>
@@ -30,7 +31,6 @@
 #define TB_FL_BUDGET 200000
 #define TB_FL_MEMORY ( (size_t)32 << 20 )
 #define TB_FL_MAX_SOURCE ( 64 * 1024 )
-#define TB_FL_MAX_BODIES 1000
 
 static char tb_dir[64];
 static char tb_scenePath[96];
@@ -661,14 +661,19 @@ static void tbExpectMessage( const tbScene* scene, bool ok, const char* what )
 	}
 }
 
-static bool tbWorldIsTooBig( const tbScene* scene, bool boundCost )
+// The physics budget of a sandboxed scene (runtime/sandbox.h, fuzz finding 19): after every
+// successful load, reload or step the world is within it, so no step starts from a world piled
+// past it (the host prices what the script built before each step and the step's own pairs after).
+static void tbExpectWithinBudget( const tbScene* scene, const char* after )
 {
-	int bodies = tbWorld_GetCounters( tbScene_GetWorld( scene ) ).bodyCount;
-	TB_FUZZ_EXPECT( "sandbox-physics-cost", bodies <= TB_FL_MAX_BODIES,
-					"a sandboxed scene built a world of %d bodies within its budget of %d instructions per call: "
-					"nothing bounds the cost of the next step",
-					bodies, TB_FL_BUDGET );
-	return bodies > ( boundCost ? TB_FL_MAX_BODIES / 16 : TB_FL_MAX_BODIES );
+	tbWorldCounters c = tbWorld_GetCounters( tbScene_GetWorld( scene ) );
+	TB_FUZZ_EXPECT( "sandbox-physics-cost",
+					c.bodyCount <= TB_SANDBOX_MAX_BODIES && c.shapeCount <= TB_SANDBOX_MAX_SHAPES &&
+						c.jointCount <= TB_SANDBOX_MAX_JOINTS && c.pairCount <= TB_SANDBOX_MAX_PAIRS,
+					"after %s a sandboxed world holds %d bodies, %d shapes, %d joints, %d pairs: past the physics "
+					"budget (%d, %d, %d, %d)",
+					after, c.bodyCount, c.shapeCount, c.jointCount, c.pairCount, TB_SANDBOX_MAX_BODIES,
+					TB_SANDBOX_MAX_SHAPES, TB_SANDBOX_MAX_JOINTS, TB_SANDBOX_MAX_PAIRS );
 }
 
 static void tbRun( const char* source, size_t length, bool asMod )
@@ -686,15 +691,9 @@ static void tbRun( const char* source, size_t length, bool asMod )
 	}
 	fclose( file );
 
-	// Open finding: the instruction budget does not bound the physics work a script can cause
-	// (a thousand bodies on one spot make a step take seconds). Before every step the world may
-	// hold at most TB_FL_MAX_BODIES bodies (check "sandbox-physics-cost"); a campaign can skip the
-	// check with TB_FUZZ_KNOWN=sandbox-physics-cost, which also cuts the budget and the limit, so
-	// that slow steps do not eat its time.
-	bool boundCost = tbFuzz_IsKnown( "sandbox-physics-cost" );
 	tbSceneOptions options = tbDefaultSceneOptions();
 	options.sandbox = true;
-	options.instructionBudget = boundCost ? TB_FL_BUDGET / 10 : TB_FL_BUDGET;
+	options.instructionBudget = TB_FL_BUDGET;
 	options.memoryLimit = TB_FL_MEMORY;
 	options.libraryDir = tb_hasLibrary ? tb_libraryDir : NULL;
 	const char* mods[1] = { tb_scenePath };
@@ -712,18 +711,19 @@ static void tbRun( const char* source, size_t length, bool asMod )
 				   (int)tbScene_IsLoaded( scene ) );
 	if ( loaded )
 	{
+		tbExpectWithinBudget( scene, "tbScene_Load" );
 		for ( int i = 0; i < 3; ++i )
 		{
-			if ( tbWorldIsTooBig( scene, boundCost ) )
-			{
-				break;
-			}
 			bool stepped = tbScene_Step( scene, 1.0f / 60.0f );
 			tbExpectMessage( scene, stepped, "tbScene_Step" );
 			if ( stepped == false )
 			{
 				TB_FUZZ_CHECK( tbScene_IsHalted( scene ), "a failed step did not halt the scene" );
 				tbScene_Resume( scene );
+			}
+			else
+			{
+				tbExpectWithinBudget( scene, "tbScene_Step" );
 			}
 		}
 		tbExpectMessage( scene, tbScene_KeyPressed( scene, "space" ), "tbScene_KeyPressed" );
@@ -738,9 +738,15 @@ static void tbRun( const char* source, size_t length, bool asMod )
 		tbExpectMessage( scene, reloaded, "tbScene_Reload" );
 		TB_FUZZ_CHECK( tbScene_IsLoaded( scene ), "a reload lost the running scene" );
 		tbScene_Resume( scene );
-		if ( tbWorldIsTooBig( scene, boundCost ) == false )
+		if ( reloaded )
 		{
-			tbExpectMessage( scene, tbScene_Step( scene, 1.0f / 60.0f ), "tbScene_Step after reload" );
+			tbExpectWithinBudget( scene, "tbScene_Reload" );
+		}
+		bool stepped = tbScene_Step( scene, 1.0f / 60.0f );
+		tbExpectMessage( scene, stepped, "tbScene_Step after reload" );
+		if ( stepped )
+		{
+			tbExpectWithinBudget( scene, "tbScene_Step after reload" );
 		}
 	}
 	tbScene_Destroy( scene );

@@ -1296,9 +1296,10 @@ static void tbOpCreateJoint( tbFuzzWorld* w )
 			def.maxServoTorque = tbValue( w, 0.0f, 1000.0f );
 			def.servoGain = tbValue( w, 0.1f, 50.0f );
 			def.maxServoSpeed = tbValue( w, 0.1f, 20.0f );
+			// +inf maxima are unlimited (see the slider below); NaN and negative ones are invalid.
 			bad = bad || isnan( def.lowerAngle ) || isnan( def.upperAngle ) || !tbFinite( def.motorSpeed ) ||
-				  !tbFinite( def.maxMotorTorque ) || def.maxMotorTorque < 0.0f || isnan( def.servoAngle ) ||
-				  !tbFinite( def.maxServoTorque ) || def.maxServoTorque < 0.0f || !( def.servoGain > 0.0f ) ||
+				  isnan( def.maxMotorTorque ) || def.maxMotorTorque < 0.0f || isnan( def.servoAngle ) ||
+				  isnan( def.maxServoTorque ) || def.maxServoTorque < 0.0f || !( def.servoGain > 0.0f ) ||
 				  !( def.maxServoSpeed > 0.0f );
 			id = tbCreateHingeJoint( w->world, &def, &r );
 			call = "tbCreateHingeJoint";
@@ -1337,8 +1338,10 @@ static void tbOpCreateJoint( tbFuzzWorld* w )
 			def.enableMotor = tbFuzz_Bool( w->in );
 			def.motorSpeed = tbValue( w, -10.0f, 10.0f );
 			def.maxMotorForce = tbValue( w, 0.0f, 1000.0f );
+			// A maximum force of +inf is an unlimited motor (slider_joint.c accepts it, as the
+			// motor joint's FLT_MAX default); only NaN and negative maxima are invalid.
 			bad = bad || isnan( def.lowerTranslation ) || isnan( def.upperTranslation ) ||
-				  !tbFinite( def.motorSpeed ) || !tbFinite( def.maxMotorForce ) || def.maxMotorForce < 0.0f;
+				  !tbFinite( def.motorSpeed ) || isnan( def.maxMotorForce ) || def.maxMotorForce < 0.0f;
 			id = tbCreateSliderJoint( w->world, &def, &r );
 			call = "tbCreateSliderJoint";
 			break;

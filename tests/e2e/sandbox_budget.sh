@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The physics budget of sandboxed scenes (runtime/sandbox.h, fuzz finding 19): too many bodies, or
+# bodies piled into one spot, are refused with an error naming the limit, before any expensive
+# step; the same scenes run unsandboxed; a legitimate scene (the showcase) runs sandboxed.
+source "$( dirname "${BASH_SOURCE[0]}" )/lib/common.sh"
+
+pile=tests/fuzz/crashes/fuzz_lua/sandbox-physics-cost-pile.lua
+check "1,200 boxes in a sandbox: refused at load" expect_status 1 "$TUMBLE" --headless --sandbox "$pile" --steps 3
+check "the error names the body limit" contains "$SCRATCH/err" "sandbox physics budget exceeded: 1200 bodies, the limit is 1000"
+
+cat >"$SCRATCH/spot.lua" <<'LUA'
+-- 400 boxes on one spot: within the body limit, 79,800 overlapping pairs.
+return { setup = function(world) for i = 1, 400 do world:add_box{ pos = { 0, 0, 0 } } end end }
+LUA
+check "400 boxes on one spot in a sandbox: refused at load" expect_status 1 "$TUMBLE" --headless --sandbox "$SCRATCH/spot.lua" --steps 1
+check "the error names the pair limit" contains "$SCRATCH/err" "more than 20000 overlapping shape pairs"
+
+cat >"$SCRATCH/later.lua" <<'LUA'
+-- Piled up by update: the step that would take them is refused and the scene halts.
+return { update = function(world, dt, t) if t > 0.05 then for i = 1, 400 do world:add_sphere{ radius = 0.5 } end end end }
+LUA
+check "piled in update: the step is refused" expect_status 1 "$TUMBLE" --headless --sandbox "$SCRATCH/later.lua" --steps 10
+check "the step error says which step" contains "$SCRATCH/err" "error at step 4 (t = 0.0500 s):"
+
+cat >"$SCRATCH/self_step.lua" <<'LUA'
+-- The script steps the world itself (inside pcall) after piling it up: that step is refused too.
+return { update = function(world, dt, t)
+	if t == 0 then
+		for i = 1, 400 do world:add_box{ pos = { 0, 0, 0 } } end
+		local ok, err = pcall(world.step, world, 1 / 60)
+		print(ok and "self step ran" or ("self step refused: " .. err))
+	end
+end }
+LUA
+check "a script's own world:step on a pile: refused" expect_status 1 "$TUMBLE" --headless --sandbox "$SCRATCH/self_step.lua" --steps 2
+check "the script saw its step refused" contains "$SCRATCH/err" "self step refused: step: sandbox physics budget exceeded: more than 20000 overlapping shape pairs"
+
+check "unsandboxed, the 400 boxes run" expect_status 0 "$TUMBLE" --headless "$SCRATCH/spot.lua" --steps 1 --report none
+check "the showcase runs sandboxed within the budget" expect_status 0 "$TUMBLE" --headless --sandbox scripts/scenes/showcase.lua --steps 600 --report none
+
+finish
