@@ -714,6 +714,10 @@ static int tbBody_SetGravityScaleProp( lua_State* L )
 {
 	tbLuaBody* body = tbCheckMutableBody( L, "gravity_scale" );
 	float scale = tbLua_CheckNumber( L, 3, "Body.gravity_scale", "value", tbCheck_finite );
+	if ( tbAbsFloat( scale ) > TB_MAX_GRAVITY_SCALE )
+	{
+		return luaL_error( L, "Body.gravity_scale: value must be a number in [-1e6, 1e6], got %g", (double)scale );
+	}
 	tbBodyCheckResult( L, tbBody_SetGravityScale( body->id, scale ), "Body.gravity_scale" );
 	return 0;
 }

@@ -93,7 +93,7 @@ static bool tbIsValidDef( const tbBodyDef* def )
 		   tbIsBoundedVec3( def->linearVelocity, TB_MAX_SPEED ) &&
 		   tbIsBoundedVec3( def->angularVelocity, TB_MAX_ANGULAR_SPEED ) &&
 		   tbIsInRange( def->linearDamping, 0.0f, 1.0e6f ) && tbIsInRange( def->angularDamping, 0.0f, 1.0e6f ) &&
-		   tbIsInRange( def->gravityScale, -1.0e6f, 1.0e6f ) && tbIsInRange( def->sleepThreshold, 0.0f, TB_MAX_SPEED );
+		   tbIsInRange( def->gravityScale, -TB_MAX_GRAVITY_SCALE, TB_MAX_GRAVITY_SCALE ) && tbIsInRange( def->sleepThreshold, 0.0f, TB_MAX_SPEED );
 }
 
 tbResult tbCreateBodyChecked( tbWorldId worldId, const tbBodyDef* def, tbBodyId* outId )
@@ -654,6 +654,12 @@ tbResult tbBody_SetAngularDamping( tbBodyId bodyId, float damping )
 
 tbResult tbBody_SetGravityScale( tbBodyId bodyId, float scale )
 {
+	// The same bound as tbBodyDef.gravityScale: a finite but huge scale (3e38) would make the
+	// first step's velocity infinite.
+	if ( tbIsValidFloat( scale ) && tbAbsFloat( scale ) > TB_MAX_GRAVITY_SCALE )
+	{
+		return tbResult_invalidArgument;
+	}
 	return tbSetNonNegative( bodyId, scale, tbGravityScaleField, true );
 }
 

@@ -878,7 +878,9 @@ tbResult tbMover_MoveTo( tbMoverId moverId, tbVec3 position, tbQuat rotation, fl
 	{
 		return r;
 	}
-	if ( !tbIsValidVec3( position ) || !tbIsValidQuat( rotation ) || !tbIsValidFloat( duration ) || duration <= 0.0f )
+	// The target is held to the body position limit (a target 3e38 m away made the body NaN).
+	if ( !tbIsBoundedVec3( position, TB_MAX_POSITION ) || !tbIsValidQuat( rotation ) || !tbIsValidFloat( duration ) ||
+		 duration <= 0.0f )
 	{
 		return tbResult_invalidArgument;
 	}

@@ -23,6 +23,8 @@
 #define TB_MAX_ANGULAR_SPEED 1.0e4f
 /// Largest force / impulse / torque accepted, N (N s, N m).
 #define TB_MAX_FORCE 1.0e12f
+/// Largest |gravity scale| of a body.
+#define TB_MAX_GRAVITY_SCALE 1.0e6f
 /// Mass range of a dynamic body, kg: lighter bodies are made this heavy (tiny densities).
 #define TB_MIN_MASS 1.0e-6f
 #define TB_MAX_MASS 1.0e12f

@@ -1,4 +1,4 @@
--- Found by the bad-input audit (tests/unit/test_bad_input.c): a gravity scale of 3e38 (finite,
+-- Fixed (gravity scale now bounded by TB_MAX_GRAVITY_SCALE). Found by the bad-input audit: a gravity scale of 3e38 (finite,
 -- inside float range) is accepted by tbBody_SetGravityScale; the first step gives the body an
 -- infinite velocity and trips tbAABB_IsValid in tbDynamicTree_MoveProxy (NaN pose in release).
 local scene = {}
