@@ -2,6 +2,7 @@
 // hulls use the separating axis test followed by reference/incident face clipping.
 // SPDX-License-Identifier: MIT
 #include "core.h"
+#include "shape.h"
 
 #include "tumble/collision.h"
 
@@ -135,7 +136,7 @@ static float tbSegmentParameter( tbVec3 a, tbVec3 b, tbVec3 q )
 // square: the unconstrained stationary point from the 2x2 normal equations, then clamping s,
 // recomputing t for it, and if t clamps, recomputing s (the objective is convex, so the clamped
 // coordinate's optimum on the boundary edge is the minimiser). Parallel segments pick s = 0.
-static void tbSegmentClosestPoints( tbVec3 p1, tbVec3 q1, tbVec3 p2, tbVec3 q2, tbVec3* c1, tbVec3* c2 )
+void tbSegmentClosestPoints( tbVec3 p1, tbVec3 q1, tbVec3 p2, tbVec3 q2, tbVec3* c1, tbVec3* c2 )
 {
 	tbVec3 d1 = tbSub( q1, p1 );
 	tbVec3 d2 = tbSub( q2, p2 );

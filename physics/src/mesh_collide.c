@@ -133,51 +133,6 @@ static tbVec3 tbClosestOnTriangle( const tbTriangle* tri, tbVec3 q, int* feature
 	return tbAdd( a, tbAdd( tbMulSV( vb * denom, ab ), tbMulSV( vc * denom, ac ) ) );
 }
 
-// Closest points of segments p1-q1 and p2-q2 (clamped normal equations, as in manifold.c).
-static void tbClosestSegments( tbVec3 p1, tbVec3 q1, tbVec3 p2, tbVec3 q2, tbVec3* c1, tbVec3* c2 )
-{
-	tbVec3 d1 = tbSub( q1, p1 ), d2 = tbSub( q2, p2 ), r = tbSub( p1, p2 );
-	float a = tbDot( d1, d1 ), e = tbDot( d2, d2 ), f = tbDot( d2, r );
-	float s = 0.0f, t = 0.0f;
-	if ( a <= 1.0e-20f && e <= 1.0e-20f )
-	{
-	}
-	else if ( a <= 1.0e-20f )
-	{
-		t = tbClampFloat( f / e, 0.0f, 1.0f );
-	}
-	else
-	{
-		float c = tbDot( d1, r );
-		if ( e <= 1.0e-20f )
-		{
-			s = tbClampFloat( -c / a, 0.0f, 1.0f );
-		}
-		else
-		{
-			float b = tbDot( d1, d2 );
-			float denom = a * e - b * b;
-			if ( denom > 1.0e-10f * a * e )
-			{
-				s = tbClampFloat( ( b * f - c * e ) / denom, 0.0f, 1.0f );
-			}
-			t = ( b * s + f ) / e;
-			if ( t < 0.0f )
-			{
-				t = 0.0f;
-				s = tbClampFloat( -c / a, 0.0f, 1.0f );
-			}
-			else if ( t > 1.0f )
-			{
-				t = 1.0f;
-				s = tbClampFloat( ( b - c ) / a, 0.0f, 1.0f );
-			}
-		}
-	}
-	*c1 = tbMulAdd( p1, s, d1 );
-	*c2 = tbMulAdd( p2, t, d2 );
-}
-
 // Manifold assembly: points in the mesh frame, converted once at the end.
 typedef struct tbLocalPoint
 {
@@ -314,7 +269,7 @@ static int tbTriangleCapsule( const tbTriangle* tri, tbVec3 p1, tbVec3 p2, float
 	for ( int i = 0; i < 3; ++i )
 	{
 		tbVec3 ct, cs;
-		tbClosestSegments( tri->v[i], tri->v[( i + 1 ) % 3], p1, p2, &ct, &cs );
+		tbSegmentClosestPoints( tri->v[i], tri->v[( i + 1 ) % 3], p1, p2, &ct, &cs );
 		float dSq = tbDistanceSquared( ct, cs );
 		if ( dSq < bestSq )
 		{
@@ -811,7 +766,7 @@ static int tbTriangleHull( const tbTriangle* tri, tbLocalHull* h, float speculat
 	tbVec3 ct, ch;
 	tbVec3 ha = h->vertices[hull->edges[edgeHull].origin];
 	tbVec3 hb = h->vertices[hull->edges[hull->edges[edgeHull].twin].origin];
-	tbClosestSegments( tri->v[edgeTri], tri->v[( edgeTri + 1 ) % 3], ha, hb, &ct, &ch );
+	tbSegmentClosestPoints( tri->v[edgeTri], tri->v[( edgeTri + 1 ) % 3], ha, hb, &ct, &ch );
 	*normal = edgeAxis;
 	out[0].p = tbLerp( ct, ch, 0.5f );
 	out[0].separation = edgeSeparation;

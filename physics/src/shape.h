@@ -51,3 +51,7 @@ bool tbShouldShapesCollide( const tbShape* a, const tbShape* b );
 void tbDestroyShapeInternal( tbWorld* world, tbShape* shape );
 /// Insert the shape's proxy into the broad phase (tree chosen by the body's type).
 void tbCreateShapeProxy( tbWorld* world, tbShape* shape, const tbBody* body );
+
+/// Closest points c1 on segment p1-q1 and c2 on segment p2-q2 (manifold.c; the capsule and mesh
+/// narrow phases share it).
+void tbSegmentClosestPoints( tbVec3 p1, tbVec3 q1, tbVec3 p2, tbVec3 q2, tbVec3* c1, tbVec3* c2 );

@@ -313,8 +313,9 @@ static int tbBuildTriangleMesh( tbWorldDraw* draw, tbRenderer* renderer, const t
 #define TB_MAX_CACHED_SHAPES ( 1 << 20 )
 #define TB_MAX_RENDER_MESH_VERTICES ( 4 << 20 )
 
-static const tbShapeVisual* tbGetHullVisual( tbWorldDraw* draw, tbRenderer* renderer, tbShapeId id,
-											 const tbHull* hull )
+// The cache slot of a shape: found (its visual is ready) or empty (the caller fills it and counts
+// it); NULL when the table cannot grow. Resets the cache when it is full.
+static tbShapeVisual* tbGetVisualSlot( tbWorldDraw* draw, tbRenderer* renderer, tbShapeId id, bool* found )
 {
 	if ( draw->count >= TB_MAX_CACHED_SHAPES || tbRenderer_GetMeshVertexTotal( renderer ) >= TB_MAX_RENDER_MESH_VERTICES )
 	{
@@ -325,45 +326,48 @@ static const tbShapeVisual* tbGetHullVisual( tbWorldDraw* draw, tbRenderer* rend
 		return NULL;
 	}
 	tbShapeVisual* slot = tbFindSlot( draw->slots, draw->capacity, id );
-	if ( slot->id.index1 != 0 )
+	*found = slot->id.index1 != 0;
+	if ( *found == false )
+	{
+		slot->id = id;
+		slot->local = tb_transformIdentity;
+		slot->scale = tbMakeVec3( 1.0f, 1.0f, 1.0f );
+		slot->mesh = -1;
+		draw->count += 1;
+	}
+	return slot;
+}
+
+static const tbShapeVisual* tbGetHullVisual( tbWorldDraw* draw, tbRenderer* renderer, tbShapeId id,
+											 const tbHull* hull )
+{
+	bool found = false;
+	tbShapeVisual* slot = tbGetVisualSlot( draw, renderer, id, &found );
+	if ( slot == NULL || found )
 	{
 		return slot;
 	}
-
-	tbShapeVisual visual;
-	visual.id = id;
-	visual.local = tb_transformIdentity;
-	visual.scale = tbMakeVec3( 1.0f, 1.0f, 1.0f );
-	if ( tbDetectBox( hull, &visual.local, &visual.scale ) )
+	if ( tbDetectBox( hull, &slot->local, &slot->scale ) )
 	{
-		visual.mesh = tbMesh_cube;
+		slot->mesh = tbMesh_cube;
+		return slot;
 	}
-	else
+	uint64_t hash = tbHashHull( hull );
+	for ( int i = 0; i < draw->hullMeshCount; ++i )
 	{
-		uint64_t hash = tbHashHull( hull );
-		visual.mesh = -1;
-		for ( int i = 0; i < draw->hullMeshCount; ++i )
+		if ( draw->hullMeshes[i].hash == hash )
 		{
-			if ( draw->hullMeshes[i].hash == hash )
-			{
-				visual.mesh = draw->hullMeshes[i].mesh;
-				break;
-			}
-		}
-		if ( visual.mesh < 0 )
-		{
-			visual.mesh = tbBuildHullMesh( draw, renderer, hull );
-			if ( tbReserve( (void**)&draw->hullMeshes, &draw->hullMeshCapacity, draw->hullMeshCount + 1,
-							sizeof( tbHullMesh ) ) )
-			{
-				draw->hullMeshes[draw->hullMeshCount].hash = hash;
-				draw->hullMeshes[draw->hullMeshCount].mesh = visual.mesh;
-				draw->hullMeshCount += 1;
-			}
+			slot->mesh = draw->hullMeshes[i].mesh;
+			return slot;
 		}
 	}
-	*slot = visual;
-	draw->count += 1;
+	slot->mesh = tbBuildHullMesh( draw, renderer, hull );
+	if ( tbReserve( (void**)&draw->hullMeshes, &draw->hullMeshCapacity, draw->hullMeshCount + 1, sizeof( tbHullMesh ) ) )
+	{
+		draw->hullMeshes[draw->hullMeshCount].hash = hash;
+		draw->hullMeshes[draw->hullMeshCount].mesh = slot->mesh;
+		draw->hullMeshCount += 1;
+	}
 	return slot;
 }
 
@@ -371,26 +375,12 @@ static const tbShapeVisual* tbGetHullVisual( tbWorldDraw* draw, tbRenderer* rend
 static const tbShapeVisual* tbGetTriangleMeshVisual( tbWorldDraw* draw, tbRenderer* renderer, tbShapeId id,
 													 const tbMesh* mesh )
 {
-	if ( draw->count >= TB_MAX_CACHED_SHAPES || tbRenderer_GetMeshVertexTotal( renderer ) >= TB_MAX_RENDER_MESH_VERTICES )
+	bool found = false;
+	tbShapeVisual* slot = tbGetVisualSlot( draw, renderer, id, &found );
+	if ( slot != NULL && found == false )
 	{
-		tbWorldDraw_Reset( draw, renderer );
+		slot->mesh = tbBuildTriangleMesh( draw, renderer, mesh );
 	}
-	if ( 2 * ( draw->count + 1 ) > draw->capacity && tbGrowSlots( draw ) == false )
-	{
-		return NULL;
-	}
-	tbShapeVisual* slot = tbFindSlot( draw->slots, draw->capacity, id );
-	if ( slot->id.index1 != 0 )
-	{
-		return slot;
-	}
-	tbShapeVisual visual;
-	visual.id = id;
-	visual.local = tb_transformIdentity;
-	visual.scale = tbMakeVec3( 1.0f, 1.0f, 1.0f );
-	visual.mesh = tbBuildTriangleMesh( draw, renderer, mesh );
-	*slot = visual;
-	draw->count += 1;
 	return slot;
 }
 
