@@ -678,7 +678,17 @@ tbManifold tbCollideHullAndCapsule( const tbHull* hullA, tbTransform xfA, const 
 		{
 			return manifold;
 		}
-		tbVec3 normal = tbMulSV( 1.0f / distance, tbSub( x, y ) );
+		// The SAT said the core is clear, but at kilometre scales the exact closest points can
+		// coincide (a segment end on a hull vertex, rounded): then the SAT axis is the normal.
+		tbVec3 normal;
+		if ( distance > 1.0e-9f )
+		{
+			normal = tbMulSV( 1.0f / distance, tbSub( x, y ) );
+		}
+		else
+		{
+			normal = faceSeparation >= edgeSeparation ? hullA->planes[faceIndex].normal : edgeAxis;
+		}
 
 		// Lying flat on a face (normal is the face normal, segment nearly parallel to it): two
 		// points, one per clipped end. |cos| < 0.25 is within ~14.5 deg of parallel; points of a
