@@ -110,7 +110,7 @@ workspace "tumble"
 		end
 	always()
 
--- Physics core: C11 and libm only. -fPIC because it is also linked into the tumble.so Lua module.
+-- Physics core: C11, libm and C11 threads (in glibc itself on Debian 12) only. -fPIC because it is also linked into the tumble.so Lua module.
 project "tumble_physics"
 	kind "StaticLib"
 	language "C"
