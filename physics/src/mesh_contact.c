@@ -160,17 +160,7 @@ void tbFinishMeshContacts( tbWorld* world )
 		if ( isTouching )
 		{
 			const tbManifold* m = &world->contacts.data[parent->eventChildId].manifold;
-			tbBody* bodyA = world->bodies.data + shapeA->bodyId;
-			tbBody* bodyB = world->bodies.data + shapeB->bodyId;
-			tbContactBeginEvent ev;
-			ev.shapeA = idA;
-			ev.shapeB = idB;
-			ev.normal = m->normal;
-			ev.point = m->points[0].point;
-			tbVec3 vA = tbBody_GetPointVelocity( tbMakeBodyId( world, bodyA ), ev.point );
-			tbVec3 vB = tbBody_GetPointVelocity( tbMakeBodyId( world, bodyB ), ev.point );
-			ev.approachSpeed = -tbDot( tbSub( vB, vA ), ev.normal );
-			tbPushContactBegin( world, &ev );
+			tbReportContactBegin( world, shapeA, shapeB, m->normal, m->points[0].point );
 		}
 		else
 		{

@@ -222,6 +222,19 @@ void tbPushContactBegin( tbWorld* world, const tbContactBeginEvent* ev )
 	TB_PUSH_EVENT( world->beginEvents, world->beginCount, world->beginCapacity, tbContactBeginEvent, ev );
 }
 
+void tbReportContactBegin( tbWorld* world, const tbShape* shapeA, const tbShape* shapeB, tbVec3 normal, tbVec3 point )
+{
+	tbContactBeginEvent ev;
+	ev.shapeA = tbMakeShapeId( world, shapeA );
+	ev.shapeB = tbMakeShapeId( world, shapeB );
+	ev.normal = normal;
+	ev.point = point;
+	tbVec3 vA = tbBody_GetPointVelocity( tbMakeBodyId( world, world->bodies.data + shapeA->bodyId ), point );
+	tbVec3 vB = tbBody_GetPointVelocity( tbMakeBodyId( world, world->bodies.data + shapeB->bodyId ), point );
+	ev.approachSpeed = -tbDot( tbSub( vB, vA ), normal );
+	tbPushContactBegin( world, &ev );
+}
+
 void tbPushContactEnd( tbWorld* world, const tbContactEndEvent* ev )
 {
 	TB_PUSH_EVENT( world->endEvents, world->endCount, world->endCapacity, tbContactEndEvent, ev );
@@ -571,15 +584,8 @@ static void tbCollide( tbWorld* world, float timeStep )
 			}
 			else if ( isTouching )
 			{
-				tbContactBeginEvent ev;
-				ev.shapeA = idA;
-				ev.shapeB = idB;
-				ev.normal = contact->manifold.normal;
-				ev.point = contact->manifold.pointCount > 0 ? contact->manifold.points[0].point : tbAABB_Center( shapeA->aabb );
-				tbVec3 vA = tbBody_GetPointVelocity( tbMakeBodyId( world, bodyA ), ev.point );
-				tbVec3 vB = tbBody_GetPointVelocity( tbMakeBodyId( world, bodyB ), ev.point );
-				ev.approachSpeed = -tbDot( tbSub( vB, vA ), ev.normal );
-				tbPushContactBegin( world, &ev );
+				tbVec3 point = contact->manifold.pointCount > 0 ? contact->manifold.points[0].point : tbAABB_Center( shapeA->aabb );
+				tbReportContactBegin( world, shapeA, shapeB, contact->manifold.normal, point );
 			}
 			else
 			{

@@ -104,6 +104,9 @@ void tbEnsureCapacity( void** data, int count, int* capacity, size_t elemSize );
 	while ( 0 )
 
 void tbPushContactBegin( tbWorld* world, const tbContactBeginEvent* ev );
+/// A begin event for two shapes touching at point with normal (A to B); the approach speed is taken
+/// from the bodies' current velocities at the point.
+void tbReportContactBegin( tbWorld* world, const tbShape* shapeA, const tbShape* shapeB, tbVec3 normal, tbVec3 point );
 void tbPushContactEnd( tbWorld* world, const tbContactEndEvent* ev );
 void tbPushSensorEvent( tbWorld* world, const tbSensorEvent* ev, bool begin );
 void tbPushJointBreak( tbWorld* world, const tbJointBreakEvent* ev );
