@@ -19,6 +19,7 @@
 // overflows the C stack.
 
 #include "core.h"
+#include "shape.h"
 
 #include "tumble/collision.h"
 
@@ -501,7 +502,7 @@ void tbDynamicTree_Query( const tbDynamicTree* tree, tbAABB aabb, uint64_t maskB
 // ray does not move (or moves by less than any representable box size) only needs p inside the slab;
 // this also keeps 0 * inf out of the arithmetic. Rounding is monotone in the box bounds, so a parent
 // box never rejects a segment that one of its children accepts.
-static bool tbSegmentOverlapsBox( const float p[3], const float d[3], float maxFraction, tbAABB box )
+bool tbSegmentOverlapsBox( const float p[3], const float d[3], float maxFraction, tbAABB box )
 {
 	const float lower[3] = { box.lowerBound.x, box.lowerBound.y, box.lowerBound.z };
 	const float upper[3] = { box.upperBound.x, box.upperBound.y, box.upperBound.z };

@@ -4,6 +4,7 @@
 #include "mesh.h"
 
 #include "core.h"
+#include "shape.h"
 
 #include <float.h>
 #include <math.h>
@@ -463,43 +464,6 @@ tbAABB tbWorldBoxToMesh( tbAABB box, tbTransform xfMesh )
 
 // Ray casts ------------------------------------------------------------------------------------
 
-// Slab test: does the segment origin + s * d, s in [0, maxFraction], cross the box?
-static bool tbRayHitsBox( tbAABB box, tbVec3 origin, tbVec3 d, float maxFraction )
-{
-	float lo = 0.0f, hi = maxFraction;
-	const float* o = &origin.x;
-	const float* dd = &d.x;
-	const float* bl = &box.lowerBound.x;
-	const float* bu = &box.upperBound.x;
-	for ( int i = 0; i < 3; ++i )
-	{
-		if ( tbAbsFloat( dd[i] ) < 1.0e-20f )
-		{
-			if ( o[i] < bl[i] || o[i] > bu[i] )
-			{
-				return false;
-			}
-			continue;
-		}
-		float inv = 1.0f / dd[i];
-		float t1 = ( bl[i] - o[i] ) * inv;
-		float t2 = ( bu[i] - o[i] ) * inv;
-		if ( t1 > t2 )
-		{
-			float t = t1;
-			t1 = t2;
-			t2 = t;
-		}
-		lo = tbMaxFloat( lo, t1 );
-		hi = tbMinFloat( hi, t2 );
-		if ( lo > hi )
-		{
-			return false;
-		}
-	}
-	return true;
-}
-
 // Moeller-Trumbore, two-sided: returns the fraction or -1.
 static float tbRayTriangle( tbVec3 origin, tbVec3 d, const tbVec3 v[3] )
 {
@@ -542,6 +506,8 @@ tbCastOutput tbRayCastMesh( const tbRayCastInput* input, const tbMesh* mesh, int
 		return out;
 	}
 	float best = input->maxFraction;
+	const float p[3] = { input->origin.x, input->origin.y, input->origin.z };
+	const float d[3] = { input->translation.x, input->translation.y, input->translation.z };
 	int bestTriangle = -1;
 	int stack[TB_MESH_STACK_SIZE];
 	int top = 0;
@@ -549,7 +515,7 @@ tbCastOutput tbRayCastMesh( const tbRayCastInput* input, const tbMesh* mesh, int
 	while ( top > 0 )
 	{
 		const tbMeshNode* node = mesh->nodes + stack[--top];
-		if ( tbRayHitsBox( node->aabb, input->origin, input->translation, best ) == false )
+		if ( tbSegmentOverlapsBox( p, d, best, node->aabb ) == false )
 		{
 			continue;
 		}

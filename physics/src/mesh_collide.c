@@ -838,16 +838,7 @@ static bool tbOverlapTriangle( int t, void* context )
 
 bool tbMeshOverlapsProxy( const tbMesh* mesh, tbTransform xfMesh, const tbShapeProxy* proxy, tbTransform xfProxy )
 {
-	tbVec3 lo = tbTransformPoint( xfProxy, proxy->points[0] );
-	tbVec3 hi = lo;
-	for ( int i = 1; i < proxy->count; ++i )
-	{
-		tbVec3 p = tbTransformPoint( xfProxy, proxy->points[i] );
-		lo = tbMinVec( lo, p );
-		hi = tbMaxVec( hi, p );
-	}
-	tbVec3 r = { proxy->radius, proxy->radius, proxy->radius };
-	tbAABB box = { tbSub( lo, r ), tbAdd( hi, r ) };
+	tbAABB box = tbComputeProxyAABB( proxy, xfProxy );
 	tbOverlapQuery q;
 	memset( &q, 0, sizeof( q ) );
 	q.mesh = mesh;

@@ -727,3 +727,18 @@ tbCastOutput tbShape_RayCast( tbShapeId shapeId, tbVec3 origin, tbVec3 translati
 	}
 	return tbRayCastShape( shape, world->bodies.data[shape->bodyId].transform, origin, translation, 1.0f );
 }
+
+tbAABB tbComputeProxyAABB( const tbShapeProxy* proxy, tbTransform xf )
+{
+	tbVec3 lo = tbTransformPoint( xf, proxy->points[0] );
+	tbVec3 hi = lo;
+	for ( int i = 1; i < proxy->count; ++i )
+	{
+		tbVec3 p = tbTransformPoint( xf, proxy->points[i] );
+		lo = tbMinVec( lo, p );
+		hi = tbMaxVec( hi, p );
+	}
+	tbVec3 r = { proxy->radius, proxy->radius, proxy->radius };
+	tbAABB box = { tbSub( lo, r ), tbAdd( hi, r ) };
+	return box;
+}

@@ -55,3 +55,10 @@ void tbCreateShapeProxy( tbWorld* world, tbShape* shape, const tbBody* body );
 /// Closest points c1 on segment p1-q1 and c2 on segment p2-q2 (manifold.c; the capsule and mesh
 /// narrow phases share it).
 void tbSegmentClosestPoints( tbVec3 p1, tbVec3 q1, tbVec3 p2, tbVec3 q2, tbVec3* c1, tbVec3* c2 );
+
+/// Slab test of the segment p + t d, t in [0, maxFraction], against a box (dynamic_tree.c; the
+/// broad-phase tree and the mesh triangle tree share it).
+bool tbSegmentOverlapsBox( const float p[3], const float d[3], float maxFraction, tbAABB box );
+
+/// World box of a shape proxy (its points placed by xf, grown by its radius).
+tbAABB tbComputeProxyAABB( const tbShapeProxy* proxy, tbTransform xf );

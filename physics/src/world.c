@@ -839,16 +839,7 @@ void tbWorld_OverlapShape( tbWorldId worldId, const tbShapeProxy* proxy, tbTrans
 	{
 		return;
 	}
-	tbVec3 lo = tbTransformPoint( transform, proxy->points[0] );
-	tbVec3 hi = lo;
-	for ( int i = 1; i < proxy->count; ++i )
-	{
-		tbVec3 p = tbTransformPoint( transform, proxy->points[i] );
-		lo = tbMinVec( lo, p );
-		hi = tbMaxVec( hi, p );
-	}
-	tbVec3 r = { proxy->radius, proxy->radius, proxy->radius };
-	tbAABB aabb = { tbSub( lo, r ), tbAdd( hi, r ) };
+	tbAABB aabb = tbComputeProxyAABB( proxy, transform );
 	if ( !tbAABB_IsValid( aabb ) )
 	{
 		return;
