@@ -29,6 +29,7 @@ typedef struct tbBenchOptions
 	int steps;		///< 0: each scene's own count
 	int iterations; ///< 0: TB_BENCH_DEFAULT_ITERATIONS
 	int threads;
+	int subSteps; ///< 0: Tumble's default
 	const char* csvPath;
 } tbBenchOptions;
 
@@ -199,6 +200,7 @@ static void tbBench_Run( tbBenchRun* run, const tbBenchEngine* engine, const tbB
 	settings.iterations = options->iterations > 0 ? options->iterations : TB_BENCH_DEFAULT_ITERATIONS;
 	settings.iterationsSet = options->iterations > 0;
 	settings.threads = options->threads;
+	settings.subSteps = options->subSteps;
 
 	memset( run, 0, sizeof( *run ) );
 	snprintf( run->scene, sizeof( run->scene ), "%s", scene->name );
@@ -435,6 +437,7 @@ static void tbBench_Usage( FILE* file )
 				   "  --steps N             steps per scene (default: the scene's own)\n"
 				   "  --iters N             solver iterations (default 10; Tumble keeps its own unless given)\n"
 				   "  --threads N           worker threads (Tumble only)\n"
+				   "  --substeps N          Tumble soft-mode sub-steps per step (default: Tumble's own)\n"
 				   "  --csv FILE            also write every run as a CSV row\n"
 				   "scenes:" );
 	for ( int i = 0; i < count; ++i )
@@ -552,6 +555,10 @@ static bool tbBench_ParseOptions( tbBenchOptions* options, int argc, char** argv
 		else if ( strcmp( arg, "--threads" ) == 0 )
 		{
 			ok = tbBench_ParseInt( value, &options->threads );
+		}
+		else if ( strcmp( arg, "--substeps" ) == 0 )
+		{
+			ok = tbBench_ParseInt( value, &options->subSteps ) && options->subSteps <= 64;
 		}
 		else if ( strcmp( arg, "--csv" ) == 0 )
 		{

@@ -161,6 +161,7 @@ typedef struct tbBenchSettings
 	int iterations;		///< solver iterations (TB_BENCH_DEFAULT_ITERATIONS unless --iters)
 	bool iterationsSet; ///< --iters given: engines with another default (Tumble) use it too
 	int threads;		///< worker threads (Tumble only; the reference engines run one)
+	int subSteps;		///< Tumble soft-mode sub-steps; 0 keeps Tumble's default (--substeps)
 } tbBenchSettings;
 
 /// The same C interface for every engine. Only step() is timed.

@@ -97,6 +97,10 @@ static void* tbTumble_Create( const tbBenchScene* scene, const tbBenchSettings* 
 	{
 		worldDef.iterations = settings->iterations;
 	}
+	if ( settings->subSteps > 0 )
+	{
+		worldDef.subSteps = settings->subSteps;
+	}
 	// Results are bit-identical for any worker count; only the time changes.
 	worldDef.workerCount = settings->threads;
 

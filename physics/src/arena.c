@@ -30,7 +30,7 @@ void tbDestroyArena( tbArena* arena )
 	memset( arena, 0, sizeof( *arena ) );
 }
 
-void* tbArenaAlloc( tbArena* arena, size_t size )
+void* tbArenaAllocRaw( tbArena* arena, size_t size )
 {
 	size = ( size + 15u ) & ~(size_t)15u;
 	if ( size == 0 )
@@ -42,7 +42,6 @@ void* tbArenaAlloc( tbArena* arena, size_t size )
 	{
 		void* p = arena->data + arena->used;
 		arena->used += size;
-		memset( p, 0, size );
 		return p;
 	}
 
@@ -58,10 +57,16 @@ void* tbArenaAlloc( tbArena* arena, size_t size )
 	}
 	void* p = tbAlloc( size );
 	TB_ASSERT( p != NULL );
-	memset( p, 0, size );
 	arena->overflow[arena->overflowCount] = p;
 	arena->overflowSizes[arena->overflowCount] = size;
 	arena->overflowCount += 1;
+	return p;
+}
+
+void* tbArenaAlloc( tbArena* arena, size_t size )
+{
+	void* p = tbArenaAllocRaw( arena, size );
+	memset( p, 0, ( size + 15u ) & ~(size_t)15u );
 	return p;
 }
 

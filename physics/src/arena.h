@@ -21,7 +21,12 @@ void tbCreateArena( tbArena* arena, size_t capacity );
 void tbDestroyArena( tbArena* arena );
 /// 16-byte aligned, zero-initialised memory valid until the next reset.
 void* tbArenaAlloc( tbArena* arena, size_t size );
+/// 16-byte aligned memory valid until the next reset, not initialised: for the large per-step
+/// arrays whose every used element is written before it is read (zeroing them cost a serial pass
+/// over megabytes per step).
+void* tbArenaAllocRaw( tbArena* arena, size_t size );
 /// Free everything; grow the main block when the last step overflowed.
 void tbArenaReset( tbArena* arena );
 
 #define TB_ARENA_ARRAY( arena, type, count ) ( (type*)tbArenaAlloc( ( arena ), sizeof( type ) * (size_t)( count ) ) )
+#define TB_ARENA_ARRAY_RAW( arena, type, count ) ( (type*)tbArenaAllocRaw( ( arena ), sizeof( type ) * (size_t)( count ) ) )

@@ -95,6 +95,12 @@ static void tbPrepareContactBlock( int start, int end, int blockIndex, void* con
 				cp->tangentImpulse[0] = mp->tangentImpulse[0];
 				cp->tangentImpulse[1] = mp->tangentImpulse[1];
 			}
+			else
+			{
+				cp->normalImpulse = 0.0f;
+				cp->tangentImpulse[0] = 0.0f;
+				cp->tangentImpulse[1] = 0.0f;
+			}
 			cp->maxNormalImpulse = 0.0f;
 			cp->rows[0] = tbMakeRow( mA, mB, &sbA->invInertia, &sbB->invInertia, cp->rA, cp->rB, c->normal );
 			cp->rows[1] = tbMakeRow( mA, mB, &sbA->invInertia, &sbB->invInertia, cp->rA, cp->rB, c->tangent1 );
@@ -110,8 +116,9 @@ void tbPrepareContacts( tbWorld* world, tbStepContext* ctx )
 	// Which contacts become constraints is decided serially (cheap); the constraints are then
 	// filled in parallel, each block writing its own slots.
 	int capacity = world->contacts.liveCount;
-	ctx->contacts = TB_ARENA_ARRAY( ctx->arena, tbContactConstraint, capacity > 0 ? capacity : 1 );
-	int* contactIds = TB_ARENA_ARRAY( ctx->arena, int, capacity > 0 ? capacity : 1 );
+	// Not zeroed: tbPrepareContactBlock writes every field of the used constraints and points.
+	ctx->contacts = TB_ARENA_ARRAY_RAW( ctx->arena, tbContactConstraint, capacity > 0 ? capacity : 1 );
+	int* contactIds = TB_ARENA_ARRAY_RAW( ctx->arena, int, capacity > 0 ? capacity : 1 );
 	int n = 0;
 	for ( int i = 0; i < world->contacts.count; ++i )
 	{
@@ -1021,7 +1028,8 @@ static void tbPrepareWideContacts( tbStepContext* ctx )
 		total += tbBlockCount( ctx->graph.colorStarts[color + 1] - ctx->graph.colorStarts[color], 4 );
 	}
 	ctx->wideStarts[TB_GRAPH_COLOR_COUNT] = total;
-	ctx->wideContacts = TB_ARENA_ARRAY( ctx->arena, tbContactConstraintW, total > 0 ? total : 1 );
+	// Not zeroed: tbPackWide writes every lane of the points up to the group's point count.
+	ctx->wideContacts = TB_ARENA_ARRAY_RAW( ctx->arena, tbContactConstraintW, total > 0 ? total : 1 );
 	tbPackTask task = { ctx, false };
 	tbParallelFor( ctx->jobs, total, TB_WIDE_BLOCK_SIZE, tbPackBlock, &task );
 }

@@ -117,14 +117,18 @@ static void tbIntegrateVelocitiesBlock( int start, int end, int blockIndex, void
 		tbVec3 w = state->w;
 		if ( body->fixedRotation == false )
 		{
-			tbQuat q = tbNormalizeQ( tbMulQQ( state->dq, sb->q0 ) );
-			tbVec3 wb = tbInvRotate( q, w );
+			// An isotropic body (I = s 1) has w x I w = 0: no gyroscopic torque to integrate.
 			tbMat3 I = body->localInertia;
-			tbVec3 Iw = tbMulMV( I, wb );
-			tbVec3 f = tbMulSV( h, tbCross( wb, Iw ) );
-			tbMat3 J = tbAddMM( I, tbMulSM( h, tbSubMM( tbMulMM( tbSkew( wb ), I ), tbSkew( Iw ) ) ) );
-			wb = tbSub( wb, tbSolve3( J, f ) );
-			w = tbRotate( q, wb );
+			if ( tbIsScaledIdentity( I ) == false )
+			{
+				tbQuat q = tbNormalizeQ( tbMulQQ( state->dq, sb->q0 ) );
+				tbVec3 wb = tbInvRotate( q, w );
+				tbVec3 Iw = tbMulMV( I, wb );
+				tbVec3 f = tbMulSV( h, tbCross( wb, Iw ) );
+				tbMat3 J = tbAddMM( I, tbMulSM( h, tbSubMM( tbMulMM( tbSkew( wb ), I ), tbSkew( Iw ) ) ) );
+				wb = tbSub( wb, tbSolve3( J, f ) );
+				w = tbRotate( q, wb );
+			}
 			w = tbAdd( w, tbMulSV( h, tbMulMV( sb->invInertia, body->torque ) ) );
 			w = tbMulSV( 1.0f / ( 1.0f + h * body->angularDamping ), w );
 		}

@@ -354,9 +354,23 @@ TB_INLINE tbMat3 tbInvert( tbMat3 m )
 /// Solve m * x = b for x (Cramer's rule); zero if singular.
 TB_INLINE tbVec3 tbSolve3( tbMat3 m, tbVec3 b ) { return tbMulMV( tbInvert( m ), b ); }
 
-/// R * diag(d) * R^T: a body-frame diagonal inertia expressed in world frame.
+/// True when m is s * identity (the inertia of a sphere, a cube or a regular solid): such a tensor
+/// is the same in every frame and has no gyroscopic torque.
+TB_INLINE bool tbIsScaledIdentity( tbMat3 m )
+{
+	return m.cx.y == 0.0f && m.cx.z == 0.0f && m.cy.x == 0.0f && m.cy.z == 0.0f && m.cz.x == 0.0f && m.cz.y == 0.0f &&
+		   m.cx.x == m.cy.y && m.cx.x == m.cz.z;
+}
+
+/// R * I * R^T: a body-frame inertia (or inverse inertia) expressed in world frame. R s 1 R^T = s 1
+/// exactly, so a scaled identity is returned as it is (no rounding, and most of the solver's bodies
+/// are spheres or cubes).
 TB_INLINE tbMat3 tbRotateInertia( tbQuat q, tbMat3 localInertia )
 {
+	if ( tbIsScaledIdentity( localInertia ) )
+	{
+		return localInertia;
+	}
 	tbMat3 r = tbMakeMatFromQuat( q );
 	return tbMulMM( tbMulMM( r, localInertia ), tbTranspose( r ) );
 }
