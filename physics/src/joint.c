@@ -6,11 +6,13 @@
 #include "body.h"
 #include "contact.h"
 #include "core.h"
+#include "jobs.h"
 #include "mover.h"
 #include "world.h"
 #include "tumble/tumble.h"
 
 #include <float.h>
+#include <stdint.h>
 #include <string.h>
 
 // The book's guard against huge one-step impulses (000 ch. 10.1): a violent collision can leave a
@@ -1088,6 +1090,73 @@ static void tbRefreshJoint( tbStepContext* ctx, tbJoint* joint, const tbJointCla
 	cls->refresh( ctx, joint, &joint->pose );
 }
 
+// Joint graph colouring ---------------------------------------------------------------------------
+
+_Static_assert( TB_JOINT_COLOR_COUNT <= 16, "joint colour sets are 16-bit masks" );
+
+// A side the solver writes: an awake dynamic body (kinematic and static sides are only read).
+static bool tbIsWrittenSide( const tbJointSide* side )
+{
+	return side->solverIndex >= 0 && side->invMass > 0.0f;
+}
+
+// Greedy colouring of the step's joints (as the contacts', constraint_graph.c): a joint takes the
+// lowest colour free on both of its moving bodies. Visiting the joints in jointIds order makes the
+// colours, and so the Gauss-Seidel order, a function of the joint list alone: the result is the same
+// for any thread count. Custom joints call back into user code (a Lua state is single-threaded),
+// so they go to the overflow set with the joints that found no colour.
+static void tbColorJoints( tbStepContext* ctx )
+{
+	tbWorld* world = ctx->world;
+	int count = ctx->jointCount;
+	uint16_t* bodyColors = TB_ARENA_ARRAY( ctx->arena, uint16_t, ctx->bodyCount > 0 ? ctx->bodyCount : 1 );
+	uint8_t* colorOf = TB_ARENA_ARRAY_RAW( ctx->arena, uint8_t, count > 0 ? count : 1 );
+	int* sorted = TB_ARENA_ARRAY_RAW( ctx->arena, int, count > 0 ? count : 1 );
+	int counts[TB_JOINT_COLOR_COUNT + 1] = { 0 };
+	const unsigned allColors = ( 1u << TB_JOINT_COLOR_COUNT ) - 1u;
+	for ( int i = 0; i < count; ++i )
+	{
+		tbJoint* joint = world->joints.data + ctx->jointIds[i];
+		int color = TB_JOINT_COLOR_COUNT;
+		if ( joint->type != tbJoint_custom )
+		{
+			bool writeA = tbIsWrittenSide( &joint->sideA );
+			bool writeB = tbIsWrittenSide( &joint->sideB );
+			unsigned taken = ( writeA ? bodyColors[joint->sideA.solverIndex] : 0u ) |
+							 ( writeB ? bodyColors[joint->sideB.solverIndex] : 0u );
+			unsigned free = ~taken & allColors;
+			if ( free != 0u )
+			{
+				color = __builtin_ctz( free );
+				if ( writeA )
+				{
+					bodyColors[joint->sideA.solverIndex] |= (uint16_t)( 1u << color );
+				}
+				if ( writeB )
+				{
+					bodyColors[joint->sideB.solverIndex] |= (uint16_t)( 1u << color );
+				}
+			}
+		}
+		colorOf[i] = (uint8_t)color;
+		counts[color] += 1;
+	}
+	int offset = 0;
+	int fill[TB_JOINT_COLOR_COUNT + 1];
+	for ( int color = 0; color <= TB_JOINT_COLOR_COUNT; ++color )
+	{
+		ctx->jointColorStarts[color] = offset;
+		fill[color] = offset;
+		offset += counts[color];
+	}
+	ctx->jointColorStarts[TB_JOINT_COLOR_COUNT + 1] = offset;
+	for ( int i = 0; i < count; ++i )
+	{
+		sorted[fill[colorOf[i]]++] = ctx->jointIds[i];
+	}
+	memcpy( ctx->jointIds, sorted, sizeof( int ) * (size_t)count );
+}
+
 void tbPrepareJoints( tbStepContext* ctx )
 {
 	tbWorld* world = ctx->world;
@@ -1107,6 +1176,7 @@ void tbPrepareJoints( tbStepContext* ctx )
 		tbRefreshJoint( ctx, joint, cls, &m );
 		tbGuardWarmStart( ctx, joint, cls );
 	}
+	tbColorJoints( ctx );
 }
 
 static void tbLoadSide( tbStepContext* ctx, const tbJointSide* side, tbVec3* v, tbVec3* w, tbVec3* dp, tbQuat* dq,
@@ -1153,22 +1223,6 @@ static void tbStoreMotion( tbStepContext* ctx, const tbJoint* joint, const tbJoi
 		tbBodyState* s = ctx->states + joint->sideB.solverIndex;
 		s->v = m->vB;
 		s->w = m->wB;
-	}
-}
-
-void tbWarmStartJoints( tbStepContext* ctx )
-{
-	tbWorld* world = ctx->world;
-	for ( int i = 0; i < ctx->jointCount; ++i )
-	{
-		tbJoint* joint = world->joints.data + ctx->jointIds[i];
-		const tbJointClass* cls = tbGetJointClass( joint->type );
-		tbJointMotion m;
-		tbLoadMotion( ctx, joint, &m );
-		// A new sub-step begins here (soft mode); in the other modes this repeats the prepare.
-		tbRefreshJoint( ctx, joint, cls, &m );
-		cls->warmStart( ctx, joint, &m );
-		tbStoreMotion( ctx, joint, &m );
 	}
 }
 
@@ -1224,52 +1278,120 @@ static void tbTrackPeakReaction( const tbStepContext* ctx, tbJoint* joint, const
 	joint->peakTorque = tbMaxFloat( joint->peakTorque, tbLength( torque ) );
 }
 
+// Joint stages run colour by colour: the joints of a colour share no written body, so blocks of
+// them run on any thread; the overflow set runs on the calling thread, in order.
+typedef enum tbJointStage
+{
+	tbJointStage_refresh,
+	tbJointStage_warmStart,
+	tbJointStage_solve,
+} tbJointStage;
+
+typedef struct tbJointStageTask
+{
+	tbStepContext* ctx;
+	const int* jointIds; ///< the colour's joints
+	tbJointStage stage;
+	bool useBias;
+	bool computePose; ///< solve: measure the pose first (the relax call's first pass)
+	bool trackPeak;   ///< solve: the sub-step's last pass, record breakable joints' reactions
+} tbJointStageTask;
+
+/// Joints per parallel-for block (fixed: results must not depend on the thread count).
+#define TB_JOINT_BLOCK_SIZE 32
+
+static void tbJointStageBlock( int start, int end, int blockIndex, void* context )
+{
+	TB_UNUSED( blockIndex );
+	const tbJointStageTask* task = context;
+	tbStepContext* ctx = task->ctx;
+	tbWorld* world = ctx->world;
+	for ( int i = start; i < end; ++i )
+	{
+		tbJoint* joint = world->joints.data + task->jointIds[i];
+		const tbJointClass* cls = tbGetJointClass( joint->type );
+		tbJointMotion m;
+		tbLoadMotion( ctx, joint, &m );
+		switch ( task->stage )
+		{
+			case tbJointStage_refresh:
+				tbRefreshJoint( ctx, joint, cls, &m );
+				break;
+			case tbJointStage_warmStart:
+				// A new sub-step begins here (soft mode); in the other modes this repeats the prepare.
+				tbRefreshJoint( ctx, joint, cls, &m );
+				cls->warmStart( ctx, joint, &m );
+				tbStoreMotion( ctx, joint, &m );
+				break;
+			case tbJointStage_solve:
+				// Only the relax call follows a position update (the sub-step's tbIntegratePositions);
+				// the biased calls see the pose of the refresh just before them.
+				if ( task->computePose && cls->refresh != NULL )
+				{
+					tbComputeJointPose( joint, &m, &joint->pose );
+				}
+				cls->solve( ctx, joint, &m, task->useBias );
+				tbStoreMotion( ctx, joint, &m );
+				if ( task->trackPeak && tbIsBreakable( joint ) )
+				{
+					tbTrackPeakReaction( ctx, joint, cls );
+				}
+				break;
+		}
+	}
+}
+
+static void tbRunJointStage( tbStepContext* ctx, tbJointStageTask task )
+{
+	task.ctx = ctx;
+	for ( int color = 0; color <= TB_JOINT_COLOR_COUNT; ++color )
+	{
+		int start = ctx->jointColorStarts[color];
+		int count = ctx->jointColorStarts[color + 1] - start;
+		if ( count == 0 )
+		{
+			continue;
+		}
+		task.jointIds = ctx->jointIds + start;
+		if ( color < TB_JOINT_COLOR_COUNT )
+		{
+			tbParallelFor( ctx->jobs, count, TB_JOINT_BLOCK_SIZE, tbJointStageBlock, &task );
+		}
+		else
+		{
+			tbJointStageBlock( 0, count, 0, &task );
+		}
+	}
+}
+
+void tbWarmStartJoints( tbStepContext* ctx )
+{
+	tbJointStageTask task = { 0 };
+	task.stage = tbJointStage_warmStart;
+	tbRunJointStage( ctx, task );
+}
+
 void tbSolveJoints( tbStepContext* ctx, bool useBias )
 {
-	tbWorld* world = ctx->world;
 	// Without warm starting the sub-step's first call is its biased solve: refresh the rows there.
 	// Baumgarte and split modes have one sub-step, prepared by tbPrepareJoints.
 	if ( useBias && ctx->mode == tbSolver_soft && ctx->enableWarmStarting == false )
 	{
-		for ( int i = 0; i < ctx->jointCount; ++i )
-		{
-			tbJoint* joint = world->joints.data + ctx->jointIds[i];
-			tbJointMotion m;
-			tbLoadMotion( ctx, joint, &m );
-			tbRefreshJoint( ctx, joint, tbGetJointClass( joint->type ), &m );
-		}
+		tbJointStageTask task = { 0 };
+		task.stage = tbJointStage_refresh;
+		tbRunJointStage( ctx, task );
 	}
 	int passes = tbJointPasses( ctx );
 	for ( int pass = 0; pass < passes; ++pass )
 	{
-		for ( int i = 0; i < ctx->jointCount; ++i )
-		{
-			tbJoint* joint = world->joints.data + ctx->jointIds[i];
-			const tbJointClass* cls = tbGetJointClass( joint->type );
-			tbJointMotion m;
-			tbLoadMotion( ctx, joint, &m );
-			// Only the relax call follows a position update (the sub-step's tbIntegratePositions);
-			// the biased calls see the pose of the refresh just before them.
-			if ( pass == 0 && useBias == false && cls->refresh != NULL )
-			{
-				tbComputeJointPose( joint, &m, &joint->pose );
-			}
-			cls->solve( ctx, joint, &m, useBias );
-			tbStoreMotion( ctx, joint, &m );
-		}
-	}
-	// The relax call ends a sub-step (soft mode): its accumulated impulses are that sub-step's
-	// reaction. Breakable joints keep the largest over the step (tbFinalizeJoints).
-	if ( useBias == false )
-	{
-		for ( int i = 0; i < ctx->jointCount; ++i )
-		{
-			tbJoint* joint = world->joints.data + ctx->jointIds[i];
-			if ( tbIsBreakable( joint ) )
-			{
-				tbTrackPeakReaction( ctx, joint, tbGetJointClass( joint->type ) );
-			}
-		}
+		tbJointStageTask task = { 0 };
+		task.stage = tbJointStage_solve;
+		task.useBias = useBias;
+		task.computePose = pass == 0 && useBias == false;
+		// The relax call ends a sub-step (soft mode): its accumulated impulses are that sub-step's
+		// reaction. Breakable joints keep the largest over the step (tbFinalizeJoints).
+		task.trackPeak = pass == passes - 1 && useBias == false;
+		tbRunJointStage( ctx, task );
 	}
 }
 

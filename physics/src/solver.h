@@ -47,6 +47,10 @@ tbSoftness tbMakeSoft( float hertz, float zeta, float h );
 /// A rigid (hard) softness: massScale 1, impulseScale 0, biasRate given.
 tbSoftness tbMakeRigid( float biasRate );
 
+/// Colours of the joint graph: the joints of one colour share no moving body and are solved in
+/// parallel. A chain needs 2, a ragdoll's joints 3 or 4.
+#define TB_JOINT_COLOR_COUNT 12
+
 typedef struct tbStepContext
 {
 	tbWorld* world;
@@ -70,8 +74,11 @@ typedef struct tbStepContext
 	struct tbContactConstraintW* wideContacts; ///< four constraints of one colour each (contact_solver.c)
 	int wideStarts[TB_GRAPH_COLOR_COUNT + 1];  ///< first wide constraint of each colour; the last entry is the total
 
-	int* jointIds; ///< awake, enabled joints solved this step
+	int* jointIds; ///< awake, enabled joints solved this step, sorted by colour (joint.c)
 	int jointCount;
+	/// First joint of each colour in jointIds; colour TB_JOINT_COLOR_COUNT is the overflow, solved on
+	/// one thread; the last entry is jointCount.
+	int jointColorStarts[TB_JOINT_COLOR_COUNT + 2];
 
 	tbSoftness contactSoftness;       ///< dynamic vs dynamic
 	tbSoftness staticSoftness;        ///< dynamic vs static/kinematic (stiffer)
