@@ -161,12 +161,12 @@ static void tbWarmStartCone( tbStepContext* ctx, tbJoint* joint, tbJointMotion* 
 static void tbSolveCone( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, bool useBias )
 {
 	tbConeJointData* c = &joint->cone;
-	const tbJointPose* p = &joint->pose;
+	tbJointPose* p = &joint->pose;
 	tbSoftness soft = tbJointSoftness( ctx, useBias );
 
 	if ( c->enableTwistLimit )
 	{
-		float angle = tbTwistAngle( p->qRel );
+		float angle = tbPoseTwist( p );
 		if ( tbIsTwistLocked( c ) )
 		{
 			float target = 0.5f * ( c->lowerTwist + c->upperTwist );
@@ -194,7 +194,7 @@ static void tbSolveCone( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, b
 
 	if ( c->enableConeLimit )
 	{
-		float swing = tbSwingAngle( p->qRel );
+		float swing = tbPoseSwing( p );
 		tbSolveAngularLimit( ctx, m, &c->swing, 1.0f, c->coneAngle - swing, useBias, &c->coneImpulse );
 	}
 

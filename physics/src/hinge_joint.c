@@ -139,13 +139,13 @@ static void tbWarmStartHinge( tbStepContext* ctx, tbJoint* joint, tbJointMotion*
 static void tbSolveHinge( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, bool useBias )
 {
 	tbHingeJointData* h = &joint->hinge;
-	const tbJointPose* p = &joint->pose;
+	tbJointPose* p = &joint->pose;
 
 	// Lower priority first (Gauss-Seidel: the last row solved is satisfied best): motor and servo,
 	// then the limits, then the hinge rows and the anchors.
 	if ( tbHingeNeedsTwist( h ) )
 	{
-		float angle = tbTwistAngle( p->qRel );
+		float angle = tbPoseTwist( p );
 		if ( h->enableMotor )
 		{
 			tbSolveAngularMotor( m, &h->twist, h->motorSpeed, tbMaxImpulse( h->maxMotorTorque, ctx->h ),

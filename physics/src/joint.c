@@ -1448,6 +1448,7 @@ void tbComputeJointPose( const tbJoint* joint, const tbJointMotion* m, tbJointPo
 	p->qA = tbMulQQ( m->dqA, joint->sideA.frame0 );
 	p->qB = tbMulQQ( m->dqB, joint->sideB.frame0 );
 	p->qRel = tbRelativeQuat( p->qA, p->qB );
+	p->anglesKnown = 0u;
 }
 
 static void tbBodyFrame( tbWorld* world, int bodyId, tbTransform local, tbVec3* center, tbVec3* anchor, tbQuat* q )
@@ -1474,6 +1475,7 @@ void tbComputeJointBodyPose( tbWorld* world, const tbJoint* joint, tbJointPose* 
 	p->rB = tbSub( aB, cB );
 	p->d = tbSub( aB, aA );
 	p->qRel = tbRelativeQuat( p->qA, p->qB );
+	p->anglesKnown = 0u;
 }
 
 // Row solvers -------------------------------------------------------------------------------------
@@ -1906,6 +1908,26 @@ float tbSwingAngle( tbQuat q )
 	// The swing part keeps |(w, x)| of qRel: swing = 2 acos(sqrt(w^2 + x^2)), computed with atan2
 	// for accuracy near zero: tan(swing / 2) = sqrt(y^2 + z^2) / sqrt(w^2 + x^2).
 	return 2.0f * atan2f( sqrtf( q.y * q.y + q.z * q.z ), sqrtf( q.w * q.w + q.x * q.x ) );
+}
+
+float tbPoseTwist( tbJointPose* p )
+{
+	if ( ( p->anglesKnown & 1u ) == 0u )
+	{
+		p->twist = tbTwistAngle( p->qRel );
+		p->anglesKnown |= 1u;
+	}
+	return p->twist;
+}
+
+float tbPoseSwing( tbJointPose* p )
+{
+	if ( ( p->anglesKnown & 2u ) == 0u )
+	{
+		p->swing = tbSwingAngle( p->qRel );
+		p->anglesKnown |= 2u;
+	}
+	return p->swing;
 }
 
 void tbComputeJointStartPose( const tbJoint* joint, tbJointPose* pose )

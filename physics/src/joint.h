@@ -67,6 +67,10 @@ typedef struct tbJointPose
 	tbVec3 d;      ///< anchor B - anchor A, world frame
 	tbQuat qA, qB; ///< world orientation of the joint frames
 	tbQuat qRel;   ///< conj(qA) qB, sign chosen so that w >= 0: frame B relative to frame A
+	/// Twist and swing angles of qRel, computed on first use (tbPoseTwist, tbPoseSwing): a limited
+	/// joint reads them in every pass, and each is an atan2.
+	float twist, swing;
+	unsigned anglesKnown; ///< bit 0: twist, bit 1: swing
 } tbJointPose;
 
 /// A constraint row's Jacobian (see the header comment).
@@ -484,6 +488,10 @@ float tbTwistAngle( tbQuat qRel );
 tbVec3 tbTwistAxis( const tbJointPose* p );
 /// Angle between the two frames' x axes, rad in [0, pi].
 float tbSwingAngle( tbQuat qRel );
+/// tbTwistAngle( p->qRel ), cached in the pose until it is measured again.
+float tbPoseTwist( tbJointPose* p );
+/// tbSwingAngle( p->qRel ), cached in the pose until it is measured again.
+float tbPoseSwing( tbJointPose* p );
 /// Sub-step impulse bound from a force or torque bound (FLT_MAX stays unbounded).
 static inline float tbMaxImpulse( float maxForce, float h )
 {
