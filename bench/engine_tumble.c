@@ -283,6 +283,10 @@ static void tbTumble_AddFields( void* handle, const tbBenchScene* scene, tbBench
 						  ? modeNames[settings.solverMode]
 						  : "unknown" );
 	tbBench_AddField( fields, "threads", "%d", w->threads );
+	// Touching contacts after the last step, and how many of them were remeasured, not recomputed.
+	tbWorldCounters counters = tbWorld_GetCounters( w->worldId );
+	tbBench_AddField( fields, "contacts", "%d", counters.contactCount );
+	tbBench_AddField( fields, "reused_contacts", "%d", counters.reusedContactCount );
 }
 
 static void tbTumble_Destroy( void* handle )

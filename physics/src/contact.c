@@ -257,6 +257,70 @@ tbManifold tbCollideShapes( const void* shapeAPtr, tbTransform xfA, const void* 
 	return m;
 }
 
+// Manifold reuse (contact.h, tbContactReuse) --------------------------------------------------------
+
+static bool tbCanReuseManifold( const tbContact* contact, tbTransform relative, const tbBody* bodyA, const tbBody* bodyB )
+{
+	const tbContactReuse* r = &contact->reuse;
+	float tolerance = tbMinFloat( TB_REUSE_DISTANCE, 0.01f * tbMinFloat( bodyA->minExtent, bodyB->minExtent ) );
+	if ( tbDistanceSquared( relative.p, r->frame.p ) > tolerance * tolerance )
+	{
+		return false;
+	}
+	float cosHalf = relative.q.x * r->frame.q.x + relative.q.y * r->frame.q.y + relative.q.z * r->frame.q.z +
+					relative.q.w * r->frame.q.w;
+	return tbAbsFloat( cosHalf ) >= TB_REUSE_COS_HALF_ANGLE;
+}
+
+// The same points at the bodies' new poses: separation along the reference face's normal, the
+// point midway, anchors from the body origins (as tbAddPoint). Impulses and ids stay.
+static void tbRemeasureManifold( tbContact* contact, tbTransform xfA, tbTransform xfB )
+{
+	const tbContactReuse* r = &contact->reuse;
+	tbManifold* m = &contact->manifold;
+	tbVec3 normal = tbRotate( r->normalOnB ? xfB.q : xfA.q, r->localNormal );
+	m->normal = normal;
+	for ( int i = 0; i < m->pointCount; ++i )
+	{
+		tbManifoldPoint* mp = m->points + i;
+		tbVec3 pA = tbTransformPoint( xfA, r->localA[i] );
+		tbVec3 pB = tbTransformPoint( xfB, r->localB[i] );
+		mp->separation = tbDot( tbSub( pB, pA ), normal );
+		mp->point = tbMulSV( 0.5f, tbAdd( pA, pB ) );
+		mp->anchorA = tbSub( mp->point, xfA.p );
+		mp->anchorB = tbSub( mp->point, xfB.p );
+		mp->persisted = true;
+	}
+}
+
+// After a full narrow phase: a hull pair touching through a face (SAT cache type 1: A's face, 2:
+// B's) can be remeasured while the relative pose holds; anything else cannot.
+static void tbStoreReuse( tbContact* contact, const tbShape* shapeA, const tbShape* shapeB, tbTransform xfA,
+						  tbTransform xfB, tbTransform relative )
+{
+	const tbManifold* m = &contact->manifold;
+	bool faceContact = contact->cache.type == 1 || contact->cache.type == 2;
+	if ( ( contact->flags & tbContact_meshChild ) || shapeA->type != tbShape_hull || shapeB->type != tbShape_hull ||
+		 m->pointCount == 0 || faceContact == false )
+	{
+		contact->flags &= ~(uint32_t)tbContact_reusable;
+		return;
+	}
+	tbContactReuse* r = &contact->reuse;
+	r->frame = relative;
+	r->normalOnB = contact->cache.type == 2;
+	r->localNormal = tbInvRotate( r->normalOnB ? xfB.q : xfA.q, m->normal );
+	for ( int i = 0; i < m->pointCount; ++i )
+	{
+		// The manifold point is midway between the surfaces.
+		const tbManifoldPoint* mp = m->points + i;
+		tbVec3 half = tbMulSV( 0.5f * mp->separation, m->normal );
+		r->localA[i] = tbInvTransformPoint( xfA, tbSub( mp->point, half ) );
+		r->localB[i] = tbInvTransformPoint( xfB, tbAdd( mp->point, half ) );
+	}
+	contact->flags |= tbContact_reusable;
+}
+
 bool tbUpdateContact( tbWorld* world, tbContact* contact, float timeStep )
 {
 	tbShape* shapeA = world->shapes.data + contact->shapeIdA;
@@ -308,6 +372,16 @@ bool tbUpdateContact( tbWorld* world, tbContact* contact, float timeStep )
 					tbLength( bodyB->angularVelocity ) * bodyB->maxExtent;
 	float speculative = TB_SPECULATIVE_DISTANCE + tbMinFloat( closing * timeStep, TB_MAX_SPECULATIVE_DISTANCE );
 
+	tbTransform relative = tbInvMulTransforms( bodyA->transform, bodyB->transform );
+	if ( ( contact->flags & tbContact_reusable ) && world->def.enableContactReuse &&
+		 tbCanReuseManifold( contact, relative, bodyA, bodyB ) )
+	{
+		tbRemeasureManifold( contact, bodyA->transform, bodyB->transform );
+		contact->flags |= tbContact_reused;
+		return true;
+	}
+	contact->flags &= ~(uint32_t)tbContact_reused;
+
 	tbManifold old = contact->manifold;
 	if ( contact->flags & tbContact_meshChild )
 	{
@@ -353,5 +427,6 @@ bool tbUpdateContact( tbWorld* world, tbContact* contact, float timeStep )
 
 	bool touching = m->pointCount > 0;
 	contact->flags = touching ? ( contact->flags | tbContact_touching ) : ( contact->flags & ~(uint32_t)tbContact_touching );
+	tbStoreReuse( contact, shapeA, shapeB, bodyA->transform, bodyB->transform, relative );
 	return touching;
 }

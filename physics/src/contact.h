@@ -26,7 +26,28 @@ enum tbContactFlags
 	tbContact_meshParent = 0x8,    ///< a (shape, mesh) broad-phase pair: never solved, owns per-triangle children
 	tbContact_meshChild = 0x10,    ///< one triangle of a mesh against a convex shape
 	tbContact_meshTouching = 0x20, ///< parent: some child touched after the last narrow phase (events)
+	tbContact_reusable = 0x40,     ///< hull pair whose last full manifold was a face contact (tbContactReuse)
+	tbContact_reused = 0x80,       ///< the last narrow phase remeasured the manifold instead of computing it
 };
+
+/// Manifold reuse (frame coherence, as Jolt's body-pair cache): while the two bodies' relative pose
+/// stays within TB_REUSE_DISTANCE (and a hundredth of the smaller body) and TB_REUSE_ANGLE of the
+/// pose of the last full narrow phase, a hull-hull face contact keeps its points and only measures
+/// them again: the points are fixed on each body and the normal on the body of the reference face,
+/// so each separation is the exact distance of a point of the incident body from the reference
+/// plane. A resting pile then skips SAT and clipping for most pairs.
+#define TB_REUSE_DISTANCE 0.001f
+/// cos(TB_REUSE_ANGLE / 2) for TB_REUSE_ANGLE = 1 degree.
+#define TB_REUSE_COS_HALF_ANGLE 0.99996192f
+
+typedef struct tbContactReuse
+{
+	tbTransform frame;   ///< B's body frame in A's at the last full narrow phase
+	tbVec3 localNormal;  ///< the manifold normal in the reference body's frame
+	tbVec3 localA[TB_MAX_MANIFOLD_POINTS]; ///< the points on A's surface, A's frame
+	tbVec3 localB[TB_MAX_MANIFOLD_POINTS]; ///< the points on B's surface, B's frame
+	bool normalOnB;      ///< the reference face is B's
+} tbContactReuse;
 
 /// Pair-set key of a mesh child contact: bit 63 (never set by TB_SHAPE_PAIR_KEY, whose high word is
 /// a non-negative int32), the parent contact's index and the triangle (< 2^21).
@@ -43,6 +64,7 @@ typedef struct tbContact
 	tbContactEdge edges[2];
 	tbManifold manifold;
 	tbSATCache cache;
+	tbContactReuse reuse; ///< valid with tbContact_reusable
 	float friction;
 	float restitution;
 	uint32_t flags;

@@ -42,6 +42,7 @@ tbWorldDef tbDefaultWorldDef( void )
 	def.enableSleep = true;
 	def.enableContinuous = true;
 	def.enableWarmStarting = true;
+	def.enableContactReuse = true;
 	def.maxLinearSpeed = 400.0f;
 	def.workerCount = 1;
 	def.internalValue = TB_SECRET_COOKIE;
@@ -516,6 +517,7 @@ static void tbCollide( tbWorld* world, float timeStep )
 	tbParallelFor( world->jobs, count, TB_COLLIDE_BLOCK_SIZE, tbCollideBlock, &task );
 
 	int touching = 0;
+	int reused = 0;
 	float maxPen = 0.0f;
 	for ( int i = 0; i < count; ++i )
 	{
@@ -557,6 +559,7 @@ static void tbCollide( tbWorld* world, float timeStep )
 		if ( isTouching )
 		{
 			touching += 1;
+			reused += ( contact->flags & tbContact_reused ) != 0 ? 1 : 0;
 			for ( int p = 0; p < contact->manifold.pointCount; ++p )
 			{
 				maxPen = tbMaxFloat( maxPen, -contact->manifold.points[p].separation );
@@ -595,6 +598,7 @@ static void tbCollide( tbWorld* world, float timeStep )
 		}
 	}
 	world->counters.contactCount = touching;
+	world->counters.reusedContactCount = reused;
 	world->counters.maxPenetration = maxPen;
 }
 

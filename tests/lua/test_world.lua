@@ -80,7 +80,7 @@ local function world_settings()
 	local full = tb.world{ gravity = { 0, 0, -10 }, iterations = 4, position_iterations = 2, solver = "soft",
 		baumgarte = 0.2, slop = 0.005, max_correction_speed = 3, contact_hertz = 30, contact_damping = 10,
 		joint_hertz = 60, joint_damping = 2, restitution_threshold = 1, friction_mix = "geometric_mean",
-		restitution_mix = "maximum", sleep = true, continuous = true, warm_starting = true, max_linear_speed = 400 }
+		restitution_mix = "maximum", sleep = true, continuous = true, warm_starting = true, contact_reuse = false, max_linear_speed = 400 }
 	check.eq(full.solver, "soft", "full settings")
 	full:destroy()
 	return w

@@ -327,6 +327,91 @@ static void ray_casts( void** state )
 	tbDestroyWorld( world );
 }
 
+// Contact reuse (contact.h): a resting pair keeps its points and remeasures them; anything that
+// moves more than 1 mm or 1 degree against its partner is recomputed. Each scene runs with and
+// without reuse: a tower of 5 boxes at rest, a box sliding at 3 m/s, and a box tipping over from an
+// edge (slow at first, so its first steps are remeasured).
+typedef struct reuse_run
+{
+	tbVec3 positions[7];
+	tbQuat rotations[7];
+	int reusedAtRest;   ///< reused contacts after the tower settled
+	int contactsAtRest;
+	int reusedSliding;  ///< reused contacts while the slider moves fast
+	int reusedTipping;  ///< steps of the tipping box's first 10 with its ground contact reused
+} reuse_run;
+
+static void run_reuse_scenes( bool reuse, reuse_run* out )
+{
+	tbWorldDef def = tbDefaultWorldDef();
+	def.enableSleep = false;
+	def.enableContactReuse = reuse;
+	tbWorldId world = tbCreateWorld( &def );
+	th_addGround( world, 0.5f );
+	tbBodyId bodies[7];
+	for ( int i = 0; i < 5; ++i )
+	{
+		bodies[i] = th_addBox( world, tbMakeVec3( 0.01f * (float)i, 0.0f, 0.5f + (float)i ), tbMakeVec3( 0.5f, 0.5f, 0.5f ),
+							   1.0f, 0.5f );
+	}
+	th_run( world, 120 );
+	tbWorldCounters c = tbWorld_GetCounters( world );
+	out->reusedAtRest = c.reusedContactCount;
+	out->contactsAtRest = c.contactCount;
+
+	bodies[5] = th_addBox( world, tbMakeVec3( 10.0f, 0.0f, 0.5f ), tbMakeVec3( 0.5f, 0.5f, 0.5f ), 1.0f, 0.5f );
+	th_run( world, 2 );
+	tbBody_SetLinearVelocity( bodies[5], tbMakeVec3( 3.0f, 0.0f, 0.0f ) );
+	th_run( world, 3 );
+	c = tbWorld_GetCounters( world );
+	// The tower's 5 contacts may be reused; the slider's ground contact may not.
+	out->reusedSliding = c.reusedContactCount - out->reusedAtRest;
+
+	// Standing on one edge, 10 degrees past balance: it starts slowly and falls over.
+	tbQuat tilt = tbMakeQuatAxisAngle( tbMakeVec3( 0.0f, 1.0f, 0.0f ), 0.25f * TB_PI + 10.0f * TB_PI / 180.0f );
+	tbVec3 corner = tbRotate( tilt, tbMakeVec3( 0.5f, 0.0f, -0.5f ) ); // the lowest edge
+	bodies[6] = th_addBox( world, tbSub( tbMakeVec3( -10.0f, 0.0f, 0.0f ), corner ), tbMakeVec3( 0.5f, 0.5f, 0.5f ), 1.0f, 0.5f );
+	tbBody_SetTransform( bodies[6], tbBody_GetPosition( bodies[6] ), tilt );
+	out->reusedTipping = 0;
+	for ( int i = 0; i < 10; ++i )
+	{
+		tbWorld_Step( world, 1.0f / 60.0f );
+		out->reusedTipping += tbWorld_GetCounters( world ).reusedContactCount > out->reusedAtRest ? 1 : 0;
+	}
+	th_run( world, 110 );
+	for ( int i = 0; i < 7; ++i )
+	{
+		out->positions[i] = tbBody_GetPosition( bodies[i] );
+		out->rotations[i] = tbBody_GetRotation( bodies[i] );
+	}
+	tbDestroyWorld( world );
+}
+
+static void contact_reuse_matches_recomputing( void** state )
+{
+	(void)state;
+	reuse_run on, off;
+	run_reuse_scenes( true, &on );
+	run_reuse_scenes( false, &off );
+	printf( "reuse: tower %d of %d contacts reused at rest; slider %d; tipping box reused in %d of its first 10 steps\n",
+			on.reusedAtRest, on.contactsAtRest, on.reusedSliding, on.reusedTipping );
+	assert_int_equal( on.contactsAtRest, 5 );
+	assert_int_equal( on.reusedAtRest, 5 );
+	assert_int_equal( off.reusedAtRest, 0 );
+	assert_int_equal( on.reusedSliding, 0 );
+	assert_true( on.reusedTipping >= 1 );
+	float maxDistance = 0.0f, maxAngle = 0.0f;
+	for ( int i = 0; i < 7; ++i )
+	{
+		maxDistance = tbMaxFloat( maxDistance, tbDistance( on.positions[i], off.positions[i] ) );
+		maxAngle = tbMaxFloat( maxAngle, tbQuatAngle( tbInvMulQQ( on.rotations[i], off.rotations[i] ) ) );
+	}
+	printf( "reuse vs recompute after 235 steps: largest position difference %.5f m, rotation %.5f rad\n", maxDistance,
+			maxAngle );
+	assert_true( maxDistance < 0.005f ); // m
+	assert_true( maxAngle < 0.02f );	 // rad
+}
+
 int main( void )
 {
 	const struct CMUnitTest tests[] = {
@@ -334,6 +419,7 @@ int main( void )
 		cmocka_unit_test( resting_box_full_manifold_first_step ),
 		cmocka_unit_test( stack20_stands ),
 		cmocka_unit_test( pyramid20_stands ),
+		cmocka_unit_test( contact_reuse_matches_recomputing ),
 		cmocka_unit_test( seed001_five_cube_stack ),
 		cmocka_unit_test( seed001_intersecting_stack ),
 		cmocka_unit_test( restitution_bounce_height ),

@@ -74,6 +74,7 @@ typedef struct tbWorldDef
 	bool enableSleep;         ///< default true
 	bool enableContinuous;    ///< CCD for fast bodies, default true
 	bool enableWarmStarting;  ///< default true
+	bool enableContactReuse;  ///< remeasure a resting hull pair's face contact instead of recomputing it, default true
 	float maxLinearSpeed;     ///< m/s clamp, default 400
 	int workerCount;          ///< threads that run a step, the caller included: 1 (default) .. TB_MAX_WORKER_COUNT; same results for any count
 	int internalValue;        ///< set by tbDefaultWorldDef; catches uninitialised defs
@@ -216,6 +217,7 @@ typedef struct tbWorldCounters
 	int awakeBodyCount;
 	int shapeCount;
 	int contactCount;      ///< contacts with at least one point
+	int reusedContactCount; ///< of those, manifolds remeasured, not recomputed, in the last step (contact reuse)
 	int pairCount;         ///< broad-phase pairs
 	int jointCount;
 	int islandCount;
