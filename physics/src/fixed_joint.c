@@ -73,7 +73,8 @@ static void tbSolveFixed( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, 
 	tbFixedJointData* f = &joint->fixed;
 	const tbJointPose* p = &joint->pose;
 	tbSoftness soft = tbJointSoftness( ctx, useBias );
-	float C[3] = { p->qRel.x, p->qRel.y, p->qRel.z };
+	tbVec3 lock = tbQuatLockError( p->qRel );
+	float C[3] = { lock.x, lock.y, lock.z };
 	float impulse[3] = { f->angularImpulse.x, f->angularImpulse.y, f->angularImpulse.z };
 	tbSolvePreparedAngularBlock( m, &f->block, C, soft, impulse );
 	f->angularImpulse = tbMakeVec3( impulse[0], impulse[1], impulse[2] );

@@ -1876,6 +1876,27 @@ tbVec3 tbQuatRowAxis( const tbJointPose* p, int i )
 	return tbRotate( p->qA, tbMulSV( 0.5f, local ) );
 }
 
+// The book's lock error C = v = sin(theta/2) n (000 ch. 16) has the gradient a . n = 1/2 w =
+// 1/2 cos(theta/2) along n (tbQuatRowAxis): near a half turn it vanishes while C -> 1, so a bias
+// biasRate C, even capped at TB_JOINT_MAX_CORRECTION_SPEED, asks for the angular speed
+// 2 biasRate tan(theta/2) about n, unbounded at theta = pi. Fuzz finding 29: a fixed joint
+// created with its frames w = 4e-8 from a half turn spun its body at 2e9 rad/s within a sub-step
+// (the lock block itself is well conditioned there: its rows stay orthogonal, only the one along n
+// is short). Measuring the error by the angle instead, C = theta w / (2 |v|) v, asks for
+// biasRate theta (at most biasRate pi) with the same rows; near rest the factor is
+// 1 - theta^2 / 12, so small errors are corrected as before.
+tbVec3 tbQuatLockError( tbQuat q )
+{
+	tbVec3 v = { q.x, q.y, q.z };
+	float s = tbLength( v );
+	if ( s == 0.0f )
+	{
+		return v;
+	}
+	float theta = 2.0f * atan2f( s, q.w );
+	return tbMulSV( 0.5f * theta * q.w / s, v );
+}
+
 float tbTwistAngle( tbQuat q )
 {
 	// qRel = swing * twist with twist = (cos t/2, sin t/2 e_x): t = 2 atan2(x, w). With w >= 0

@@ -505,7 +505,11 @@ tbManifold tbCollideHullAndSphere( const tbHull* hullA, tbTransform xfA, const t
 		}
 		// Rounding can leave the centre on the surface (distance 0) although the plane test put it
 		// outside: the face normal is the direction then.
-		normal = distance > 0.0f ? tbMulSV( 1.0f / distance, tbSub( c, surfaceA ) ) : hullA->planes[maxFace].normal;
+		// The direction is normalised by its own length, not by `distance` (the plane distances of
+		// tbClosestPointOnHull), which rounding makes differ from it (finding 30: length 1.0026, a 1.7 m hull).
+		tbVec3 gap = tbSub( c, surfaceA );
+		float gapLength = tbLength( gap );
+		normal = distance > 0.0f && gapLength > 0.0f ? tbMulSV( 1.0f / gapLength, gap ) : hullA->planes[maxFace].normal;
 	}
 
 	// Midway between the hull surface point and the sphere surface point c - r n.
@@ -680,10 +684,15 @@ tbManifold tbCollideHullAndCapsule( const tbHull* hullA, tbTransform xfA, const 
 		}
 		// The SAT said the core is clear, but at kilometre scales the exact closest points can
 		// coincide (a segment end on a hull vertex, rounded): then the SAT axis is the normal.
+		// The normal is normalised by the length of x - y itself: `distance` may come from
+		// tbClosestPointOnHull's plane distances, which differ from |x - y| by rounding at km
+		// scales (fuzz finding 30: a normal of length 1.0014, 1 km capsule on a 2 km hull).
 		tbVec3 normal;
-		if ( distance > 1.0e-9f )
+		tbVec3 gap = tbSub( x, y );
+		float gapLength = tbLength( gap );
+		if ( distance > 1.0e-9f && gapLength > 1.0e-9f )
 		{
-			normal = tbMulSV( 1.0f / distance, tbSub( x, y ) );
+			normal = tbMulSV( 1.0f / gapLength, gap );
 		}
 		else
 		{

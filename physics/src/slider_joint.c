@@ -138,7 +138,8 @@ static void tbSolveSlider( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m,
 	}
 
 	tbSoftness soft = tbJointSoftness( ctx, useBias );
-	float angularC[3] = { p.qRel.x, p.qRel.y, p.qRel.z };
+	tbVec3 lock = tbQuatLockError( p.qRel );
+	float angularC[3] = { lock.x, lock.y, lock.z };
 	float angular[3] = { s->angularImpulse.x, s->angularImpulse.y, s->angularImpulse.z };
 	tbSolveAngularBlock( m, rows.lock, angularC, 3, soft, angular );
 	s->angularImpulse = tbMakeVec3( angular[0], angular[1], angular[2] );

@@ -1357,9 +1357,10 @@ static void tbOpCreateJoint( tbFuzzWorld* w )
 				def.enableMotor[axis] = tbFuzz_Bool( w->in );
 				def.motorSpeed[axis] = tbValue( w, -5.0f, 5.0f );
 				def.maxMotorForce[axis] = tbValue( w, 0.0f, 500.0f );
+				// +inf maxima are unlimited motors, as for the slider (six_dof_joint.c accepts them).
 				bad = bad || def.mode[axis] >= tbAxis_modeCount || isnan( def.lower[axis] ) ||
 					  isnan( def.upper[axis] ) || !tbFinite( def.motorSpeed[axis] ) ||
-					  !tbFinite( def.maxMotorForce[axis] ) || def.maxMotorForce[axis] < 0.0f;
+					  isnan( def.maxMotorForce[axis] ) || def.maxMotorForce[axis] < 0.0f;
 			}
 			id = tbCreateSixDofJoint( w->world, &def, &r );
 			call = "tbCreateSixDofJoint";
