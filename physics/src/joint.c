@@ -1157,28 +1157,6 @@ static void tbColorJoints( tbStepContext* ctx )
 	memcpy( ctx->jointIds, sorted, sizeof( int ) * (size_t)count );
 }
 
-void tbPrepareJoints( tbStepContext* ctx )
-{
-	tbWorld* world = ctx->world;
-	for ( int i = 0; i < ctx->jointCount; ++i )
-	{
-		tbJoint* joint = world->joints.data + ctx->jointIds[i];
-		tbPrepareJointSide( ctx, joint->edges[0].bodyId, joint->localFrameA, &joint->sideA );
-		tbPrepareJointSide( ctx, joint->edges[1].bodyId, joint->localFrameB, &joint->sideB );
-		joint->deltaCenter = tbSub( joint->sideB.center0, joint->sideA.center0 );
-		joint->peakForce = 0.0f;
-		joint->peakTorque = 0.0f;
-		const tbJointClass* cls = tbGetJointClass( joint->type );
-		cls->prepare( ctx, joint );
-		// The rows first: the guard measures the warm-start impulses along them.
-		tbJointMotion m;
-		tbLoadMotion( ctx, joint, &m );
-		tbRefreshJoint( ctx, joint, cls, &m );
-		tbGuardWarmStart( ctx, joint, cls );
-	}
-	tbColorJoints( ctx );
-}
-
 static void tbLoadSide( tbStepContext* ctx, const tbJointSide* side, tbVec3* v, tbVec3* w, tbVec3* dp, tbQuat* dq,
 						float* invMass, const tbMat3** invI )
 {
@@ -1282,6 +1260,7 @@ static void tbTrackPeakReaction( const tbStepContext* ctx, tbJoint* joint, const
 // them run on any thread; the overflow set runs on the calling thread, in order.
 typedef enum tbJointStage
 {
+	tbJointStage_prepare,
 	tbJointStage_refresh,
 	tbJointStage_warmStart,
 	tbJointStage_solve,
@@ -1314,6 +1293,13 @@ static void tbJointStageBlock( int start, int end, int blockIndex, void* context
 		tbLoadMotion( ctx, joint, &m );
 		switch ( task->stage )
 		{
+			case tbJointStage_prepare:
+				cls->prepare( ctx, joint );
+				// The rows first: the guard measures the warm-start impulses along them.
+				tbLoadMotion( ctx, joint, &m );
+				tbRefreshJoint( ctx, joint, cls, &m );
+				tbGuardWarmStart( ctx, joint, cls );
+				break;
 			case tbJointStage_refresh:
 				tbRefreshJoint( ctx, joint, cls, &m );
 				break;
@@ -1368,6 +1354,26 @@ void tbWarmStartJoints( tbStepContext* ctx )
 {
 	tbJointStageTask task = { 0 };
 	task.stage = tbJointStage_warmStart;
+	tbRunJointStage( ctx, task );
+}
+
+void tbPrepareJoints( tbStepContext* ctx )
+{
+	tbWorld* world = ctx->world;
+	for ( int i = 0; i < ctx->jointCount; ++i )
+	{
+		tbJoint* joint = world->joints.data + ctx->jointIds[i];
+		tbPrepareJointSide( ctx, joint->edges[0].bodyId, joint->localFrameA, &joint->sideA );
+		tbPrepareJointSide( ctx, joint->edges[1].bodyId, joint->localFrameB, &joint->sideB );
+		joint->deltaCenter = tbSub( joint->sideB.center0, joint->sideA.center0 );
+		joint->peakForce = 0.0f;
+		joint->peakTorque = 0.0f;
+	}
+	// The colours need the sides; each joint's prepare writes only that joint, so it runs by colour
+	// too (custom joints, which call user code, on this thread).
+	tbColorJoints( ctx );
+	tbJointStageTask task = { 0 };
+	task.stage = tbJointStage_prepare;
 	tbRunJointStage( ctx, task );
 }
 
