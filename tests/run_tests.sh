@@ -5,7 +5,8 @@
 #   3. every tests/e2e/*.sh                              (with TUMBLE and TB_BUILD_DIR set)
 #   4. every fuzz target tests/fuzz/fuzz_X.c: BUILD_DIR/fuzz_X replays its corpus and crash
 #      reproducers; with TB_FUZZ_BUILD_DIR set (./build.sh test sets build/fuzz) the libFuzzer build
-#      also fuzzes it for TB_FUZZ_SECONDS (default 30) seconds (tests/fuzz/run_fuzz.sh)
+#      also fuzzes it: a reproducible run with seed TB_FUZZ_SEED (default 1) and a fixed number of
+#      executions, at most TB_FUZZ_SECONDS seconds (tests/fuzz/run_fuzz.sh)
 # Prints one line per test program or script and ends with exactly "N passed, N failed".
 # Exit status is non-zero when any failed or when nothing ran.
 # TB_TEST_TIMEOUT (seconds, default 900) bounds each one, so a hang fails instead of stalling CI.
@@ -113,7 +114,12 @@ if [ -z "${TB_FUZZ_KNOWN+set}" ]; then
 fi
 fuzz_run=()
 if [ -n "${TB_FUZZ_BUILD_DIR:-}" ]; then
-	fuzz_run=( --fuzz "$TB_FUZZ_BUILD_DIR" --seconds "${TB_FUZZ_SECONDS:-30}" )
+	# A reproducible run (fixed seed and execution count, run_fuzz.sh): CI fails only on a finding
+	# that every run of the commit finds. TB_FUZZ_SEED=random fuzzes at random instead.
+	fuzz_run=( --fuzz "$TB_FUZZ_BUILD_DIR" --seconds "${TB_FUZZ_SECONDS:-60}" )
+	if [ "${TB_FUZZ_SEED:-1}" != random ]; then
+		fuzz_run+=( --seed "${TB_FUZZ_SEED:-1}" )
+	fi
 fi
 for source in tests/fuzz/fuzz_*.c; do
 	name="$( basename "$source" .c )"

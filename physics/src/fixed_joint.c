@@ -1,11 +1,11 @@
 // Tumble physics: fixed (weld) joint.
 //
-// The point constraint (ball_joint.c) plus the quaternion orientation lock of 000 ch. 16: with
-// qRel = conj(qA) qB relative to the rest pose (the frames coincide at rest), C = P qRel =
-// (qRel.x, qRel.y, qRel.z) = 0, the book's P (q_r q_0*) in the joint frame. Each component has
-// Cdot_i = a_i . (wB - wA) (tbQuatRowAxis), J = (0, -a_i, 0, a_i); the three rows are solved as one
-// 3x3 block (004 sec. 3.5, 3.7.5: the fixed joint as ball-and-socket plus the slider's rotation
-// rows). Near rest a_i = 1/2 x_i, so the block is 1/4 (IA^-1 + IB^-1) in frame axes.
+// The point constraint (ball_joint.c) plus a full rotation lock (004 sec. 3.7.5: the fixed joint as
+// ball-and-socket plus the slider's rotation rows). With qRel = conj(qA) qB relative to the rest
+// pose (the frames coincide at rest), the error is frame B's rotation from frame A as a world
+// rotation vector (tbRotationLockError) and the rows are the world axes, Cdot = wB - wA, solved as
+// one 3x3 block with K = IA^-1 + IB^-1. The book's quaternion rows (000 ch. 16) lose rank near a
+// half turn (joint.c, tbRotationLockError).
 // SPDX-License-Identifier: MIT
 #include "joint.h"
 
@@ -47,10 +47,10 @@ static void tbRefreshFixed( tbStepContext* ctx, tbJoint* joint, const tbJointPos
 	tbFixedJointData* f = &joint->fixed;
 	tbPreparePoint( joint );
 	f->block.n = 3;
-	for ( int i = 0; i < 3; ++i )
-	{
-		f->block.axes[i] = tbQuatRowAxis( p, i );
-	}
+	TB_UNUSED( p );
+	f->block.axes[0] = tbMakeVec3( 1.0f, 0.0f, 0.0f );
+	f->block.axes[1] = tbMakeVec3( 0.0f, 1.0f, 0.0f );
+	f->block.axes[2] = tbMakeVec3( 0.0f, 0.0f, 1.0f );
 	tbPrepareAngularBlock( joint, &f->block );
 }
 
@@ -73,7 +73,7 @@ static void tbSolveFixed( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, 
 	tbFixedJointData* f = &joint->fixed;
 	const tbJointPose* p = &joint->pose;
 	tbSoftness soft = tbJointSoftness( ctx, useBias );
-	tbVec3 lock = tbQuatLockError( p->qRel );
+	tbVec3 lock = tbRotationLockError( p );
 	float C[3] = { lock.x, lock.y, lock.z };
 	float impulse[3] = { f->angularImpulse.x, f->angularImpulse.y, f->angularImpulse.z };
 	tbSolvePreparedAngularBlock( m, &f->block, C, soft, impulse );

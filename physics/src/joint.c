@@ -1882,25 +1882,25 @@ tbVec3 tbQuatRowAxis( const tbJointPose* p, int i )
 	return tbRotate( p->qA, tbMulSV( 0.5f, local ) );
 }
 
-// The book's lock error C = v = sin(theta/2) n (000 ch. 16) has the gradient a . n = 1/2 w =
-// 1/2 cos(theta/2) along n (tbQuatRowAxis): near a half turn it vanishes while C -> 1, so a bias
-// biasRate C, even capped at TB_JOINT_MAX_CORRECTION_SPEED, asks for the angular speed
-// 2 biasRate tan(theta/2) about n, unbounded at theta = pi. Fuzz finding 29: a fixed joint
-// created with its frames w = 4e-8 from a half turn spun its body at 2e9 rad/s within a sub-step
-// (the lock block itself is well conditioned there: its rows stay orthogonal, only the one along n
-// is short). Measuring the error by the angle instead, C = theta w / (2 |v|) v, asks for
-// biasRate theta (at most biasRate pi) with the same rows; near rest the factor is
-// 1 - theta^2 / 12, so small errors are corrected as before.
-tbVec3 tbQuatLockError( tbQuat q )
+// Full rotation lock (fixed and slider joints). The book's quaternion rows (000 ch. 16) have
+// Cdot_i = a_i . (wB - wA) with a_i = 1/2 R(qA)(w e_i + v x e_i): near a half turn (w -> 0) all
+// three turn perpendicular to the rotation axis, the block loses rank, and its accumulated
+// impulses grow along the weak direction while their sum stays small. Fuzz finding 29 (a fixed
+// joint created w = 4e-8 from a half turn: 2e9 rad/s in one sub-step) and finding 33 (a slider
+// there: the next sub-step's warm start replayed those impulses along turned rows, 5e9 rad/s) both
+// came from it. The world axes as rows (Cdot = wB - wA, K = IA^-1 + IB^-1, well conditioned at
+// any pose) with the rotation vector as the error avoid it: a bias asks for at most biasRate pi.
+tbVec3 tbRotationLockError( const tbJointPose* p )
 {
-	tbVec3 v = { q.x, q.y, q.z };
+	tbVec3 v = { p->qRel.x, p->qRel.y, p->qRel.z };
 	float s = tbLength( v );
 	if ( s == 0.0f )
 	{
-		return v;
+		return tb_vec3_zero;
 	}
-	float theta = 2.0f * atan2f( s, q.w );
-	return tbMulSV( 0.5f * theta * q.w / s, v );
+	// qRel.w >= 0 (tbRelativeQuat), so theta is in [0, pi]; v is in frame A.
+	float theta = 2.0f * atan2f( s, p->qRel.w );
+	return tbRotate( p->qA, tbMulSV( theta / s, v ) );
 }
 
 float tbTwistAngle( tbQuat q )

@@ -482,10 +482,10 @@ void tbApplyPointImpulse( tbJointMotion* m, const tbJointPose* p, tbVec3 impulse
 /// 1/2 (w E - [v]x) conj(qA)(wB - wA), so a_i = 1/2 R(qA) (w e_i + v x e_i). This is the book's
 /// P L(q1*) R(q2 q0*) P^T e_i written in the joint frame.
 tbVec3 tbQuatRowAxis( const tbJointPose* p, int i );
-/// Error of the quaternion lock rows for qRel = (w, v) = (cos theta/2, sin theta/2 n), w >= 0:
-/// v scaled by theta w / (2 |v|), so that a bias biasRate C asks for the angular speed
-/// biasRate theta about n (joint.c explains why the plain C = v is not used).
-tbVec3 tbQuatLockError( tbQuat qRel );
+/// Error of a full rotation lock whose rows are the world axes (Cdot = wB - wA): frame B's
+/// rotation from frame A as a world rotation vector theta n, theta in [0, pi] (joint.c says why the
+/// quaternion rows are not used for it).
+tbVec3 tbRotationLockError( const tbJointPose* p );
 /// Twist angle of qRel about frame x (swing-twist decomposition), rad in [-pi, pi].
 float tbTwistAngle( tbQuat qRel );
 /// World axis with d(twist)/dt = axis . (wB - wA).

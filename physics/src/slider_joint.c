@@ -4,9 +4,9 @@
 // with body A. With d = pB - pA the translation rows are C_i = n_i . d = 0 (i = 1, 2), whose
 // derivative (n_i turns with A) is Cdot = n_i . (vB + wB x rB - vA - wA x rA) + (wA x n_i) . d,
 // giving J = (-n_i, -(rA + d) x n_i, n_i, rB x n_i) (the thesis' (r1 + u) x n, tbLinearAxisRow),
-// solved as a 2x2 block. Rotation is locked with the quaternion rows of the fixed joint
-// (fixed_joint.c, 000 ch. 16) instead of the thesis' Euler-angle differences, which are only valid
-// near the rest pose. The translation t = a . d has the same kind of row J_a: limits are the
+// solved as a 2x2 block. Rotation is locked as in the fixed joint (world-axis rows, the rotation
+// vector as the error, fixed_joint.c) instead of the thesis' Euler-angle differences, which are
+// only valid near the rest pose. The translation t = a . d has the same kind of row J_a: limits are the
 // inequalities t - lower >= 0 and upper - t >= 0, the motor drives Cdot = J_a v to the speed with
 // |lambda| <= maxForce h (the thesis' motor uses only the linear part; the full row also stays
 // right when A turns).
@@ -84,7 +84,7 @@ typedef struct tbSliderRows
 	tbVec3 axis;
 	tbJointRow axial;      ///< along the slider axis
 	tbJointRow normal[2];  ///< along frame y and z
-	tbVec3 lock[3];        ///< quaternion rotation lock axes
+	tbVec3 lock[3];        ///< rotation lock rows: the world axes
 } tbSliderRows;
 
 static void tbMakeSliderRows( const tbJointPose* p, tbSliderRows* rows )
@@ -93,10 +93,9 @@ static void tbMakeSliderRows( const tbJointPose* p, tbSliderRows* rows )
 	rows->axial = tbLinearAxisRow( p, rows->axis );
 	rows->normal[0] = tbLinearAxisRow( p, tbRotate( p->qA, tbMakeVec3( 0.0f, 1.0f, 0.0f ) ) );
 	rows->normal[1] = tbLinearAxisRow( p, tbRotate( p->qA, tbMakeVec3( 0.0f, 0.0f, 1.0f ) ) );
-	for ( int i = 0; i < 3; ++i )
-	{
-		rows->lock[i] = tbQuatRowAxis( p, i );
-	}
+	rows->lock[0] = tbMakeVec3( 1.0f, 0.0f, 0.0f );
+	rows->lock[1] = tbMakeVec3( 0.0f, 1.0f, 0.0f );
+	rows->lock[2] = tbMakeVec3( 0.0f, 0.0f, 1.0f );
 }
 
 static void tbWarmStartSlider( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m )
@@ -138,7 +137,7 @@ static void tbSolveSlider( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m,
 	}
 
 	tbSoftness soft = tbJointSoftness( ctx, useBias );
-	tbVec3 lock = tbQuatLockError( p.qRel );
+	tbVec3 lock = tbRotationLockError( &p );
 	float angularC[3] = { lock.x, lock.y, lock.z };
 	float angular[3] = { s->angularImpulse.x, s->angularImpulse.y, s->angularImpulse.z };
 	tbSolveAngularBlock( m, rows.lock, angularC, 3, soft, angular );
@@ -168,10 +167,8 @@ static void tbReactionSlider( const tbJoint* joint, tbVec3* linear, tbVec3* angu
 	f = tbMulAdd( f, s->linearImpulse[0], tbRotate( p.qA, tbMakeVec3( 0, 1, 0 ) ) );
 	f = tbMulAdd( f, s->linearImpulse[1], tbRotate( p.qA, tbMakeVec3( 0, 0, 1 ) ) );
 	*linear = f;
-	tbVec3 t = tbMulSV( s->angularImpulse.x, tbQuatRowAxis( &p, 0 ) );
-	t = tbMulAdd( t, s->angularImpulse.y, tbQuatRowAxis( &p, 1 ) );
-	t = tbMulAdd( t, s->angularImpulse.z, tbQuatRowAxis( &p, 2 ) );
-	*angular = t;
+	// The lock rows are the world axes: the accumulated impulses are the angular impulse itself.
+	*angular = s->angularImpulse;
 }
 
 static void tbErrorSlider( const tbJoint* joint, const tbJointPose* p, float* linear, float* angular )

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one fuzz target: replays its committed inputs, then (optionally) fuzzes it for a while.
 #
-#   tests/fuzz/run_fuzz.sh [--replay DIR] [--fuzz DIR --seconds N] TARGET
+#   tests/fuzz/run_fuzz.sh [--replay DIR] [--fuzz DIR --seconds N [--seed S]] TARGET
 #
 #   --replay DIR   DIR/TARGET is a replay build (any configuration but fuzz): it runs every file of
 #                  tests/fuzz/corpus/TARGET and tests/fuzz/crashes/TARGET once.
@@ -9,6 +9,11 @@
 #                  from the committed corpus and reproducers. New inputs and artifacts go to a
 #                  scratch directory, $TB_FUZZ_SCRATCH/TARGET (default build/fuzz-runs/TARGET),
 #                  emptied first; nothing is written into the repository.
+#   --seed S       a reproducible run: libFuzzer's -seed=S and a fixed number of executions per
+#                  target (fuzz_runs below, about 20 s each on the 2-core CI machines), with
+#                  --seconds as an upper bound only. The same commit then fuzzes the same inputs on
+#                  every machine, so the test command never fails by luck; without --seed the run
+#                  is random and time-limited (campaigns, ./build.sh fuzz).
 #
 # Prints a short summary with libFuzzer's "Done N runs in S second(s)" line, and on a finding the
 # report, the saved input and how to reproduce it. Exit status non-zero on any finding (crash,
@@ -28,12 +33,14 @@ usage()
 replay_dir=""
 fuzz_dir=""
 seconds=60
+seed=""
 target=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--replay) replay_dir="${2:-}"; shift 2 ;;
 		--fuzz) fuzz_dir="${2:-}"; shift 2 ;;
 		--seconds) seconds="${2:-}"; shift 2 ;;
+		--seed) seed="${2:-}"; shift 2 ;;
 		-h | --help) usage ;;
 		-*) echo "run_fuzz.sh: unknown option '$1'" >&2; usage ;;
 		*) target="$1"; shift ;;
@@ -43,6 +50,9 @@ done
 [ -n "$replay_dir" ] || [ -n "$fuzz_dir" ] || usage
 case "$seconds" in
 	'' | *[!0-9]*) echo "run_fuzz.sh: --seconds needs a whole number, got '$seconds'" >&2; exit 2 ;;
+esac
+case "$seed" in
+	*[!0-9]*) echo "run_fuzz.sh: --seed needs a whole number, got '$seed'" >&2; exit 2 ;;
 esac
 
 corpus="tests/fuzz/corpus/$target"
@@ -68,6 +78,19 @@ fuzz_options()
 		fuzz_lua*) echo -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 -max_len=4096 -close_fd_mask=2 \
 			-dict=tests/fuzz/fuzz_lua.dict ;;
 		*) echo "${common[@]}" ;;
+	esac
+}
+
+# Executions of a reproducible (--seed) run per target: about 20 s each on the CI machines (their
+# rates in docs/RELIABILITY.md).
+fuzz_runs()
+{
+	case "$1" in
+		fuzz_collide) echo 100000 ;;
+		fuzz_world) echo 40000 ;;
+		fuzz_hull) echo 10000 ;;
+		fuzz_lua*) echo 1000 ;;
+		*) echo 10000 ;;
 	esac
 }
 
@@ -100,9 +123,12 @@ if [ -n "$fuzz_dir" ] && [ "$seconds" -gt 0 ]; then
 	log="$scratch/libfuzzer.log"
 	read -r -a options <<<"$( fuzz_options "$target" )"
 	read -r -a extra <<<"${TB_FUZZ_ARGS:-}"
+	if [ -n "$seed" ]; then
+		extra+=( -seed="$seed" -runs="$( fuzz_runs "$target" )" -reload=0 )
+	fi
 	inputs=( "$corpus" )
 	[ -d "$crashes" ] && inputs+=( "$crashes" )
-	echo "fuzz: $program for ${seconds}s on ${inputs[*]} (scratch $scratch)"
+	echo "fuzz: $program for ${seconds}s on ${inputs[*]} (scratch $scratch)${seed:+, seed $seed, $( fuzz_runs "$target" ) runs}"
 	"$program" "$scratch/corpus" "${inputs[@]}" -max_total_time="$seconds" -artifact_prefix="$scratch/" \
 		"${options[@]}" "${extra[@]}" >"$log" 2>&1
 	fuzz_status=$?
