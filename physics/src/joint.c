@@ -1710,20 +1710,53 @@ void tbApplyAngularImpulse( tbJointMotion* m, tbVec3 impulse )
 
 // Prepared rows -----------------------------------------------------------------------------------
 
+// K_ij += (r x e_i) . I^-1 (r x e_j) for a side that moves (tbAddAngularMass), in double. The
+// columns r x e_i have two non-zero entries each and I^-1 is symmetric, so it is written out:
+// M = I^-1 [r]x, then K += [r]x^T M (six distinct entries).
+static void tbAddSideAngularMass( double K[3][3], const tbJointSide* side, tbVec3 r )
+{
+	if ( side->invMass <= 0.0f )
+	{
+		return;
+	}
+	const tbMat3* I = &side->invI;
+	double xx = I->cx.x, xy = I->cy.x, xz = I->cz.x, yy = I->cy.y, yz = I->cz.y, zz = I->cz.z;
+	double x = r.x, y = r.y, z = r.z;
+	// Columns of M: I^-1 (r x e_x) with r x e_x = (0, z, -y), r x e_y = (-z, 0, x), r x e_z = (y, -x, 0).
+	double m0[3] = { xy * z - xz * y, yy * z - yz * y, yz * z - zz * y };
+	double m1[3] = { xz * x - xx * z, yz * x - xy * z, zz * x - xz * z };
+	double m2[3] = { xx * y - xy * x, xy * y - yy * x, xz * y - yz * x };
+	double k00 = z * m0[1] - y * m0[2];
+	double k11 = x * m1[2] - z * m1[0];
+	double k22 = y * m2[0] - x * m2[1];
+	double k01 = z * m1[1] - y * m1[2];
+	double k02 = z * m2[1] - y * m2[2];
+	double k12 = x * m2[2] - z * m2[0];
+	K[0][0] += k00;
+	K[1][1] += k11;
+	K[2][2] += k22;
+	K[0][1] += k01;
+	K[1][0] += k01;
+	K[0][2] += k02;
+	K[2][0] += k02;
+	K[1][2] += k12;
+	K[2][1] += k12;
+}
+
+// K = (mA + mB) 1 + the sides' angular terms, formed and inverted in double. With a lever arm r
+// long against the body the angular part is ~|r|^2 / I and the linear part 1 / m: finding 34 (a
+// fixed joint 141 km from a 2e6 kg sphere's centre) had 400 against 5e-7, so float rounding of K
+// (400 x 6e-8) wiped out the small eigenvalue along r, K turned indefinite and the passes diverged
+// (x350 per pass). The inverse stays in double too: its entries along r (~2e6) would otherwise
+// swamp the 1/400 across it. tbInvert3d's relative singularity test gives zero for a pair that
+// cannot move (both kinematic): the rows then apply nothing.
 void tbPreparePoint( tbJoint* joint )
 {
-	tbJointMotion m;
-	memset( &m, 0, sizeof( m ) );
-	m.mA = joint->sideA.invMass;
-	m.mB = joint->sideB.invMass;
-	m.iA = &joint->sideA.invI;
-	m.iB = &joint->sideB.invI;
-	tbJointPose p;
-	p.rA = joint->rA;
-	p.rB = joint->rB;
-	// tbInvert's relative singularity test returns zero for a body pair that cannot move (both
-	// kinematic): the rows then apply nothing.
-	joint->pointInvK = tbInvert( tbPointMass( &m, &p ) );
+	double mSum = (double)joint->sideA.invMass + (double)joint->sideB.invMass;
+	double K[3][3] = { { mSum, 0.0, 0.0 }, { 0.0, mSum, 0.0 }, { 0.0, 0.0, mSum } };
+	tbAddSideAngularMass( K, &joint->sideA, joint->rA );
+	tbAddSideAngularMass( K, &joint->sideB, joint->rB );
+	tbInvert3d( K, joint->pointInvK );
 }
 
 void tbApplyPreparedPointImpulse( tbJointMotion* m, const tbJoint* joint, tbVec3 impulse )
@@ -1741,7 +1774,11 @@ void tbSolvePoint( tbJointMotion* m, const tbJoint* joint, tbVec3 d, tbSoftness 
 	tbVec3 rB = joint->rB;
 	tbVec3 cdot = tbSub( tbAdd( m->vB, tbCross( m->wB, rB ) ), tbAdd( m->vA, tbCross( m->wA, rA ) ) );
 	tbVec3 rhs = tbAdd( cdot, tbClampCorrectionVec( tbMulSV( soft.biasRate, d ) ) );
-	tbVec3 impulse = tbMulSV( -soft.massScale, tbMulMV( joint->pointInvK, rhs ) );
+	const double( *k )[3] = joint->pointInvK;
+	double x = rhs.x, y = rhs.y, z = rhs.z;
+	tbVec3 solved = { (float)( k[0][0] * x + k[0][1] * y + k[0][2] * z ), (float)( k[1][0] * x + k[1][1] * y + k[1][2] * z ),
+					  (float)( k[2][0] * x + k[2][1] * y + k[2][2] * z ) };
+	tbVec3 impulse = tbMulSV( -soft.massScale, solved );
 	impulse = tbMulSub( impulse, soft.impulseScale, *accumulated );
 	*accumulated = tbAdd( *accumulated, impulse );
 	tbApplyPreparedPointImpulse( m, joint, impulse );

@@ -316,13 +316,11 @@ TB_INLINE tbQuat tbMakeQuatFromMatrix( tbMat3 m )
 
 TB_INLINE float tbDeterminant( tbMat3 m ) { return tbDot( m.cx, tbCross( m.cy, m.cz ) ); }
 
-/// Inverse of a general 3x3 matrix; zero matrix if singular.
-/// Computed in double: the inertia of a 3 mm or a 100 m box has a determinant below or above the
-/// float range (masses cube, lengths square), and the singularity test is relative to the product
-/// of the column lengths (Hadamard's bound on |det|), so it does not depend on the matrix's scale.
-TB_INLINE tbMat3 tbInvert( tbMat3 m )
+/// Inverse of a 3x3 matrix in double, a[row][col]; false, with out all zeros, if it is singular
+/// relative to the product of its column lengths (Hadamard's bound on |det|), so the test does not
+/// depend on the matrix's scale.
+TB_INLINE bool tbInvert3d( double a[3][3], double out[3][3] )
 {
-	double a[3][3] = { { m.cx.x, m.cy.x, m.cz.x }, { m.cx.y, m.cy.y, m.cz.y }, { m.cx.z, m.cy.z, m.cz.z } };
 	// c[i][j]: cofactor of a[j][i], so inverse = c / det.
 	double c[3][3];
 	for ( int i = 0; i < 3; ++i )
@@ -340,15 +338,31 @@ TB_INLINE tbMat3 tbInvert( tbMat3 m )
 	{
 		bound *= sqrt( a[0][j] * a[0][j] + a[1][j] * a[1][j] + a[2][j] * a[2][j] );
 	}
-	if ( !( fabs( det ) > 1.0e-12 * bound ) )
+	bool regular = fabs( det ) > 1.0e-12 * bound;
+	double inv = regular ? 1.0 / det : 0.0;
+	for ( int i = 0; i < 3; ++i )
 	{
-		return tb_mat3Zero;
+		for ( int j = 0; j < 3; ++j )
+		{
+			// Zeros, not 0 * inf, for a singular (or non-finite) matrix.
+			out[i][j] = regular ? c[i][j] * inv : 0.0;
+		}
 	}
-	double inv = 1.0 / det;
-	tbMat3 r = { { (float)( c[0][0] * inv ), (float)( c[1][0] * inv ), (float)( c[2][0] * inv ) },
-				 { (float)( c[0][1] * inv ), (float)( c[1][1] * inv ), (float)( c[2][1] * inv ) },
-				 { (float)( c[0][2] * inv ), (float)( c[1][2] * inv ), (float)( c[2][2] * inv ) } };
-	return r;
+	return regular;
+}
+
+/// Inverse of a general 3x3 matrix; zero matrix if singular.
+/// Computed in double: the inertia of a 3 mm or a 100 m box has a determinant below or above the
+/// float range (masses cube, lengths square), and the singularity test is relative (tbInvert3d).
+TB_INLINE tbMat3 tbInvert( tbMat3 m )
+{
+	double a[3][3] = { { m.cx.x, m.cy.x, m.cz.x }, { m.cx.y, m.cy.y, m.cz.y }, { m.cx.z, m.cy.z, m.cz.z } };
+	double r[3][3];
+	tbInvert3d( a, r );
+	tbMat3 out = { { (float)r[0][0], (float)r[1][0], (float)r[2][0] },
+				   { (float)r[0][1], (float)r[1][1], (float)r[2][1] },
+				   { (float)r[0][2], (float)r[1][2], (float)r[2][2] } };
+	return out;
 }
 
 /// Solve m * x = b for x (Cramer's rule); zero if singular.
