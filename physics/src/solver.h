@@ -48,7 +48,7 @@ tbSoftness tbMakeSoft( float hertz, float zeta, float h );
 tbSoftness tbMakeRigid( float biasRate );
 
 /// Colours of the joint graph: the joints of one colour share no moving body and are solved in
-/// parallel. A chain needs 2, a ragdoll's joints 3 or 4.
+/// parallel (a chain of links needs 2).
 #define TB_JOINT_COLOR_COUNT 12
 
 typedef struct tbStepContext
