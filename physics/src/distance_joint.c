@@ -116,10 +116,8 @@ static tbJointRow tbNegateRow( tbJointRow J )
 static void tbPrepareDistance( tbStepContext* ctx, tbJoint* joint )
 {
 	tbDistanceJointData* d = &joint->distance;
-	// Any finite frequency is accepted, but (omega h)^2 overflows float past ~1e18 Hz and the
-	// softness becomes inf / inf (fuzz finding 32: 2.5e30 Hz, NaN in one step). Past omega h ~ 6e6
-	// the spring is rigid to float precision (massScale = 1 - 1e-13), so the cap changes nothing else.
-	d->springSoftness = tbMakeSoft( tbMinFloat( d->hertz, 1.0e6f * ctx->inv_h ), d->dampingRatio, ctx->h );
+	// tbMakeSoft caps the frequency where the spring is rigid to float precision (fuzz finding 32).
+	d->springSoftness = tbMakeSoft( d->hertz, d->dampingRatio, ctx->h );
 	// A spring never asks for more than the world's speed limit (bodies are clamped to it anyway):
 	// a spring stretched by ~1e6 m asks for ~1e8 m/s, and the rope limit that holds it would have to
 	// cancel that in float, leaving metres per second of rounding (the body escaped the rope).

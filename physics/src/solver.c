@@ -23,6 +23,12 @@ tbSoftness tbMakeSoft( float hertz, float zeta, float h )
 		tbSoftness s = { 0.0f, 1.0f, 0.0f };
 		return s;
 	}
+	// Any finite stiffness and damping are accepted, but (omega h)^2 overflows float past ~1e18 Hz
+	// and 2 zeta past ~1e38, and the coefficients become inf / inf (fuzz findings 32: a distance
+	// spring of 2.5e30 Hz, and 37: a mouse joint). Past omega h ~ 6e6 a spring is rigid to float
+	// precision (massScale = 1 - 1e-13), so the caps change nothing else.
+	hertz = tbMinFloat( hertz, 1.0e6f / h );
+	zeta = tbMinFloat( zeta, 1.0e30f );
 	float omega = 2.0f * TB_PI * hertz;
 	float a1 = 2.0f * zeta + h * omega;
 	float a2 = h * omega * a1;
