@@ -1,13 +1,12 @@
 // Tumble physics: hinge (revolute) joint in the quaternion formulation.
 //
-// Point rows: the anchors coincide (see ball_joint.c). Angular rows: with the joint frames' world
-// orientations qA, qB the relative rotation is qRel = conj(qA) qB; the hinge allows rotation about
-// frame x only. The book's quaternion rows (000 ch. 17: C = (qRel.y, qRel.z), Cdot_i = a_i . (wB -
-// wA) with a_i = 1/2 R(qA) (w e_i + v x e_i)) lose rank near a half turn (fuzz finding 36), so the
-// rows are frame A's y and z axes and the error the swing of B's axis from A's as a rotation vector
-// (tbHingeSwingError), the same to first order. Unlike the two-vector hinge of 000 ch. 14
-// (h1 . u2 = 0, h1 . v2 = 0), whose mirror image h2 = -h1 also satisfies it, the flipped pose here
-// has an error of pi, so there is no second rest state: the axis cannot flip under a hard hit.
+// Point rows: the anchors coincide (see ball_joint.c). Angular rows (000 ch. 17): with the joint
+// frames' world orientations qA, qB the relative rotation is qRel = conj(qA) qB; the hinge allows
+// rotation about frame x only, so C1 = qRel.y = 0 and C2 = qRel.z = 0. Differentiating with
+// dq/dt = 1/2 w q gives Cdot_i = a_i . (wB - wA) with a_i = 1/2 R(qA) (w e_i + v x e_i)
+// (tbQuatRowAxis). Unlike the two-vector hinge of 000 ch. 14 (h1 . u2 = 0, h1 . v2 = 0), whose
+// mirror image h2 = -h1 also satisfies it, the flipped pose here has |qRel.y| or |qRel.z| = 1, so
+// there is no second rest state: the axis cannot flip under a hard hit.
 //
 // The hinge angle is the twist of qRel about x, t = 2 atan2(qRel.x, qRel.w) in [-pi, pi] (the
 // book uses 2 asin(qRel.x), 000 ch. 18, equal while the other components vanish). Its derivative
@@ -108,29 +107,6 @@ static void tbPrepareHinge( tbStepContext* ctx, tbJoint* joint )
 	}
 }
 
-// The swing of frame B's hinge axis away from frame A's, as a rotation vector theta n (n
-// perpendicular to A's axis) in A's y and z components: with b = qRel e_x in frame A,
-// e_x x b = (0, -b.z, b.y) and theta = atan2(|e_x x b|, b.x). The rows are A's y and z axes
-// (Cdot = y . (wB - wA), z . (wB - wA)): near rest this is the quaternion rows' C = (qRel.y, qRel.z)
-// with rows 1/2 y, 1/2 z scaled by 2, but the rows stay orthonormal at any pose, where the
-// quaternion rows lose rank near a half turn (fuzz finding 36, like 33 for the fixed joint). The
-// flipped pose (b = -e_x) has |C| = pi, so it is no second rest state.
-static void tbHingeSwingError( const tbJointPose* p, float C[2] )
-{
-	tbVec3 b = tbRotate( p->qRel, tbMakeVec3( 1.0f, 0.0f, 0.0f ) );
-	float s = sqrtf( b.y * b.y + b.z * b.z );
-	float theta = atan2f( s, b.x );
-	if ( s < 1.0e-12f )
-	{
-		// Aligned (no error) or exactly flipped: any perpendicular axis turns it back.
-		C[0] = theta;
-		C[1] = 0.0f;
-		return;
-	}
-	C[0] = -theta * b.z / s;
-	C[1] = theta * b.y / s;
-}
-
 // The rows' Jacobians and masses for the sub-step (joint.h, prepared rows).
 static void tbRefreshHinge( tbStepContext* ctx, tbJoint* joint, const tbJointPose* p )
 {
@@ -138,8 +114,8 @@ static void tbRefreshHinge( tbStepContext* ctx, tbJoint* joint, const tbJointPos
 	tbHingeJointData* h = &joint->hinge;
 	tbPreparePoint( joint );
 	h->block.n = 2;
-	h->block.axes[0] = tbRotate( p->qA, tbMakeVec3( 0.0f, 1.0f, 0.0f ) );
-	h->block.axes[1] = tbRotate( p->qA, tbMakeVec3( 0.0f, 0.0f, 1.0f ) );
+	h->block.axes[0] = tbQuatRowAxis( p, 1 );
+	h->block.axes[1] = tbQuatRowAxis( p, 2 );
 	tbPrepareAngularBlock( joint, &h->block );
 	h->twist = tbMakeAngularAxis( joint, tbHingeNeedsTwist( h ) ? tbTwistAxis( p ) : tb_vec3_zero );
 }
@@ -188,8 +164,7 @@ static void tbSolveHinge( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, 
 		}
 	}
 	tbSoftness soft = tbJointSoftness( ctx, useBias );
-	float C[2];
-	tbHingeSwingError( p, C );
+	float C[2] = { p->qRel.y, p->qRel.z };
 	tbSolvePreparedAngularBlock( m, &h->block, C, soft, h->angularImpulse );
 	tbSolvePoint( m, joint, p->d, soft, &h->linearImpulse );
 }
