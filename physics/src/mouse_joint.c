@@ -32,7 +32,9 @@ static bool tbIsValidSpring( float hertz, float dampingRatio )
 
 tbJointId tbCreateMouseJoint( tbWorldId worldId, const tbMouseJointDef* def, tbResult* result )
 {
-	if ( def == NULL || !tbIsValidVec3( def->target ) || !tbIsValidSpring( def->hertz, def->dampingRatio ) ||
+	// Targets past TB_MAX_POSITION are refused like mover targets (finding 25): a target at -3.4e38 m
+	// gave NaN in the first step (fuzz finding 38).
+	if ( def == NULL || !tbIsBoundedVec3( def->target, TB_MAX_POSITION ) || !tbIsValidSpring( def->hertz, def->dampingRatio ) ||
 		 isnan( def->maxForce ) || def->maxForce < 0.0f || TB_IS_NON_NULL( def->base.bodyA ) )
 	{
 		return tbFailJointCreation( result, tbResult_invalidArgument );
@@ -125,7 +127,7 @@ tbResult tbMouseJoint_SetTarget( tbJointId jointId, tbVec3 target )
 	{
 		return r;
 	}
-	if ( !tbIsValidVec3( target ) )
+	if ( !tbIsBoundedVec3( target, TB_MAX_POSITION ) )
 	{
 		return tbResult_invalidArgument;
 	}

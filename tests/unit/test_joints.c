@@ -1471,6 +1471,15 @@ static void mouse_joint_drags( void** state )
 	tbMouseJoint_SetMaxForce( mouse, 10.0f );
 	run( world, 120 );
 	assert_true( tbJoint_GetWorldFrameB( mouse ).p.z < 1.0f );
+	// Targets past TB_MAX_POSITION are refused and change nothing (fuzz finding 38: -3.4e38 m gave
+	// NaN in one step).
+	tbVec3 far = { 0.0f, -3.4e38f, 0.0f };
+	assert_int_equal( tbMouseJoint_SetTarget( mouse, far ), tbResult_invalidArgument );
+	assert_true( tbDistance( tbMouseJoint_GetTarget( mouse ), tbMakeVec3( 2.0f, 1.0f, 3.0f ) ) == 0.0f );
+	def.target = far;
+	tbResult r = tbResult_ok;
+	assert_true( TB_IS_NULL( tbCreateMouseJoint( world, &def, &r ) ) );
+	assert_int_equal( r, tbResult_invalidArgument );
 	tbDestroyWorld( world );
 }
 
