@@ -295,13 +295,11 @@ static void tbRemeasureManifold( tbContact* contact, tbTransform xfA, tbTransfor
 
 // After a full narrow phase: a hull pair touching through a face (SAT cache type 1: A's face, 2:
 // B's) can be remeasured while the relative pose holds; anything else cannot.
-static void tbStoreReuse( tbContact* contact, const tbShape* shapeA, const tbShape* shapeB, tbTransform xfA,
-						  tbTransform xfB, tbTransform relative )
+static void tbStoreReuse( tbContact* contact, bool hullPair, tbTransform xfA, tbTransform xfB, tbTransform relative )
 {
 	const tbManifold* m = &contact->manifold;
 	bool faceContact = contact->cache.type == 1 || contact->cache.type == 2;
-	if ( ( contact->flags & tbContact_meshChild ) || shapeA->type != tbShape_hull || shapeB->type != tbShape_hull ||
-		 m->pointCount == 0 || faceContact == false )
+	if ( hullPair == false || m->pointCount == 0 || faceContact == false )
 	{
 		contact->flags &= ~(uint32_t)tbContact_reusable;
 		return;
@@ -372,7 +370,10 @@ bool tbUpdateContact( tbWorld* world, tbContact* contact, float timeStep )
 					tbLength( bodyB->angularVelocity ) * bodyB->maxExtent;
 	float speculative = TB_SPECULATIVE_DISTANCE + tbMinFloat( closing * timeStep, TB_MAX_SPECULATIVE_DISTANCE );
 
-	tbTransform relative = tbInvMulTransforms( bodyA->transform, bodyB->transform );
+	// Only hull pairs' face contacts are reused (tbStoreReuse): the relative pose is measured for them.
+	bool hullPair = shapeA->type == tbShape_hull && shapeB->type == tbShape_hull &&
+					( contact->flags & tbContact_meshChild ) == 0;
+	tbTransform relative = hullPair ? tbInvMulTransforms( bodyA->transform, bodyB->transform ) : tb_transformIdentity;
 	if ( ( contact->flags & tbContact_reusable ) && world->def.enableContactReuse &&
 		 tbCanReuseManifold( contact, relative, bodyA, bodyB ) )
 	{
@@ -427,6 +428,6 @@ bool tbUpdateContact( tbWorld* world, tbContact* contact, float timeStep )
 
 	bool touching = m->pointCount > 0;
 	contact->flags = touching ? ( contact->flags | tbContact_touching ) : ( contact->flags & ~(uint32_t)tbContact_touching );
-	tbStoreReuse( contact, shapeA, shapeB, bodyA->transform, bodyB->transform, relative );
+	tbStoreReuse( contact, hullPair, bodyA->transform, bodyB->transform, relative );
 	return touching;
 }

@@ -170,16 +170,7 @@ tbAABB tbComputeHullAABB( const tbHull* shape, tbTransform xf )
 {
 	// Exact: the box of the transformed vertices (hulls are small, and this is tighter than
 	// rotating the local bounds).
-	tbVec3 lower = tbTransformPoint( xf, shape->vertices[0] );
-	tbVec3 upper = lower;
-	for ( int i = 1; i < shape->vertexCount; ++i )
-	{
-		tbVec3 p = tbTransformPoint( xf, shape->vertices[i] );
-		lower = tbMinVec( lower, p );
-		upper = tbMaxVec( upper, p );
-	}
-	tbAABB aabb = { lower, upper };
-	return aabb;
+	return tbAABB_OfPoints( shape->vertices, shape->vertexCount, xf );
 }
 
 // Ray casts -------------------------------------------------------------------------------------------

@@ -1289,14 +1289,16 @@ static void tbJointStageBlock( int start, int end, int blockIndex, void* context
 	{
 		tbJoint* joint = world->joints.data + task->jointIds[i];
 		const tbJointClass* cls = tbGetJointClass( joint->type );
+		if ( task->stage == tbJointStage_prepare )
+		{
+			cls->prepare( ctx, joint );
+		}
 		tbJointMotion m;
 		tbLoadMotion( ctx, joint, &m );
 		switch ( task->stage )
 		{
 			case tbJointStage_prepare:
-				cls->prepare( ctx, joint );
 				// The rows first: the guard measures the warm-start impulses along them.
-				tbLoadMotion( ctx, joint, &m );
 				tbRefreshJoint( ctx, joint, cls, &m );
 				tbGuardWarmStart( ctx, joint, cls );
 				break;
@@ -1607,50 +1609,18 @@ void tbApplyPointImpulse( tbJointMotion* m, const tbJointPose* p, tbVec3 impulse
 	m->wB = tbAdd( m->wB, tbMulMV( *m->iB, tbCross( p->rB, impulse ) ) );
 }
 
-// K += [r]^T I [r] = -[r] I [r] for a symmetric I: entry (i, j) = (r x e_i) . I (r x e_j).
-static void tbAddAngularMass( tbMat3* K, const tbMat3* I, tbVec3 r )
-{
-	tbVec3 cx = { 0.0f, r.z, -r.y }; // r x e_x
-	tbVec3 cy = { -r.z, 0.0f, r.x }; // r x e_y
-	tbVec3 cz = { r.y, -r.x, 0.0f }; // r x e_z
-	tbVec3 ix = tbMulMV( *I, cx );
-	tbVec3 iy = tbMulMV( *I, cy );
-	tbVec3 iz = tbMulMV( *I, cz );
-	float xx = tbDot( cx, ix ), yy = tbDot( cy, iy ), zz = tbDot( cz, iz );
-	float xy = tbDot( cx, iy ), xz = tbDot( cx, iz ), yz = tbDot( cy, iz );
-	K->cx.x += xx;
-	K->cy.y += yy;
-	K->cz.z += zz;
-	K->cx.y += xy;
-	K->cy.x += xy;
-	K->cx.z += xz;
-	K->cz.x += xz;
-	K->cy.z += yz;
-	K->cz.y += yz;
-}
-
-static tbMat3 tbPointMass( const tbJointMotion* m, const tbJointPose* p )
-{
-	float mSum = m->mA + m->mB;
-	tbMat3 K = tbMakeDiagonal( tbMakeVec3( mSum, mSum, mSum ) );
-	if ( m->mA > 0.0f )
-	{
-		tbAddAngularMass( &K, m->iA, p->rA );
-	}
-	if ( m->mB > 0.0f )
-	{
-		tbAddAngularMass( &K, m->iB, p->rB );
-	}
-	return K;
-}
+static void tbInvertPointMass( double invK[3][3], float mA, const tbMat3* iA, tbVec3 rA, float mB, const tbMat3* iB,
+							   tbVec3 rB );
+static tbVec3 tbMulPointInvMass( const double* invK, tbVec3 v );
 
 void tbSolvePointBlock( tbJointMotion* m, const tbJointPose* p, tbSoftness soft, tbVec3* accumulated )
 {
 	// C = pB - pA (004 sec. 3.7.2), Cdot = vB + wB x rB - vA - wA x rA.
-	tbMat3 K = tbPointMass( m, p );
+	double invK[3][3];
+	tbInvertPointMass( invK, m->mA, m->iA, p->rA, m->mB, m->iB, p->rB );
 	tbVec3 cdot = tbSub( tbAdd( m->vB, tbCross( m->wB, p->rB ) ), tbAdd( m->vA, tbCross( m->wA, p->rA ) ) );
 	tbVec3 rhs = tbAdd( cdot, tbClampCorrectionVec( tbMulSV( soft.biasRate, p->d ) ) );
-	tbVec3 impulse = tbMulSV( -soft.massScale, tbSolve3( K, rhs ) );
+	tbVec3 impulse = tbMulSV( -soft.massScale, tbMulPointInvMass( &invK[0][0], rhs ) );
 	impulse = tbMulSub( impulse, soft.impulseScale, *accumulated );
 	*accumulated = tbAdd( *accumulated, impulse );
 	tbApplyPointImpulse( m, p, impulse );
@@ -1710,16 +1680,15 @@ void tbApplyAngularImpulse( tbJointMotion* m, tbVec3 impulse )
 
 // Prepared rows -----------------------------------------------------------------------------------
 
-// K_ij += (r x e_i) . I^-1 (r x e_j) for a side that moves (tbAddAngularMass), in double. The
-// columns r x e_i have two non-zero entries each and I^-1 is symmetric, so it is written out:
-// M = I^-1 [r]x, then K += [r]x^T M (six distinct entries).
-static void tbAddSideAngularMass( double K[3][3], const tbJointSide* side, tbVec3 r )
+// K_ij += (r x e_i) . I^-1 (r x e_j) for a side that moves, in double. The columns r x e_i have two
+// non-zero entries each and I^-1 is symmetric, so it is written out: M = I^-1 [r]x, then
+// K += [r]x^T M (six distinct entries).
+static void tbAddAngularMass( double K[3][3], float invMass, const tbMat3* I, tbVec3 r )
 {
-	if ( side->invMass <= 0.0f )
+	if ( invMass <= 0.0f )
 	{
 		return;
 	}
-	const tbMat3* I = &side->invI;
 	double xx = I->cx.x, xy = I->cy.x, xz = I->cz.x, yy = I->cy.y, yz = I->cz.y, zz = I->cz.z;
 	double x = r.x, y = r.y, z = r.z;
 	// Columns of M: I^-1 (r x e_x) with r x e_x = (0, z, -y), r x e_y = (-z, 0, x), r x e_z = (y, -x, 0).
@@ -1743,20 +1712,38 @@ static void tbAddSideAngularMass( double K[3][3], const tbJointSide* side, tbVec
 	K[2][1] += k12;
 }
 
-// K = (mA + mB) 1 + the sides' angular terms, formed and inverted in double. With a lever arm r
-// long against the body the angular part is ~|r|^2 / I and the linear part 1 / m: finding 34 (a
-// fixed joint 141 km from a 2e6 kg sphere's centre) had 400 against 5e-7, so float rounding of K
-// (400 x 6e-8) wiped out the small eigenvalue along r, K turned indefinite and the passes diverged
-// (x350 per pass). The inverse stays in double too: its entries along r (~2e6) would otherwise
-// swamp the 1/400 across it. tbInvert3d's relative singularity test gives zero for a pair that
-// cannot move (both kinematic): the rows then apply nothing.
+// The point rows' inverse effective mass: K = (mA + mB) 1 + the sides' angular terms, formed and
+// inverted in double. With a lever arm r long against the body the angular part is ~|r|^2 / I and
+// the linear part 1 / m: finding 34 (a fixed joint 141 km from a 2e6 kg sphere's centre) had 400
+// against 5e-7, so float rounding of K (400 x 6e-8) wiped out the small eigenvalue along r, K
+// turned indefinite and the passes diverged (x350 per pass). The inverse stays in double too: its
+// entries along r (~2e6) would otherwise swamp the 1/400 across it. tbInvert3d's relative
+// singularity test gives zero for a pair that cannot move (both kinematic): the rows then apply
+// nothing.
+static void tbInvertPointMass( double invK[3][3], float mA, const tbMat3* iA, tbVec3 rA, float mB, const tbMat3* iB,
+							   tbVec3 rB )
+{
+	double mSum = (double)mA + (double)mB;
+	double K[3][3] = { { mSum, 0.0, 0.0 }, { 0.0, mSum, 0.0 }, { 0.0, 0.0, mSum } };
+	tbAddAngularMass( K, mA, iA, rA );
+	tbAddAngularMass( K, mB, iB, rB );
+	tbInvert3d( K, invK );
+}
+
+// invK * v for a row-major 3x3 inverse (a flat pointer: C before C23 will not pass a double[3][3]
+// where a const one is expected).
+static tbVec3 tbMulPointInvMass( const double* invK, tbVec3 v )
+{
+	double x = v.x, y = v.y, z = v.z;
+	tbVec3 r = { (float)( invK[0] * x + invK[1] * y + invK[2] * z ), (float)( invK[3] * x + invK[4] * y + invK[5] * z ),
+				 (float)( invK[6] * x + invK[7] * y + invK[8] * z ) };
+	return r;
+}
+
 void tbPreparePoint( tbJoint* joint )
 {
-	double mSum = (double)joint->sideA.invMass + (double)joint->sideB.invMass;
-	double K[3][3] = { { mSum, 0.0, 0.0 }, { 0.0, mSum, 0.0 }, { 0.0, 0.0, mSum } };
-	tbAddSideAngularMass( K, &joint->sideA, joint->rA );
-	tbAddSideAngularMass( K, &joint->sideB, joint->rB );
-	tbInvert3d( K, joint->pointInvK );
+	tbInvertPointMass( joint->pointInvK, joint->sideA.invMass, &joint->sideA.invI, joint->rA, joint->sideB.invMass,
+					   &joint->sideB.invI, joint->rB );
 }
 
 void tbApplyPreparedPointImpulse( tbJointMotion* m, const tbJoint* joint, tbVec3 impulse )
@@ -1774,11 +1761,7 @@ void tbSolvePoint( tbJointMotion* m, const tbJoint* joint, tbVec3 d, tbSoftness 
 	tbVec3 rB = joint->rB;
 	tbVec3 cdot = tbSub( tbAdd( m->vB, tbCross( m->wB, rB ) ), tbAdd( m->vA, tbCross( m->wA, rA ) ) );
 	tbVec3 rhs = tbAdd( cdot, tbClampCorrectionVec( tbMulSV( soft.biasRate, d ) ) );
-	const double( *k )[3] = joint->pointInvK;
-	double x = rhs.x, y = rhs.y, z = rhs.z;
-	tbVec3 solved = { (float)( k[0][0] * x + k[0][1] * y + k[0][2] * z ), (float)( k[1][0] * x + k[1][1] * y + k[1][2] * z ),
-					  (float)( k[2][0] * x + k[2][1] * y + k[2][2] * z ) };
-	tbVec3 impulse = tbMulSV( -soft.massScale, solved );
+	tbVec3 impulse = tbMulSV( -soft.massScale, tbMulPointInvMass( &joint->pointInvK[0][0], rhs ) );
 	impulse = tbMulSub( impulse, soft.impulseScale, *accumulated );
 	*accumulated = tbAdd( *accumulated, impulse );
 	tbApplyPreparedPointImpulse( m, joint, impulse );

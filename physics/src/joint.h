@@ -229,7 +229,7 @@ typedef struct tbJoint
 	tbVec3 rA, rB;      ///< centres of mass to the anchors at the last refresh (the sub-step's lever arms)
 	/// Inverse effective mass of the point rows at the last refresh, kept in double: with a lever
 	/// arm long against the body (finding 34: 141 km) K's eigenvalues differ by 1e9 and a float
-	/// K or K^-1 loses the small one (tbPreparePoint).
+	/// K or K^-1 loses the small one (tbInvertPointMass, joint.c).
 	double pointInvK[3][3];
 	/// Current pose for joints with prepared rows: the bodies move only in tbIntegratePositions, so
 	/// it is measured at the refresh and again once per relax call, not in every pass.

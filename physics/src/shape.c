@@ -730,15 +730,8 @@ tbCastOutput tbShape_RayCast( tbShapeId shapeId, tbVec3 origin, tbVec3 translati
 
 tbAABB tbComputeProxyAABB( const tbShapeProxy* proxy, tbTransform xf )
 {
-	tbVec3 lo = tbTransformPoint( xf, proxy->points[0] );
-	tbVec3 hi = lo;
-	for ( int i = 1; i < proxy->count; ++i )
-	{
-		tbVec3 p = tbTransformPoint( xf, proxy->points[i] );
-		lo = tbMinVec( lo, p );
-		hi = tbMaxVec( hi, p );
-	}
+	tbAABB core = tbAABB_OfPoints( proxy->points, proxy->count, xf );
 	tbVec3 r = { proxy->radius, proxy->radius, proxy->radius };
-	tbAABB box = { tbSub( lo, r ), tbAdd( hi, r ) };
+	tbAABB box = { tbSub( core.lowerBound, r ), tbAdd( core.upperBound, r ) };
 	return box;
 }

@@ -420,6 +420,20 @@ TB_INLINE bool tbAABB_Contains( tbAABB outer, tbAABB inner )
 		   outer.lowerBound.z <= inner.lowerBound.z && inner.upperBound.x <= outer.upperBound.x &&
 		   inner.upperBound.y <= outer.upperBound.y && inner.upperBound.z <= outer.upperBound.z;
 }
+/// The box of count >= 1 points given in a local frame, placed by xf.
+TB_INLINE tbAABB tbAABB_OfPoints( const tbVec3* points, int count, tbTransform xf )
+{
+	tbVec3 lower = tbTransformPoint( xf, points[0] );
+	tbVec3 upper = lower;
+	for ( int i = 1; i < count; ++i )
+	{
+		tbVec3 p = tbTransformPoint( xf, points[i] );
+		lower = tbMinVec( lower, p );
+		upper = tbMaxVec( upper, p );
+	}
+	tbAABB box = { lower, upper };
+	return box;
+}
 TB_INLINE tbAABB tbAABB_Union( tbAABB a, tbAABB b )
 {
 	tbAABB c = { tbMinVec( a.lowerBound, b.lowerBound ), tbMaxVec( a.upperBound, b.upperBound ) };
