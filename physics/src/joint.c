@@ -1886,7 +1886,7 @@ tbVec3 tbQuatRowAxis( const tbJointPose* p, int i )
 {
 	tbQuat q = p->qRel;
 	tbVec3 local;
-	// 1/2 (w e_i + v x e_i), in frame A coordinates.
+	// w e_i + v x e_i in frame A; its length is sqrt(1 - v_i^2) for a unit qRel (joint.h).
 	switch ( i )
 	{
 		case 0:
@@ -1899,7 +1899,18 @@ tbVec3 tbQuatRowAxis( const tbJointPose* p, int i )
 			local = tbMakeVec3( q.y, -q.x, q.w );
 			break;
 	}
-	return tbRotate( p->qA, tbMulSV( 0.5f, local ) );
+	float length = tbLength( local );
+	if ( length < 1.0e-20f )
+	{
+		return tb_vec3_zero;
+	}
+	return tbRotate( p->qA, tbMulSV( 0.5f / length, local ) );
+}
+
+float tbQuatRowError( tbQuat qRel, int i )
+{
+	float v = i == 0 ? qRel.x : i == 1 ? qRel.y : qRel.z;
+	return asinf( tbClampFloat( v, -1.0f, 1.0f ) );
 }
 
 // Full rotation lock (fixed and slider joints). The book's quaternion rows (000 ch. 16) have

@@ -29,6 +29,19 @@ function expect.truthy(value, what)
 	end
 end
 
+--- The p-th percentile (0 < p <= 100, nearest rank) of a list of numbers; the list is not changed.
+function expect.percentile(values, p)
+	local sorted = {}
+	for i, v in ipairs(values) do
+		sorted[i] = v
+	end
+	if #sorted == 0 then
+		error("expect.percentile: no values", 2)
+	end
+	table.sort(sorted)
+	return sorted[math.max(1, math.ceil(#sorted * p / 100))]
+end
+
 --- The largest position error (m) and angle error (rad) over a list of joints, and the first
 -- broken joint (or nil).
 function expect.joint_errors(joints)

@@ -38,9 +38,14 @@ function scene.setup(world)
 	scene.drive = world:hinge{ name = "drive", a = pendulum, b = hub, anchor = CENTER, axis = { 0, 1, 0 },
 	                           motor = { speed = SPEED, max_torque = 40 } }
 	scene.hub = hub
+	scene.gaps = {}
 end
 
 function scene.update(world)
+	-- The welds' largest gap before each step of the checked run (finish() reads the spread).
+	if #scene.gaps < scene.steps then
+		scene.gaps[#scene.gaps + 1] = expect.joint_errors(scene.welds)
+	end
 	if tb.input.down("right") then
 		scene.drive.motor_speed = math.min(scene.drive.motor_speed + 0.05, 6)
 	elseif tb.input.down("left") then
@@ -50,11 +55,17 @@ end
 
 function scene.finish(world)
 	local x = scene.hub:position()
-	local weld_gap = expect.joint_errors(scene.welds)
-	print(("self_driving_wheel: drove %.2f m in %.1f s, largest weld gap %.4f m"):format(x - CENTER[1], world.time,
-		weld_gap))
+	local median, p90 = expect.percentile(scene.gaps, 50), expect.percentile(scene.gaps, 90)
+	print(("self_driving_wheel: drove %.2f m in %.1f s, weld gap median %.4f m, 90th percentile %.4f m, at the end %.4f m")
+		:format(x - CENTER[1], world.time, median, p90, (expect.joint_errors(scene.welds))))
 	expect.above(x - CENTER[1], 2, "distance driven forward (m)")
-	expect.joints_hold(scene.welds, 0.01, "rim welds")
+	-- A plank landing on the ground opens the welds for a few steps (up to 4-6 cm), and which plank
+	-- lands at the last step depends on rounding: the gap at the end ranged from 0.2 to 18 mm over
+	-- motor speeds 1.999 to 2.01. So the bars are on the spread over the run (measured: median
+	-- 2.0-2.3 mm, 90th percentile 13-17 mm), with a loose one on the final state.
+	expect.below(median, 0.005, "rim welds: median gap over the run (m)")
+	expect.below(p90, 0.03, "rim welds: 90th-percentile gap over the run (m)")
+	expect.joints_hold(scene.welds, 0.05, "rim welds")
 	expect.joints_hold({ scene.drive }, 0.01, "drive hinge")
 	local _, _, z = scene.hub:position()
 	expect.near(z, CENTER[3], 0.15, "the wheel rolls on its rim (hub height, m)")

@@ -1122,6 +1122,79 @@ static void joint_far_from_rest( void** state )
 	}
 }
 
+// Fuzz finding 36 (nan-hinge-and-slider-half-turn): the quaternion rows of the hinge, the motor
+// joint and the cone's pyramid limit shrink to zero a half turn across the joint axis (length
+// 1/2 sqrt(1 - qRel_i^2)), and a bias there asked for an angular velocity ~ 1 / length. With the
+// rows kept at length 1/2 (tbQuatRowAxis) the body turns home at a bounded rate and the joint then
+// holds. Each joint starts with frame A a half turn about y from frame B (w = -4.4e-8), the anchor
+// 0.5 m from the box's centre.
+static void quaternion_rows_half_turn( void** state )
+{
+	(void)state;
+	const tbQuat halfTurn = { 0.0f, 1.0f, 0.0f, -4.37114e-08f };
+	const char* names[] = { "hinge", "motor", "cone pyramid" };
+	for ( int k = 0; k < 9; ++k )
+	{
+		int type = k / 3, m = k % 3;
+		tbWorldId world = makeWorld( s_modes[m], tb_vec3_zero );
+		tbBodyId body = addBox( world, tb_vec3_zero, tbMakeVec3( 0.3f, 0.2f, 0.1f ), 2.0f );
+		tbJointDef base = tbDefaultHingeJointDef().base;
+		base.bodyB = body;
+		base.localFrameA.p = tbMakeVec3( 0.5f, 0.0f, 0.0f );
+		base.localFrameA.q = halfTurn;
+		base.localFrameB.p = tbMakeVec3( 0.5f, 0.0f, 0.0f );
+		tbJointId joint;
+		if ( type == 0 )
+		{
+			tbHingeJointDef def = tbDefaultHingeJointDef();
+			def.base = base;
+			joint = tbCreateHingeJoint( world, &def, NULL );
+		}
+		else if ( type == 1 )
+		{
+			tbMotorJointDef def = tbDefaultMotorJointDef();
+			def.base = base;
+			joint = tbCreateMotorJoint( world, &def, NULL );
+		}
+		else
+		{
+			tbConeJointDef def = tbDefaultConeJointDef();
+			def.base = base;
+			def.enablePyramidLimit = true;
+			def.maxSwingY = 30.0f * DEG;
+			def.maxSwingZ = 30.0f * DEG;
+			joint = tbCreateConeJoint( world, &def, NULL );
+		}
+		assert_false( TB_IS_NULL( joint ) );
+		float angle0;
+		assert_int_equal( tbJoint_GetError( joint, NULL, &angle0 ), tbResult_ok );
+		float maxSpin = 0.0f, maxSpeed = 0.0f;
+		for ( int i = 0; i < 300; ++i )
+		{
+			tbVec3 p0 = tbBody_GetPosition( body );
+			tbWorld_Step( world, DT );
+			tbVec3 p1 = tbBody_GetPosition( body );
+			tbVec3 w = tbBody_GetAngularVelocity( body );
+			assert_true( tbIsValidVec3( p1 ) && tbIsValidVec3( w ) );
+			assert_true( tbIsValidQuat( tbBody_GetRotation( body ) ) );
+			maxSpin = tbMaxFloat( maxSpin, tbLength( w ) );
+			maxSpeed = tbMaxFloat( maxSpeed, tbDistance( p1, p0 ) / DT );
+		}
+		float gap, angle;
+		assert_int_equal( tbJoint_GetError( joint, &gap, &angle ), tbResult_ok );
+		printf( "%s a half turn from rest %s: %.1f deg -> %.4f deg, gap %.5f m; max %.1f rad/s, %.1f m/s\n",
+				names[type], s_modeNames[m], angle0 / DEG, angle / DEG, gap, maxSpin, maxSpeed );
+		assert_true( angle0 > 149.0f * DEG ); // the cone reports the excess over its 30 deg
+		// Turning home at the correction cap (50 per second on asin(qRel_i), about 100 rad/s of
+		// turn) at most; the centre is 0.5 m from the anchor, so 100 rad/s is 50 m/s.
+		assert_true( maxSpin < 4.0f * TB_JOINT_MAX_CORRECTION_SPEED );
+		assert_true( maxSpeed < 2.0f * TB_JOINT_MAX_CORRECTION_SPEED );
+		assert_true( gap < 0.001f );
+		assert_true( angle < 0.5f * DEG );
+		tbDestroyWorld( world );
+	}
+}
+
 // Fuzz finding 29 (nan-fixed-and-slider-on-shapeless-body): a body without shapes (unit mass and
 // inertia) held by a fixed joint whose frames start a half turn apart (the float half turn about y,
 // w = -4.4e-8) and 5.4 m apart. The quaternion lock error sin(theta/2) has a vanishing gradient at
@@ -1829,6 +1902,7 @@ int main( void )
 		cmocka_unit_test( breakable_peak_over_substeps ),
 		cmocka_unit_test( distance_length_limit ),
 		cmocka_unit_test( joint_far_from_rest ),
+		cmocka_unit_test( quaternion_rows_half_turn ),
 		cmocka_unit_test( fixed_joint_half_turn ),
 		cmocka_unit_test( custom_rows_match_ball_joint ),
 		cmocka_unit_test( custom_row_bounds ),
