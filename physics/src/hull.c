@@ -1469,6 +1469,35 @@ static bool tbMergeFaces( tbQHBuilder* b, tbPolygonSet* out, bool merge )
 	return ok;
 }
 
+// True when the finished triangle hull is thicker than minWidth (grid units) across every
+// triangle: the deepest point below each plane. The starting tetrahedron measures flatness across
+// its own plane only, which can lean against a sliver's: fuzz finding 35 was a cloud 58 m across
+// and 1.9 mm thick, under the 2.3 mm threshold, whose faces merged across the thickness into a
+// hull of zero volume. A triangle's plane is exact (three input points), so a plate's faces
+// measure its thickness.
+static bool tbQHIsThick( const tbQHBuilder* b, double minWidth )
+{
+	for ( int f = 0; f < b->faceCount; ++f )
+	{
+		const tbQHFace* face = b->faces + f;
+		if ( face->alive == false )
+		{
+			continue;
+		}
+		double deepest = 0.0;
+		for ( int i = 0; i < b->pointCount; ++i )
+		{
+			double depth = -tbQHDistance( face, b->points[i] );
+			deepest = depth > deepest ? depth : deepest;
+		}
+		if ( !( deepest > minWidth ) )
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
 static tbHull* tbHullFromBuilder( tbQHBuilder* b, bool merge, tbResult* result )
 {
 	int liveCount = 0;
@@ -1646,7 +1675,8 @@ tbHull* tbComputeHull( const tbVec3* points, int count, tbResult* result )
 			ok = tbQHAddPoint( &b, seed );
 		}
 
-		if ( ok )
+		// Flat below four times the tolerance, as in the starting tetrahedron's test.
+		if ( ok && tbQHIsThick( &b, 4.0 * b.tolerance ) )
 		{
 			hull = tbHullFromBuilder( &b, true, result );
 			if ( hull == NULL && *result != tbResult_outOfMemory )

@@ -448,6 +448,15 @@ static void tbCreateFuzzWorld( tbFuzzWorld* w )
 {
 	bool bad = false, badCookie = false;
 	tbWorldDef def = tbReadWorldDef( w, &bad, &badCookie );
+	tbTrace( "world gravity (%g, %g, %g) iterations %d sub-steps %d position iterations %d solver %d baumgarte %g "
+			 "slop %g max correction %g contact %g Hz %g joint %g Hz %g restitution threshold %g mix %d %d max "
+			 "speed %g sleep %d continuous %d warm starting %d",
+			 (double)def.gravity.x, (double)def.gravity.y, (double)def.gravity.z, def.iterations, def.subSteps,
+			 def.positionIterations, (int)def.solverMode, (double)def.baumgarte, (double)def.linearSlop,
+			 (double)def.maxCorrectionSpeed, (double)def.contactHertz, (double)def.contactDampingRatio,
+			 (double)def.jointHertz, (double)def.jointDampingRatio, (double)def.restitutionThreshold,
+			 (int)def.frictionMix, (int)def.restitutionMix, (double)def.maxLinearSpeed, (int)def.enableSleep,
+			 (int)def.enableContinuous, (int)def.enableWarmStarting );
 	tbWorldId id = tb_nullWorldId;
 	tbResult r = tbCreateWorldChecked( &def, &id );
 	tbExpectRejected( bad || badCookie, r, "tbCreateWorldChecked" );

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -547,6 +548,71 @@ static void test_degenerate_input( void** state )
 	tbDestroyHull( hull );
 }
 
+// Fuzz finding 35: a sliver 58 m across and 1.9 mm thick, leaning against the starting
+// tetrahedron's plane, built a hull of zero volume (faces merged across the thickness). Plates of
+// 58 x 10 m about 57 m from the origin in random orientations, with corners and random points on
+// both faces: each is either refused as flat (only below 0.1 % of the size) or built with its true
+// volume within 10 %.
+static void test_thin_slivers( void** state )
+{
+	(void)state;
+	const float thicknesses[] = { 0.001f, 0.0015f, 0.0019f, 0.0022f, 0.0025f, 0.003f, 0.01f, 0.5f };
+	const int thicknessCount = (int)( sizeof( thicknesses ) / sizeof( thicknesses[0] ) );
+	tbVec3 points[64];
+	TestRandom random = { 35ull };
+	int refused = 0, built = 0;
+	float worst = 0.0f;
+	for ( int trial = 0; trial < 50 * thicknessCount; ++trial )
+	{
+		float t = thicknesses[trial % thicknessCount];
+		tbQuat tilt = tbMakeQuatAxisAngle( RandomUnitVector( &random ), RandomFloat( &random, 0.0f, TB_PI ) );
+		tbVec3 offset = tbMulSV( 57.0f, RandomUnitVector( &random ) );
+		int count = 0;
+		for ( int c = 0; c < 8; ++c )
+		{
+			tbVec3 corner = { c & 1 ? 29.0f : -29.0f, c & 2 ? 5.0f : -5.0f, c & 4 ? 0.5f * t : -0.5f * t };
+			points[count++] = corner;
+		}
+		while ( count < 64 )
+		{
+			tbVec3 p = { RandomFloat( &random, -29.0f, 29.0f ), RandomFloat( &random, -5.0f, 5.0f ),
+						 count % 2 ? 0.5f * t : -0.5f * t };
+			points[count++] = p;
+		}
+		for ( int i = 0; i < count; ++i )
+		{
+			points[i] = tbAdd( tbRotate( tilt, points[i] ), offset );
+		}
+		tbResult result;
+		tbHull* hull = tbComputeHull( points, count, &result );
+		if ( hull == NULL )
+		{
+			assert_int_equal( result, tbResult_degenerateHull );
+			assert_true( t < 1.0e-3f * 58.0f );
+			refused += 1;
+			continue;
+		}
+		float expected = 58.0f * 10.0f * t;
+		tbMassData mass = tbComputeHullMass( hull, 1.0f );
+		float error = fabsf( mass.mass - expected ) / expected;
+		if ( !( error < 0.1f ) )
+		{
+			printf( "sliver %.4f m thick, trial %d: volume %g m^3, exact %g\n", (double)t, trial, (double)mass.mass,
+					(double)expected );
+		}
+		assert_true( error < 0.1f );
+		assert_true( mass.rotationalInertia.cx.x > 0.0f && mass.rotationalInertia.cy.y > 0.0f &&
+					 mass.rotationalInertia.cz.z > 0.0f );
+		worst = tbMaxFloat( worst, error );
+		built += 1;
+		tbDestroyHull( hull );
+	}
+	printf( "slivers 1 mm to 0.5 m thick: %d refused as flat, %d built, worst volume error %.3f %%\n", refused, built,
+			(double)( 100.0f * worst ) );
+	// The thick plates are always built.
+	assert_true( built >= 2 * 50 );
+}
+
 // Clone, validate, allocation -----------------------------------------------------------------------
 
 static void test_clone_hull( void** state )
@@ -860,6 +926,7 @@ int main( void )
 		cmocka_unit_test( test_sphere_clouds ),
 		cmocka_unit_test( test_random_cloud_stress ),
 		cmocka_unit_test( test_degenerate_input ),
+		cmocka_unit_test( test_thin_slivers ),
 		cmocka_unit_test( test_clone_hull ),
 		cmocka_unit_test( test_validate_rejects_broken_hulls ),
 		cmocka_unit_test( test_one_allocation_per_hull ),
