@@ -1555,6 +1555,7 @@ void tbSolveMotorRow( tbJointMotion* m, const tbJointRow* J, float speed, float 
 {
 	float mass = tbInverseOrZero( tbRowCoupling( m, J, J ) );
 	float cdot = tbRowVelocity( m, J );
+	speed = tbClampMotorSpeed( speed, TB_MAX_SPEED );
 	float lambda = -mass * ( cdot - speed );
 	float newImpulse = tbClampFloat( *accumulated + lambda, -maxImpulse, maxImpulse );
 	lambda = newImpulse - *accumulated;
@@ -1864,6 +1865,7 @@ void tbSolveAngularMotor( tbJointMotion* m, const tbAngularAxis* row, float spee
 						  float* accumulated )
 {
 	float cdot = tbDot( row->axis, tbSub( m->wB, m->wA ) );
+	speed = tbClampMotorSpeed( speed, TB_MAX_ANGULAR_SPEED );
 	float lambda = -row->mass * ( cdot - speed );
 	float newImpulse = tbClampFloat( *accumulated + lambda, -maxImpulse, maxImpulse );
 	lambda = newImpulse - *accumulated;

@@ -422,6 +422,14 @@ static inline tbVec3 tbClampCorrectionVec( tbVec3 bias )
 	return lengthSquared > max * max ? tbMulSV( max / sqrtf( lengthSquared ), bias ) : bias;
 }
 
+// A motor's target speed within what a body may reach (TB_MAX_SPEED m/s, TB_MAX_ANGULAR_SPEED
+// rad/s): any finite target is accepted, but a motor of unlimited torque (the motor joint's default)
+// driven at 1e38 rad/s gave an infinite velocity in one pass (fuzz campaign of session 4).
+static inline float tbClampMotorSpeed( float speed, float limit )
+{
+	return tbClampFloat( speed, -limit, limit );
+}
+
 /// Equality row: lambda = -massScale K^-1 (Cdot + biasRate C) - impulseScale * accumulated.
 float tbSolveEqualityRow( tbJointMotion* m, const tbJointRow* J, float C, tbSoftness soft, float* accumulated );
 /// Inequality row C >= 0 with a non-negative accumulated impulse (limits). Speculative when C > 0.

@@ -31,6 +31,13 @@ tbSoftness tbMakeSoft( float hertz, float zeta, float h )
 	zeta = tbMinFloat( zeta, 1.0e30f );
 	float omega = 2.0f * TB_PI * hertz;
 	float a1 = 2.0f * zeta + h * omega;
+	if ( !( a1 > 0.0f ) )
+	{
+		// An undamped spring so weak that h omega underflows (fuzz: 1.4e-45 Hz gave omega / 0): the
+		// limit of the coefficients as the stiffness goes to zero, a spring that applies nothing.
+		tbSoftness none = { 1.0f / h, 0.0f, 1.0f };
+		return none;
+	}
 	float a2 = h * omega * a1;
 	float a3 = 1.0f / ( 1.0f + a2 );
 	tbSoftness s = { omega / a1, a2 * a3, a3 };
@@ -41,6 +48,25 @@ tbSoftness tbMakeRigid( float biasRate )
 {
 	tbSoftness s = { biasRate, 1.0f, 0.0f };
 	return s;
+}
+
+// v scaled down to a length of at most limit. A huge gravity or force (any finite value is
+// accepted) can overflow a component to infinity, and inf * (limit / inf) is NaN (fuzz campaign of
+// session 4: a gravity of 3.4e38 m/s^2): the components are clamped to the limit first.
+static tbVec3 tbClampSpeed( tbVec3 v, float limit )
+{
+	float speedSq = tbLengthSquared( v );
+	if ( speedSq <= limit * limit )
+	{
+		return v;
+	}
+	if ( isinf( speedSq ) )
+	{
+		v = tbMakeVec3( tbClampFloat( v.x, -limit, limit ), tbClampFloat( v.y, -limit, limit ),
+						tbClampFloat( v.z, -limit, limit ) );
+		speedSq = tbLengthSquared( v );
+	}
+	return speedSq > limit * limit ? tbMulSV( limit / sqrtf( speedSq ), v ) : v;
 }
 
 // Gather awake non-static bodies into the solver arrays (plus one static slot at the end).
@@ -133,7 +159,12 @@ static void tbIntegrateVelocitiesBlock( int start, int end, int blockIndex, void
 				tbVec3 f = tbMulSV( h, tbCross( wb, Iw ) );
 				tbMat3 J = tbAddMM( I, tbMulSM( h, tbSubMM( tbMulMM( tbSkew( wb ), I ), tbSkew( Iw ) ) ) );
 				wb = tbSub( wb, tbSolve3( J, f ) );
-				w = tbRotate( q, wb );
+				// An inertia near the float range with the spin at its cap overflows I w (fuzz
+				// campaign of session 4): keep the spin as it was rather than turn it into NaN.
+				if ( tbIsValidVec3( wb ) )
+				{
+					w = tbRotate( q, wb );
+				}
 			}
 			w = tbAdd( w, tbMulSV( h, tbMulMV( sb->invInertia, body->torque ) ) );
 			w = tbMulSV( 1.0f / ( 1.0f + h * body->angularDamping ), w );
@@ -143,17 +174,9 @@ static void tbIntegrateVelocitiesBlock( int start, int end, int blockIndex, void
 			w = tb_vec3_zero;
 		}
 
-		float speedSq = tbLengthSquared( v );
-		if ( speedSq > maxSpeed * maxSpeed )
-		{
-			v = tbMulSV( maxSpeed / sqrtf( speedSq ), v );
-		}
+		v = tbClampSpeed( v, maxSpeed );
 		// Angular speed is bounded too, so the gyroscopic term (~ w^2) stays finite.
-		float spinSq = tbLengthSquared( w );
-		if ( spinSq > TB_MAX_ANGULAR_SPEED * TB_MAX_ANGULAR_SPEED )
-		{
-			w = tbMulSV( TB_MAX_ANGULAR_SPEED / sqrtf( spinSq ), w );
-		}
+		w = tbClampSpeed( w, TB_MAX_ANGULAR_SPEED );
 		state->v = v;
 		state->w = w;
 	}

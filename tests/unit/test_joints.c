@@ -1195,6 +1195,83 @@ static void quaternion_rows_half_turn( void** state )
 	}
 }
 
+// The session-4 fuzz_world campaign: finite but extreme settings that gave NaN (reproducers in
+// tests/fuzz/crashes/fuzz_world/). Each case must stay finite and within the speed limits.
+static void extreme_settings_stay_finite( void** state )
+{
+	(void)state;
+	const float maxSpeed = tbDefaultWorldDef().maxLinearSpeed;
+	for ( int k = 0; k < 4; ++k )
+	{
+		tbWorldId world = makeWorld( tbSolver_soft, tbMakeVec3( 0.0f, 0.0f, -10.0f ) );
+		tbBodyId box = addBox( world, tbMakeVec3( 0.0f, 0.0f, 5.0f ), tbMakeVec3( 0.2f, 0.3f, 0.4f ), 2.0f );
+		const char* what = "";
+		if ( k == 0 )
+		{
+			// A gravity of 3.4e38 m/s^2: one sub-step's velocity overflowed to inf, and the speed
+			// clamp's inf * (400 / inf) gave NaN.
+			what = "gravity 3.4e38 m/s^2";
+			tbWorld_SetGravity( world, tbMakeVec3( 1.125f, FLT_MAX, 0.0f ) );
+		}
+		else if ( k == 1 )
+		{
+			// A motor joint (unlimited torque by default) driven at 1e38 rad/s: its target is now
+			// capped at what a body may reach.
+			what = "motor joint at 1e38 rad/s";
+			tbMotorJointDef def = tbDefaultMotorJointDef();
+			tbJointFramesFromWorld( tb_nullBodyId, box, tbMakeVec3( 0.0f, 0.0f, 5.0f ), tbMakeVec3( 0, 0, 1 ), &def.base );
+			def.motorSpeed = 1.0e38f;
+			assert_false( TB_IS_NULL( tbCreateMotorJoint( world, &def, NULL ) ) );
+		}
+		else if ( k == 2 )
+		{
+			// A hinge servo with the largest gain, speed and torque.
+			what = "hinge servo of gain 3.4e38";
+			tbHingeJointDef def = tbDefaultHingeJointDef();
+			tbJointFramesFromWorld( tb_nullBodyId, box, tbMakeVec3( 0.0f, 0.0f, 5.0f ), tbMakeVec3( 0, 0, 1 ), &def.base );
+			def.enableServo = true;
+			def.servoAngle = 1.0f;
+			def.servoGain = FLT_MAX;
+			def.maxServoSpeed = FLT_MAX;
+			def.maxServoTorque = FLT_MAX;
+			assert_false( TB_IS_NULL( tbCreateHingeJoint( world, &def, NULL ) ) );
+		}
+		else
+		{
+			// An undamped distance spring of 1.4e-45 Hz: h omega underflowed and the bias rate was
+			// omega / 0. Such a spring applies nothing: the box falls freely.
+			what = "distance spring of 1.4e-45 Hz";
+			tbDistanceJointDef def = tbDefaultDistanceJointDef();
+			tbJointFramesFromWorld( tb_nullBodyId, box, tbMakeVec3( 0.0f, 0.0f, 8.0f ), tbMakeVec3( 0, 0, 1 ), &def.base );
+			def.base.localFrameB.p = tb_vec3_zero;
+			def.length = 0.0f;
+			def.enableSpring = true;
+			def.hertz = 1.4013e-45f;
+			def.dampingRatio = 0.0f;
+			assert_false( TB_IS_NULL( tbCreateDistanceJoint( world, &def, NULL ) ) );
+		}
+		float fastest = 0.0f, spin = 0.0f;
+		for ( int i = 0; i < 60; ++i )
+		{
+			tbWorld_Step( world, DT );
+			tbVec3 v = tbBody_GetLinearVelocity( box ), w = tbBody_GetAngularVelocity( box );
+			assert_true( tbIsValidVec3( tbBody_GetPosition( box ) ) && tbIsValidQuat( tbBody_GetRotation( box ) ) );
+			assert_true( tbIsValidVec3( v ) && tbIsValidVec3( w ) );
+			fastest = tbMaxFloat( fastest, tbLength( v ) );
+			spin = tbMaxFloat( spin, tbLength( w ) );
+		}
+		float z = tbBody_GetPosition( box ).z;
+		printf( "%s: finite, fastest %.1f m/s, %.1f rad/s, z %.3f m after 1 s\n", what, fastest, spin, z );
+		assert_true( fastest <= 1.01f * maxSpeed );
+		assert_true( spin <= 1.01f * TB_MAX_SPEED );
+		if ( k == 3 )
+		{
+			assert_true( fabsf( z - ( 5.0f - 0.5f * 10.0f ) ) < 0.1f );
+		}
+		tbDestroyWorld( world );
+	}
+}
+
 // Fuzz finding 29 (nan-fixed-and-slider-on-shapeless-body): a body without shapes (unit mass and
 // inertia) held by a fixed joint whose frames start a half turn apart (the float half turn about y,
 // w = -4.4e-8) and 5.4 m apart. The quaternion lock error sin(theta/2) has a vanishing gradient at
@@ -1903,6 +1980,7 @@ int main( void )
 		cmocka_unit_test( distance_length_limit ),
 		cmocka_unit_test( joint_far_from_rest ),
 		cmocka_unit_test( quaternion_rows_half_turn ),
+		cmocka_unit_test( extreme_settings_stay_finite ),
 		cmocka_unit_test( fixed_joint_half_turn ),
 		cmocka_unit_test( custom_rows_match_ball_joint ),
 		cmocka_unit_test( custom_row_bounds ),
