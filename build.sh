@@ -18,9 +18,9 @@ usage: ./build.sh COMMAND [ARGS]
   build [CONFIG]       deps, generate makefiles, build CONFIG (debug, release or sanitize; default release)
   run [SCENE] [ARGS]   build release and open SCENE in the viewer (default $DEFAULT_SCENE)
   test                 build release and sanitize (ASan + UBSan) and run the whole test suite, with a
-                       replay of the fuzz corpora; TB_FUZZ_SECONDS=N adds a seeded libFuzzer run
-                       per target (clang build; seed TB_FUZZ_SEED, default 1, or 'random'; a fixed
-                       number of executions, at most N seconds)
+                       replay of the fuzz corpora and a seeded libFuzzer run per target (clang
+                       build; seed TB_FUZZ_SEED, default 1, or 'random'; a fixed number of
+                       executions, at most TB_FUZZ_SECONDS, default 60; 0 turns it off)
   fuzz [SECONDS]       build the fuzz targets with clang and libFuzzer, run each for SECONDS
                        (default 60); see tests/fuzz/README.md
   valgrind [--quick]   build debug and run the unit tests, the showcase and a Lua test under
@@ -169,13 +169,12 @@ cmd_test()
 	# current (a no-op in CI, which has just built it).
 	cmd_build release
 	cmd_build sanitize
-	# The committed corpora and reproducers are always replayed. TB_FUZZ_SECONDS=N (e.g. 60) then
-	# fuzzes each target: a reproducible run (seed TB_FUZZ_SEED, a fixed number of executions per
-	# target, at most N seconds). It is off by default while fuzz_world still reaches open findings
-	# (tests/fuzz/open/): a seeded run explores other inputs whenever the code changes, so every
-	# commit could fail CI on an old bug (session 3: finding 36 appeared that way) and keep every
-	# other change from landing. Campaigns (./build.sh fuzz) explore at random.
-	local seconds="${TB_FUZZ_SECONDS:-0}"
+	# The committed corpora and reproducers are always replayed; then each target is fuzzed for a
+	# fixed number of executions with seed TB_FUZZ_SEED (default 1), at most TB_FUZZ_SECONDS seconds
+	# (default 60; 0 turns the libFuzzer run off). Seeded, so every run of a commit fuzzes nearly the
+	# same inputs and CI does not fail by luck; a code change still explores new ones, so run the
+	# suite before committing (docs/RELIABILITY.md). Campaigns (./build.sh fuzz) explore at random.
+	local seconds="${TB_FUZZ_SECONDS:-60}"
 	case "$seconds" in
 		'' | *[!0-9]*) die "test: TB_FUZZ_SECONDS must be a whole number, got '$seconds'" ;;
 	esac
