@@ -66,9 +66,10 @@ void tbLua_UncacheBody( lua_State* L, int worldIndex, tbBodyId bodyId )
 	lua_pop( L, 1 );
 }
 
+// A body id names its world by a generation-checked tag, so a valid body implies a live world.
 static bool tbBodyIsLive( const tbLuaBody* body )
 {
-	return body->world->destroyed == false && tbWorld_IsValid( body->world->id ) && tbBody_IsValid( body->id );
+	return body->world->destroyed == false && tbBody_IsValid( body->id );
 }
 
 tbLuaBody* tbLua_CheckBody( lua_State* L, int index, const char* fn )

@@ -55,16 +55,17 @@ void* tbLua_TestUdata( lua_State* L, int index, const char* typeName )
 // directly from this frame so their errors carry the caller's line.
 static int tbLua_Index( lua_State* L )
 {
+	// rawget with the key already on the stack: a method lookup is one table access, with no
+	// string hashing (lua_getfield would intern the C string again). The methods table has only
+	// string keys, so any other key misses it.
+	lua_pushvalue( L, 2 );
+	if ( lua_rawget( L, lua_upvalueindex( 1 ) ) != LUA_TNIL )
+	{
+		return 1;
+	}
+	lua_pop( L, 1 );
 	if ( lua_type( L, 2 ) == LUA_TSTRING )
 	{
-		// rawget with the key already on the stack: a method lookup is one table access, with no
-		// string hashing (lua_getfield would intern the C string again).
-		lua_pushvalue( L, 2 );
-		if ( lua_rawget( L, lua_upvalueindex( 1 ) ) != LUA_TNIL )
-		{
-			return 1;
-		}
-		lua_pop( L, 1 );
 		lua_pushvalue( L, 2 );
 		if ( lua_rawget( L, lua_upvalueindex( 2 ) ) == LUA_TFUNCTION )
 		{
