@@ -11,9 +11,8 @@
 //   C = coneAngle - s >= 0 has J = (0, n, 0, -n).
 // - Pyramid limit (000 ch. 20): the book limits the quaternion components on the two
 //   perpendicular axes, |qRel.y| <= sin(maxSwingY / 2), |qRel.z| <= sin(maxSwingZ / 2), with
-//   J = a_y, a_z, applying each row only in its restoring direction. We limit the same components
-//   as |asin(qRel.y)| <= maxSwingY / 2 with the rows rescaled to stay finite near a half turn
-//   (tbQuatRowAxis, joint.h).
+//   J = a_y, a_z, applying each row only in its restoring direction; the rows are rescaled to keep
+//   their length near a half turn (tbQuatRowAxis, joint.h).
 // SPDX-License-Identifier: MIT
 #include "joint.h"
 
@@ -183,8 +182,8 @@ static void tbSolveCone( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, b
 
 	if ( c->enablePyramidLimit )
 	{
-		float limits[2] = { 0.5f * c->maxSwingY, 0.5f * c->maxSwingZ };
-		float comps[2] = { tbQuatRowError( p->qRel, 1 ), tbQuatRowError( p->qRel, 2 ) };
+		float limits[2] = { sinf( 0.5f * c->maxSwingY ), sinf( 0.5f * c->maxSwingZ ) };
+		float comps[2] = { p->qRel.y, p->qRel.z };
 		for ( int i = 0; i < 2; ++i )
 		{
 			tbSolveAngularLimit( ctx, m, &c->pyramid[i], 1.0f, comps[i] + limits[i], useBias,
@@ -235,8 +234,8 @@ static void tbErrorCone( const tbJoint* joint, const tbJointPose* p, float* line
 	}
 	if ( c->enablePyramidLimit )
 	{
-		float sy = 2.0f * tbQuatRowError( p->qRel, 1 );
-		float sz = 2.0f * tbQuatRowError( p->qRel, 2 );
+		float sy = 2.0f * asinf( tbClampFloat( p->qRel.y, -1.0f, 1.0f ) );
+		float sz = 2.0f * asinf( tbClampFloat( p->qRel.z, -1.0f, 1.0f ) );
 		excess = tbMaxFloat( excess, tbAbsFloat( sy ) - c->maxSwingY );
 		excess = tbMaxFloat( excess, tbAbsFloat( sz ) - c->maxSwingZ );
 	}

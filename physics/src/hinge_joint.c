@@ -4,11 +4,11 @@
 // frames' world orientations qA, qB the relative rotation is qRel = conj(qA) qB; the hinge allows
 // rotation about frame x only, so C1 = qRel.y = 0 and C2 = qRel.z = 0. Differentiating with
 // dq/dt = 1/2 w q gives Cdot_i = a_i . (wB - wA) with a_i = 1/2 R(qA) (w e_i + v x e_i)
-// (tbQuatRowAxis). We solve the equivalent C_i = asin(qRel.y), asin(qRel.z) with a_i divided by
-// sqrt(1 - qRel_i^2), so the rows keep their length near a half turn (fuzz finding 36). Unlike the
-// two-vector hinge of 000 ch. 14 (h1 . u2 = 0, h1 . v2 = 0), whose mirror image h2 = -h1 also
-// satisfies it, the flipped pose here has |qRel.y| or |qRel.z| = 1, so there is no second rest
-// state: the axis cannot flip under a hard hit.
+// (tbQuatRowAxis), here divided by sqrt(1 - qRel_i^2) so that the rows keep their length near a
+// half turn (fuzz finding 36; the exact Jacobian of asin(qRel_i), equal to the book's at rest).
+// Unlike the two-vector hinge of 000 ch. 14 (h1 . u2 = 0, h1 . v2 = 0), whose mirror image
+// h2 = -h1 also satisfies it, the flipped pose here has |qRel.y| or |qRel.z| = 1, so there is no
+// second rest state: the axis cannot flip under a hard hit.
 //
 // The hinge angle is the twist of qRel about x, t = 2 atan2(qRel.x, qRel.w) in [-pi, pi] (the
 // book uses 2 asin(qRel.x), 000 ch. 18, equal while the other components vanish). Its derivative
@@ -166,7 +166,7 @@ static void tbSolveHinge( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, 
 		}
 	}
 	tbSoftness soft = tbJointSoftness( ctx, useBias );
-	float C[2] = { tbQuatRowError( p->qRel, 1 ), tbQuatRowError( p->qRel, 2 ) };
+	float C[2] = { p->qRel.y, p->qRel.z };
 	tbSolvePreparedAngularBlock( m, &h->block, C, soft, h->angularImpulse );
 	tbSolvePoint( m, joint, p->d, soft, &h->linearImpulse );
 }

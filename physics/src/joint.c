@@ -1909,12 +1909,6 @@ tbVec3 tbQuatRowAxis( const tbJointPose* p, int i )
 	return tbRotate( p->qA, tbMulSV( 0.5f / length, local ) );
 }
 
-float tbQuatRowError( tbQuat qRel, int i )
-{
-	float v = i == 0 ? qRel.x : i == 1 ? qRel.y : qRel.z;
-	return asinf( tbClampFloat( v, -1.0f, 1.0f ) );
-}
-
 // Full rotation lock (fixed and slider joints). The book's quaternion rows (000 ch. 16) have
 // Cdot_i = a_i . (wB - wA) with a_i = 1/2 R(qA)(w e_i + v x e_i): near a half turn (w -> 0) all
 // three turn perpendicular to the rotation axis, the block loses rank, and its accumulated

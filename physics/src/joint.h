@@ -488,18 +488,16 @@ void tbApplyPointImpulse( tbJointMotion* m, const tbJointPose* p, tbVec3 impulse
 
 // Quaternion constraint geometry (000 ch. 15-20) --------------------------------------------------
 
-/// Quaternion row i of qRel = conj(qA) qB = (w, v): the world axis a_i with
-/// d(asin v_i)/dt = a_i . (wB - wA), paired with the error tbQuatRowError. The book's row (000
-/// ch. 15-17) keeps C = v_i with the axis 1/2 R(qA) (w e_i + v x e_i) (from dqRel/dt =
-/// 1/2 (conj(qA) (wB - wA) qA) qRel; its P L(q1*) R(q2 q0*) P^T e_i in the joint frame), whose
+/// Quaternion row i of qRel = conj(qA) qB = (w, v), for the error C = v_i (000 ch. 15-17): the book
+/// takes the axis a_i = 1/2 R(qA) (w e_i + v x e_i) with d(v_i)/dt = a_i . (wB - wA) (from dqRel/dt
+/// = 1/2 (conj(qA) (wB - wA) qA) qRel; its P L(q1*) R(q2 q0*) P^T e_i in the joint frame), whose
 /// length is 1/2 sqrt(1 - v_i^2): it vanishes where v_i is extreme (a half turn about an axis
 /// across e_i), and a bias there asks for an angular velocity ~ 1 / length (fuzz finding 36: a
-/// hinge and a slider at a half turn, non-finite in two steps). Dividing the axis by
-/// sqrt(1 - v_i^2) keeps it at its rest length 1/2 and makes it the exact Jacobian of asin(v_i),
-/// which equals v_i to first order and is bounded by pi/2. Zero at the exact extreme.
+/// hinge and a slider at a half turn, non-finite in two steps). Here the axis is divided by
+/// sqrt(1 - v_i^2), which keeps it at its rest length 1/2 at every pose: the same row while the
+/// joint holds, and the exact Jacobian of asin(v_i), which equals v_i to first order. The error
+/// stays v_i, bounded by 1, so the bias stays bounded too. Zero at the exact extreme.
 tbVec3 tbQuatRowAxis( const tbJointPose* p, int i );
-/// asin(v_i) of qRel, the error of quaternion row i (half the swing angle across e_i).
-float tbQuatRowError( tbQuat qRel, int i );
 /// Error of a full rotation lock whose rows are the world axes (Cdot = wB - wA): frame B's
 /// rotation from frame A as a world rotation vector theta n, theta in [0, pi] (joint.c says why the
 /// quaternion rows are not used for it).

@@ -3,8 +3,7 @@
 // A motor is a constraint whose velocity target is not zero: Cdot = c0 (the book's eq. 69). The
 // book builds it on the quaternion constraint: the anchors are held together (point rows, see
 // ball_joint.c), the two rows perpendicular to the motor axis keep the axes aligned (qRel.y =
-// qRel.z = 0, the quaternion hinge rows of 000 ch. 17, solved as asin(qRel.y) = asin(qRel.z) = 0,
-// tbQuatRowAxis) and the row about the axis is driven to
+// qRel.z = 0, the quaternion hinge rows of 000 ch. 17, rescaled as in tbQuatRowAxis) and the row about the axis is driven to
 // the motor speed. Here that row uses the exact rate of the twist angle, a_t . (wB - wA)
 // (tbTwistAxis), and its accumulated impulse is bounded by maxMotorTorque h (the book's motor is
 // unbounded: the default maxMotorTorque is FLT_MAX).
@@ -74,7 +73,7 @@ static void tbSolveMotor( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, 
 	tbJointRow twist = tbAngularRow( tbTwistAxis( &p ) );
 	tbSolveMotorRow( m, &twist, d->motorSpeed, tbMaxImpulse( d->maxMotorTorque, ctx->h ), &d->motorImpulse );
 	tbVec3 axes[2] = { tbQuatRowAxis( &p, 1 ), tbQuatRowAxis( &p, 2 ) };
-	float C[2] = { tbQuatRowError( p.qRel, 1 ), tbQuatRowError( p.qRel, 2 ) };
+	float C[2] = { p.qRel.y, p.qRel.z };
 	tbSoftness soft = tbJointSoftness( ctx, useBias );
 	tbSolveAngularBlock( m, axes, C, 2, soft, d->angularImpulse );
 	tbSolvePointBlock( m, &p, soft, &d->linearImpulse );
