@@ -106,7 +106,10 @@ static void tbPrepareContactBlock( int start, int end, int blockIndex, void* con
 			cp->rows[1] = tbMakeRow( mA, mB, &sbA->invInertia, &sbB->invInertia, cp->rA, cp->rB, c->tangent1 );
 			cp->rows[2] = tbMakeRow( mA, mB, &sbA->invInertia, &sbB->invInertia, cp->rA, cp->rB, c->tangent2 );
 			tbVec3 dv = tbSub( tbAdd( vB, tbCross( wB, cp->rB ) ), tbAdd( vA, tbCross( wA, cp->rA ) ) );
-			cp->relativeVelocity = tbDot( c->normal, dv );
+			// The speed a bounce restores, within what a body may reach: a spinning shape of 1e38 m
+			// (any finite size is accepted) gave an infinite approach speed and a NaN bounce.
+			float vn = tbDot( c->normal, dv );
+			cp->relativeVelocity = tbIsValidFloat( vn ) ? tbClampFloat( vn, -TB_MAX_SPEED, TB_MAX_SPEED ) : 0.0f;
 		}
 	}
 }

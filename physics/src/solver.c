@@ -195,10 +195,18 @@ static void tbIntegratePositionsBlock( int start, int end, int blockIndex, void*
 	// Rotation per sub-step is capped at a quarter turn so a wild spin cannot fold the
 	// quaternion integration over (keeps the step well-behaved for any input).
 	const float maxRotation = 0.5f * TB_PI;
+	const float maxSpeed = ctx->world->def.maxLinearSpeed;
 	for ( int i = start; i < end; ++i )
 	{
 		tbBodyState* state = ctx->states + i;
 		tbSolverBody* sb = ctx->bodies + i;
+		// The speed clamp again, after the passes: joints that disagree (a slider against a fixed
+		// joint, fuzz findings 29 and 43) can add far more than the clamp allowed at the start of
+		// the sub-step, and a body that moves 1e19 m in a step overflows its joints' rows.
+		if ( sb->isKinematic == false )
+		{
+			state->v = tbClampSpeed( state->v, maxSpeed );
+		}
 		float wLen = tbLength( state->w );
 		if ( wLen * h > maxRotation )
 		{
@@ -231,7 +239,9 @@ static void tbFinalizeBodiesBlock( int start, int end, int blockIndex, void* con
 		tbSolverBody* sb = ctx->bodies + i;
 		tbBodyState* state = ctx->states + i;
 		tbBody* body = world->bodies.data + sb->bodyId;
-		body->linearVelocity = state->v;
+		// The relax passes (soft mode) come after the last position update and can leave more
+		// than the clamp in the velocity the next step starts from.
+		body->linearVelocity = sb->isKinematic ? state->v : tbClampSpeed( state->v, world->def.maxLinearSpeed );
 		body->angularVelocity = state->w;
 		body->center = tbAdd( sb->center0, state->dp );
 		body->transform.q = tbNormalizeQ( tbMulQQ( state->dq, sb->q0 ) );
