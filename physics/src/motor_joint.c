@@ -3,8 +3,8 @@
 // A motor is a constraint whose velocity target is not zero: Cdot = c0 (the book's eq. 69). The
 // book builds it on the quaternion constraint: the anchors are held together (point rows, see
 // ball_joint.c), the two rows perpendicular to the motor axis keep the axes aligned (qRel.y =
-// qRel.z = 0, the quaternion hinge rows of 000 ch. 17, rescaled as in tbQuatRowAxis) and the row about the axis is driven to
-// the motor speed. Here that row uses the exact rate of the twist angle, a_t . (wB - wA)
+// qRel.z = 0, the quaternion hinge rows of 000 ch. 17, rescaled as in tbQuatRowAxis) and the row
+// about the axis is driven to the motor speed. Here that row uses the exact rate of the twist angle, a_t . (wB - wA)
 // (tbTwistAxis), and its accumulated impulse is bounded by maxMotorTorque h (the book's motor is
 // unbounded: the default maxMotorTorque is FLT_MAX).
 // SPDX-License-Identifier: MIT
