@@ -1551,11 +1551,12 @@ void tbSolveLimitRow( const tbStepContext* ctx, tbJointMotion* m, const tbJointR
 	tbRowApply( m, J, lambda );
 }
 
-void tbSolveMotorRow( tbJointMotion* m, const tbJointRow* J, float speed, float maxImpulse, float* accumulated )
+void tbSolveMotorRow( tbJointMotion* m, const tbJointRow* J, float speed, float maxSpeed, float maxImpulse,
+					  float* accumulated )
 {
 	float mass = tbInverseOrZero( tbRowCoupling( m, J, J ) );
 	float cdot = tbRowVelocity( m, J );
-	speed = tbClampMotorSpeed( speed, TB_MAX_SPEED );
+	speed = tbClampMotorSpeed( speed, maxSpeed );
 	float lambda = -mass * ( cdot - speed );
 	float newImpulse = tbClampFloat( *accumulated + lambda, -maxImpulse, maxImpulse );
 	lambda = newImpulse - *accumulated;

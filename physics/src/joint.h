@@ -422,8 +422,8 @@ static inline tbVec3 tbClampCorrectionVec( tbVec3 bias )
 	return lengthSquared > max * max ? tbMulSV( max / sqrtf( lengthSquared ), bias ) : bias;
 }
 
-// A motor's target speed within what a body may reach (TB_MAX_SPEED m/s, TB_MAX_ANGULAR_SPEED
-// rad/s): any finite target is accepted, but a motor of unlimited torque (the motor joint's default)
+// A motor's target speed within what a body may reach (TB_MAX_SPEED m/s for a translation row,
+// TB_MAX_ANGULAR_SPEED rad/s for a rotation row): any finite target is accepted, but a motor of unlimited torque (the motor joint's default)
 // driven at 1e38 rad/s gave an infinite velocity in one pass (fuzz campaign of session 4).
 static inline float tbClampMotorSpeed( float speed, float limit )
 {
@@ -436,7 +436,8 @@ float tbSolveEqualityRow( tbJointMotion* m, const tbJointRow* J, float C, tbSoft
 void tbSolveLimitRow( const tbStepContext* ctx, tbJointMotion* m, const tbJointRow* J, float C, bool useBias,
 					  float* accumulated );
 /// Velocity row driving Cdot to speed with |accumulated| <= maxImpulse (motors).
-void tbSolveMotorRow( tbJointMotion* m, const tbJointRow* J, float speed, float maxImpulse, float* accumulated );
+void tbSolveMotorRow( tbJointMotion* m, const tbJointRow* J, float speed, float maxSpeed, float maxImpulse,
+					  float* accumulated );
 /// Soft row towards C = 0 with given softness and |accumulated| <= maxImpulse (springs, servos).
 void tbSolveSpringRow( tbJointMotion* m, const tbJointRow* J, float C, tbSoftness soft, float maxImpulse,
 					   float* accumulated );

@@ -4,9 +4,9 @@
 // book builds it on the quaternion constraint: the anchors are held together (point rows, see
 // ball_joint.c), the two rows perpendicular to the motor axis keep the axes aligned (qRel.y =
 // qRel.z = 0, the quaternion hinge rows of 000 ch. 17, rescaled as in tbQuatRowAxis) and the row
-// about the axis is driven to the motor speed. Here that row uses the exact rate of the twist angle, a_t . (wB - wA)
-// (tbTwistAxis), and its accumulated impulse is bounded by maxMotorTorque h (the book's motor is
-// unbounded: the default maxMotorTorque is FLT_MAX).
+// about the axis is driven to the motor speed. Here that row uses the exact rate of the twist angle,
+// a_t . (wB - wA) (tbTwistAxis), and its accumulated impulse is bounded by maxMotorTorque h (the
+// book's motor is unbounded: the default maxMotorTorque is FLT_MAX).
 // SPDX-License-Identifier: MIT
 #include "joint.h"
 
@@ -71,7 +71,8 @@ static void tbSolveMotor( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, 
 	tbJointPose p;
 	tbComputeJointPose( joint, m, &p );
 	tbJointRow twist = tbAngularRow( tbTwistAxis( &p ) );
-	tbSolveMotorRow( m, &twist, d->motorSpeed, tbMaxImpulse( d->maxMotorTorque, ctx->h ), &d->motorImpulse );
+	tbSolveMotorRow( m, &twist, d->motorSpeed, TB_MAX_ANGULAR_SPEED, tbMaxImpulse( d->maxMotorTorque, ctx->h ),
+					 &d->motorImpulse );
 	tbVec3 axes[2] = { tbQuatRowAxis( &p, 1 ), tbQuatRowAxis( &p, 2 ) };
 	float C[2] = { p.qRel.y, p.qRel.z };
 	tbSoftness soft = tbJointSoftness( ctx, useBias );

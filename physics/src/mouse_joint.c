@@ -34,8 +34,9 @@ tbJointId tbCreateMouseJoint( tbWorldId worldId, const tbMouseJointDef* def, tbR
 {
 	// Targets past TB_MAX_POSITION are refused like mover targets (finding 25): a target at -3.4e38 m
 	// gave NaN in the first step (fuzz finding 38).
-	if ( def == NULL || !tbIsBoundedVec3( def->target, TB_MAX_POSITION ) || !tbIsValidSpring( def->hertz, def->dampingRatio ) ||
-		 isnan( def->maxForce ) || def->maxForce < 0.0f || TB_IS_NON_NULL( def->base.bodyA ) )
+	if ( def == NULL || !tbIsBoundedVec3( def->target, TB_MAX_POSITION ) ||
+		 !tbIsValidSpring( def->hertz, def->dampingRatio ) || isnan( def->maxForce ) || def->maxForce < 0.0f ||
+		 TB_IS_NON_NULL( def->base.bodyA ) )
 	{
 		return tbFailJointCreation( result, tbResult_invalidArgument );
 	}

@@ -256,7 +256,8 @@ static void tbSolveSixDof( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m,
 	{
 		if ( s->enableMotor[i] && s->mode[i] != tbAxis_fixed )
 		{
-			tbSolveMotorRow( m, r.motor + i, s->motorSpeed[i], tbMaxImpulse( s->maxMotorForce[i], ctx->h ),
+			float maxSpeed = i < tbSixDof_rx ? TB_MAX_SPEED : TB_MAX_ANGULAR_SPEED; // m/s or rad/s
+			tbSolveMotorRow( m, r.motor + i, s->motorSpeed[i], maxSpeed, tbMaxImpulse( s->maxMotorForce[i], ctx->h ),
 							 &s->motorImpulse[i] );
 		}
 	}

@@ -126,7 +126,8 @@ static void tbSolveSlider( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m,
 
 	if ( s->enableMotor )
 	{
-		tbSolveMotorRow( m, &rows.axial, s->motorSpeed, tbMaxImpulse( s->maxMotorForce, ctx->h ), &s->motorImpulse );
+		tbSolveMotorRow( m, &rows.axial, s->motorSpeed, TB_MAX_SPEED, tbMaxImpulse( s->maxMotorForce, ctx->h ),
+						 &s->motorImpulse );
 	}
 	if ( s->enableLimit )
 	{

@@ -1263,7 +1263,7 @@ static void extreme_settings_stay_finite( void** state )
 		float z = tbBody_GetPosition( box ).z;
 		printf( "%s: finite, fastest %.1f m/s, %.1f rad/s, z %.3f m after 1 s\n", what, fastest, spin, z );
 		assert_true( fastest <= 1.01f * maxSpeed );
-		assert_true( spin <= 1.01f * TB_MAX_SPEED );
+		assert_true( spin <= 1.01f * TB_MAX_ANGULAR_SPEED );
 		if ( k == 3 )
 		{
 			assert_true( fabsf( z - ( 5.0f - 0.5f * 10.0f ) ) < 0.1f );
