@@ -94,6 +94,19 @@ static tbVec3 tbRotationVector( tbQuat q )
 	return tbMulSV( 2.0f * atan2f( s, q.w ) / s, v );
 }
 
+// The rows' effective masses with the bodies' inertia of this sub-step. The solver turns a body's
+// inverse inertia every sub-step; on a fast-turning body with a light axis a mass from the step
+// start over-relaxes its row many times over and Gauss-Seidel diverges (fuzz finding 44).
+static void tbUpdateCustomMasses( tbCustomJointData* c, const tbJointMotion* m )
+{
+	for ( int i = 0; i < c->rowCount; ++i )
+	{
+		tbJointRow J = tbRowFromFloats( c->rows[i].J );
+		float k = tbRowCoupling( m, &J, &J );
+		c->masses[i] = k > FLT_MIN ? 1.0f / k : 0.0f;
+	}
+}
+
 // Ask the callback for rows at the current motion m and convert them for the solver.
 static void tbMakeCustomRows( tbStepContext* ctx, tbJoint* joint, const tbJointMotion* m )
 {
@@ -136,9 +149,6 @@ static void tbMakeCustomRows( tbStepContext* ctx, tbJoint* joint, const tbJointM
 		{
 			row->upper *= scale;
 		}
-		tbJointRow J = tbRowFromFloats( row->J );
-		float k = tbRowCoupling( m, &J, &J );
-		c->masses[i] = k > 0.0f ? 1.0f / k : 0.0f;
 		c->rows[i] = *row;
 		c->impulses[i] = tbClampFloat( c->impulses[i], row->lower, row->upper );
 	}
@@ -148,6 +158,7 @@ static void tbMakeCustomRows( tbStepContext* ctx, tbJoint* joint, const tbJointM
 		c->masses[i] = 0.0f;
 	}
 	c->rowCount = count;
+	tbUpdateCustomMasses( c, m );
 	c->anchorB0 = p.rB;
 	c->motion0[0] = m->dpA;
 	c->motion0[1] = tbRotationVector( m->dqA );
@@ -230,6 +241,20 @@ static void tbSolveCustom( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m,
 	}
 }
 
+// Once per sub-step, before warm starting: the masses with the bodies' turned inertia.
+static void tbRefreshCustom( tbStepContext* ctx, tbJoint* joint, const tbJointPose* pose )
+{
+	TB_UNUSED( ctx );
+	TB_UNUSED( pose );
+	tbJointMotion m;
+	memset( &m, 0, sizeof( m ) );
+	m.mA = joint->sideA.invMass;
+	m.mB = joint->sideB.invMass;
+	m.iA = &joint->sideA.invI;
+	m.iB = &joint->sideB.invI;
+	tbUpdateCustomMasses( &joint->custom, &m );
+}
+
 static void tbScaleCustom( tbJoint* joint, float scale )
 {
 	for ( int i = 0; i < TB_MAX_CUSTOM_ROWS; ++i )
@@ -277,7 +302,7 @@ static void tbErrorCustom( const tbJoint* joint, const tbJointPose* p, float* li
 }
 
 const tbJointClass tb_customJointClass = {
-	tbPrepareCustom, tbWarmStartCustom, tbSolveCustom, tbScaleCustom, tbReactionCustom, tbErrorCustom, NULL,
+	tbPrepareCustom, tbWarmStartCustom, tbSolveCustom, tbScaleCustom, tbReactionCustom, tbErrorCustom, tbRefreshCustom,
 };
 
 // Parameters --------------------------------------------------------------------------------------

@@ -198,7 +198,7 @@ typedef struct tbCustomJointData
 	int rowCount;
 	tbCustomRow rows[TB_MAX_CUSTOM_ROWS]; ///< bounds converted to sub-step impulses in prepare
 	float impulses[TB_MAX_CUSTOM_ROWS];
-	float masses[TB_MAX_CUSTOM_ROWS];     ///< 1 / (J M^-1 J^T), 0 for an empty row
+	float masses[TB_MAX_CUSTOM_ROWS];     ///< 1 / (J M^-1 J^T) of this sub-step, 0 for an empty row
 	tbVec3 anchorB0;                      ///< for the torque about the anchor
 	float stepScale;                      ///< dt / h of the last step
 } tbCustomJointData;

@@ -1532,6 +1532,56 @@ static void custom_rows_match_ball_joint( void** state )
 	}
 }
 
+// Fuzz finding 44 (nan-custom-rows-light-axis): a custom joint's effective masses were formed once
+// per step, while the solver turns a body's inverse inertia every sub-step. On a fast-turning body
+// with a light axis (0.01 kg m^2 against 6.8) a stale mass over-relaxes its row many times over:
+// Gauss-Seidel then diverges. Here custom point rows (made once per step) hold a tumbling rod
+// 0.5 m from its centre, without gravity: the rows do no work, so the anchor must hold and the
+// kinetic energy must not grow. (With stale masses the anchor came 2 km apart and the rod hit the
+// speed clamp.)
+static float kineticEnergy( tbBodyId body, tbVec3 inertia, float mass )
+{
+	tbVec3 v = tbBody_GetLinearVelocity( body );
+	tbVec3 w = tbInvRotate( tbBody_GetRotation( body ), tbBody_GetAngularVelocity( body ) );
+	return 0.5f * mass * tbDot( v, v ) +
+		   0.5f * ( inertia.x * w.x * w.x + inertia.y * w.y * w.y + inertia.z * w.z * w.z );
+}
+
+static void custom_rows_on_a_tumbling_rod( void** state )
+{
+	(void)state;
+	const tbVec3 inertia = { 2.32f, 6.79f, 0.01f };
+	const float mass = 6.5f;
+	tbWorldId world = makeWorld( tbSolver_soft, tb_vec3_zero );
+	tbBodyId rod = addBody( world, tbMakeVec3( 0.0f, 0.0f, 5.0f ), tb_quatIdentity, mass, inertia );
+	// About the intermediate axis, which is unstable: the light axis swings 1 rad per step.
+	const tbVec3 spin = { 60.0f, 1.0f, 2.0f };
+	tbBody_SetAngularVelocity( rod, spin );
+	tbBody_SetLinearVelocity( rod, tbCross( spin, tbMakeVec3( -0.5f, 0.0f, 0.0f ) ) );
+	int calls = 0;
+	tbCustomJointDef def = tbDefaultCustomJointDef();
+	tbJointFramesFromWorld( tb_nullBodyId, rod, tbMakeVec3( 0.5f, 0.0f, 5.0f ), tbMakeVec3( 0, 0, 1 ), &def.base );
+	def.rowsFcn = ballRows;
+	def.context = &calls;
+	tbJointId joint = tbCreateCustomJoint( world, &def, NULL );
+	assert_true( tbJoint_IsValid( joint ) );
+	float energy0 = kineticEnergy( rod, inertia, mass );
+	float worstGap = 0.0f, mostEnergy = 0.0f;
+	for ( int i = 0; i < 300; ++i )
+	{
+		tbWorld_Step( world, DT );
+		assert_true( tbIsValidVec3( tbBody_GetPosition( rod ) ) && tbIsValidVec3( tbBody_GetAngularVelocity( rod ) ) );
+		worstGap = tbMaxFloat( worstGap, anchorGap( joint ) );
+		mostEnergy = tbMaxFloat( mostEnergy, kineticEnergy( rod, inertia, mass ) );
+	}
+	printf( "custom point rows on a tumbling rod: worst anchor gap %.5f m, kinetic energy %.3f J at most (%.3f J "
+			"at the start)\n",
+			worstGap, mostEnergy, energy0 );
+	assert_true( worstGap < 0.02f );
+	assert_true( mostEnergy < 1.05f * energy0 );
+	tbDestroyWorld( world );
+}
+
 // A custom row with bounds: a one-sided "floor" row C = z >= 1 with lower = 0 (push only).
 static int floorRow( tbJointId id, const tbCustomRowsInput* in, tbCustomRow rows[TB_MAX_CUSTOM_ROWS], void* context )
 {
@@ -1984,6 +2034,7 @@ int main( void )
 		cmocka_unit_test( fixed_joint_half_turn ),
 		cmocka_unit_test( custom_rows_match_ball_joint ),
 		cmocka_unit_test( custom_row_bounds ),
+		cmocka_unit_test( custom_rows_on_a_tumbling_rod ),
 		cmocka_unit_test( motor_joint_drives_speed ),
 		cmocka_unit_test( mouse_joint_drags ),
 		cmocka_unit_test( collide_connected ),
