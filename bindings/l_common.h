@@ -274,3 +274,15 @@ int tbLuaWorld_Constraint( lua_State* L );
 int tbLuaWorld_Joint( lua_State* L );
 int tbLuaWorld_Joints( lua_State* L );
 int tbLuaWorld_Mover( lua_State* L );
+
+// Snapshots (l_snapshot.c) -----------------------------------------------------------------------
+
+int tbLuaWorld_Snapshot( lua_State* L );
+int tbLuaWorld_Restore( lua_State* L );
+/// Register the Snapshot type (called by luaopen_tumble).
+void tbLua_OpenSnapshot( lua_State* L );
+
+/// The World being stepped by world:step on this thread (NULL outside a step). Custom joint rows
+/// find their Lua state through it: a joint restored from a snapshot may have outlived the Joint
+/// userdata its callback was installed with.
+tbLuaWorld* tbLua_GetSteppingWorld( void );

@@ -900,14 +900,19 @@ static int tbCallRows( lua_State* L )
 static int tbLuaRows( tbJointId jointId, const tbCustomRowsInput* input, tbCustomRow rows[TB_MAX_CUSTOM_ROWS],
 					  void* context )
 {
-	tbLuaJoint* joint = context;
-	tbLuaWorld* world = joint->world;
-	lua_State* L = world->stepL;
-	// Stepped from C (no Lua step in progress) or an earlier row function already failed: no rows.
-	if ( L == NULL || world->stepError != 0 )
+	(void)context;
+	// Not the context: a joint restored from a snapshot may have outlived the Joint userdata its
+	// callback was installed with. The rows function is looked up by joint id (tbCallRows).
+	tbLuaWorld* world = tbLua_GetSteppingWorld();
+	tbWorldId jointWorld = tbJoint_GetWorld( jointId );
+	// Stepped from C (no Lua step in progress), another world's step, or an earlier row function
+	// already failed: no rows.
+	if ( world == NULL || world->stepL == NULL || world->stepError != 0 || jointWorld.index1 != world->id.index1 ||
+		 jointWorld.generation != world->id.generation )
 	{
 		return 0;
 	}
+	lua_State* L = world->stepL;
 	// None of these calls allocates or raises; everything else runs inside lua_pcall.
 	if ( lua_checkstack( L, 8 ) == 0 )
 	{
@@ -928,11 +933,12 @@ static int tbLuaRows( tbJointId jointId, const tbCustomRowsInput* input, tbCusto
 	return call.count;
 }
 
-// Points the core's callback at this Joint userdata (marked as the owner in the joint's user data,
-// so a handle of an old lua_State never clears the callback a newer one installed).
+// Installs the Lua rows callback, with this Joint userdata marked as the owner in the joint's user
+// data (compared, never dereferenced), so a handle of an old lua_State never clears the callback a
+// newer one installed.
 static void tbInstallRows( tbLuaJoint* joint )
 {
-	tbCustomJoint_SetCallback( joint->id, tbLuaRows, joint );
+	tbCustomJoint_SetCallback( joint->id, tbLuaRows, NULL );
 	tbJoint_SetUserData( joint->id, joint );
 }
 

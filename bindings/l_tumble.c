@@ -987,6 +987,7 @@ int luaopen_tumble( lua_State* L )
 	tbLua_OpenBody( L );
 	tbLua_OpenJoint( L );
 	tbLua_OpenMover( L );
+	tbLua_OpenSnapshot( L );
 
 	static const luaL_Reg functions[] = {
 		{ "world", tbLua_NewWorld },

@@ -611,6 +611,15 @@ static int tbDispatchProtected( lua_State* L )
 // Methods ----------------------------------------------------------------------------------------
 
 // world:step(dt)
+// Set while world:step runs the physics step (tbLua_GetSteppingWorld); the outer value comes back
+// after it, as one world's rows function may step another world.
+static _Thread_local tbLuaWorld* tb_steppingWorld = NULL;
+
+tbLuaWorld* tbLua_GetSteppingWorld( void )
+{
+	return tb_steppingWorld;
+}
+
 static int tbWorld_StepMethod( lua_State* L )
 {
 	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "step" );
@@ -623,13 +632,16 @@ static int tbWorld_StepMethod( lua_State* L )
 	// Callbacks run during the step (custom joint rows) use this thread and leave their first
 	// error on its stack, above index 1; they never raise through the solver.
 	lua_settop( L, 1 );
+	tbLuaWorld* outerWorld = tb_steppingWorld;
 	lua_State* outerL = world->stepL;
 	int outerIndex = world->stepWorldIndex;
 	int outerError = world->stepError;
 	world->stepL = L;
 	world->stepWorldIndex = 1;
 	world->stepError = 0;
+	tb_steppingWorld = world;
 	tbResult result = tbWorld_Step( world->id, dt );
+	tb_steppingWorld = outerWorld;
 	int callbackError = world->stepError;
 	world->stepL = outerL;
 	world->stepWorldIndex = outerIndex;
@@ -1064,6 +1076,8 @@ void tbLua_OpenWorld( lua_State* L )
 		{ "off", tbWorld_Off },
 		{ "stats", tbWorld_Stats },
 		{ "state_hash", tbWorld_StateHash },
+		{ "snapshot", tbLuaWorld_Snapshot },
+		{ "restore", tbLuaWorld_Restore },
 		{ NULL, NULL },
 	};
 	static const tbLuaProperty properties[] = {

@@ -484,7 +484,7 @@ static void tbAppendBodyCall( tbText* t, tbFuzzInput* in )
 static void tbAppendWorldCall( tbText* t, tbFuzzInput* in, int depth )
 {
 	char buffer[32];
-	switch ( tbFuzz_Byte( in ) % 14 )
+	switch ( tbFuzz_Byte( in ) % 15 )
 	{
 		case 0:
 			tbAppend( t, "W:step(%s)", tbFuzz_Bool( in ) ? "1/60" : tbNumber( in ) );
@@ -572,6 +572,34 @@ static void tbAppendWorldCall( tbText* t, tbFuzzInput* in, int depth )
 			tbAppendVector( t, in );
 			tbAppend( t, " }" );
 			break;
+		case 13: {
+			// Snapshots, restores across created and destroyed objects, and a custom constraint whose
+			// handle may be gone when a restore brings it back.
+			static const char* const calls[] = {
+				"S = W:snapshot()",
+				"W:restore(S)",
+				"W:restore(W2 and W2:snapshot() or S)",
+				"S = nil collectgarbage() collectgarbage()",
+				"for _, j in ipairs(W:joints()) do j:destroy() end collectgarbage() collectgarbage()",
+				"local s = W:snapshot() B[#B]:destroy() W:restore(s)",
+			};
+			uint8_t c = tbFuzz_Byte( in ) % 7;
+			if ( c < 6 )
+			{
+				tbAppend( t, "%s", calls[c] );
+			}
+			else
+			{
+				tbAppend( t, "B[#B + 1] = W:constraint{ b = " );
+				tbAppendBody( t, in );
+				const char* error = tbNumber( in );
+				const char* bias = tbNumber( in );
+				tbAppend( t, ", rows = function(c, dt) return { { J = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0 }, "
+							 "error = %s, bias = %s } } end }",
+						  error, bias );
+			}
+			break;
+		}
 		default:
 			tbAppend( t, "local _ = tb.rotate(" );
 			tbAppendQuat( t, in );
