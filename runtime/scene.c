@@ -551,6 +551,10 @@ typedef struct tbBuildContext
 	tbInstance* inst;
 	tbInstance* old; ///< the running instance, for swap reloads (may be NULL)
 	bool swapped;
+	/// A swap reload hands the running world to the new script; its state before, restored if the
+	/// reload fails, so a half-run attach() or world settings of a broken edit leave nothing behind.
+	tbWorldId swapWorld;
+	tbSnapshot* before;
 } tbBuildContext;
 
 static int tbApplySettingsEntry( lua_State* L )
@@ -752,6 +756,13 @@ static int tbBuildEntry( lua_State* L )
 	{
 		// Swap: the running world moves into this state; the old state keeps ownership until the
 		// whole reload succeeded.
+		context->swapWorld = oldWorld;
+		context->before = tbWorld_TakeSnapshot( oldWorld );
+		if ( context->before == NULL )
+		{
+			lua_pushfstring( L, "%s: swap reload: out of memory saving the world", scene->path );
+			return lua_error( L );
+		}
 		double time = 0.0;
 		long long steps = 0;
 		lua_rawgeti( old->L, LUA_REGISTRYINDEX, old->worldRef );
@@ -1014,7 +1025,7 @@ static bool tbBuild( tbScene* scene, bool allowSwap )
 		tbSetError( scene, "out of memory creating the Lua state" );
 		return false;
 	}
-	tbBuildContext context = { inst, allowSwap ? scene->current : NULL, false };
+	tbBuildContext context = { inst, allowSwap ? scene->current : NULL, false, tb_nullWorldId, NULL };
 	char* error = NULL;
 	if ( tbProtected( inst->L, tbBuildEntry, &context, &error ) != LUA_OK )
 	{
@@ -1022,7 +1033,17 @@ static bool tbBuild( tbScene* scene, bool allowSwap )
 		free( error );
 		tbUpdateFiles( scene, inst, true );
 		tbDestroyInstance( inst );
+		if ( context.before != NULL )
+		{
+			// After the failed state is closed, so none of its handles can touch the world again.
+			tbWorld_RestoreSnapshot( context.swapWorld, context.before );
+			tbDestroySnapshot( context.before );
+		}
 		return false;
+	}
+	if ( context.before != NULL )
+	{
+		tbDestroySnapshot( context.before );
 	}
 
 	tbInstance* old = scene->current;
