@@ -25,6 +25,7 @@ typedef struct tbSandboxState
 	long counted; ///< instructions since the last tbSandbox_BeginCall
 	bool limited; ///< the current call is untrusted code
 	bool tripped; ///< the budget ran out: the hook fires on every instruction until the next call
+	bool hostStep; ///< the next world:step is the scene host's own (tbSandbox_MarkHostStep)
 } tbSandboxState;
 
 // Lua's allocator contract: nsize == 0 frees; a shrink must not fail; ptr == NULL means osize is a
@@ -579,8 +580,69 @@ bool tbSandbox_CheckPhysics( tbWorldId world, bool predict, char* message, size_
 // world:step for sandboxed code: the budget is checked before (predicted pairs) and after (the
 // broad phase's pairs) every step a script takes itself, not only the host's steps (fuzz_lua
 // found an update calling world:step on a pile of 2,000 shapes). Upvalue 1: the binding's step.
+// Work done in C counts against the instruction budget too: a script looping on world:step (or on
+// snapshots) runs few VM instructions per iteration but unbounded work (a 21-body world stepped in
+// `while true do world:step(1/60) end` ran for minutes). Costs are deterministic, in instruction
+// equivalents, calibrated on the release build: a VM instruction takes a few nanoseconds; a step
+// about 1 us per awake body and per contact (8 sub-steps) and 2 us per joint; a snapshot copies
+// roughly 500 bytes per body, shape, contact or joint.
+#define TB_SANDBOX_STEP_COST 1000
+#define TB_SANDBOX_STEP_COST_PER_BODY 300
+#define TB_SANDBOX_STEP_COST_PER_CONTACT 300
+#define TB_SANDBOX_STEP_COST_PER_JOINT 600
+#define TB_SANDBOX_COPY_COST 1000
+#define TB_SANDBOX_COPY_COST_PER_OBJECT 20
+
+// Adds cost to the current limited call; past the budget it raises the budget error at the
+// script's line and trips the hook, as tbCountHook does.
+static void tbCharge( lua_State* L, long cost, const char* what )
+{
+	tbSandboxState* s = tbGetState( L );
+	if ( s->limited == false || s->budget <= 0 )
+	{
+		return;
+	}
+	s->counted += cost;
+	if ( s->counted > s->budget )
+	{
+		if ( s->tripped == false )
+		{
+			tbInstallHook( L, s, true );
+		}
+		luaL_where( L, 1 );
+		lua_pushfstring( L, "instruction budget exceeded (%d instructions per call; %s counts as %d)", (int)s->budget,
+						 what, (int)cost );
+		lua_concat( L, 2 );
+		lua_error( L );
+	}
+}
+
+static long tbStepCost( tbWorldId world )
+{
+	tbWorldCounters c = tbWorld_GetCounters( world );
+	return TB_SANDBOX_STEP_COST + TB_SANDBOX_STEP_COST_PER_BODY * (long)c.awakeBodyCount +
+		   TB_SANDBOX_STEP_COST_PER_CONTACT * (long)c.contactCount + TB_SANDBOX_STEP_COST_PER_JOINT * (long)c.jointCount;
+}
+
+static long tbCopyCost( tbWorldId world )
+{
+	tbWorldCounters c = tbWorld_GetCounters( world );
+	long objects = (long)c.bodyCount + c.shapeCount + c.pairCount + c.jointCount;
+	return TB_SANDBOX_COPY_COST + TB_SANDBOX_COPY_COST_PER_OBJECT * objects;
+}
+
+void tbSandbox_MarkHostStep( lua_State* L )
+{
+	tbGetState( L )->hostStep = true;
+}
+
 static int tbGuardedStep( lua_State* L )
 {
+	// The host's once-a-frame step is not charged (the physics budget bounds it); any step made
+	// during it (another world's, from a rows function) is.
+	tbSandboxState* s = tbGetState( L );
+	bool byHost = s->hostStep;
+	s->hostStep = false;
 	tbWorldId world = tbLua_ToWorld( L, 1 );
 	char message[320];
 	if ( TB_IS_NON_NULL( world ) && tbSandbox_CheckPhysics( world, true, message, sizeof( message ) ) == false )
@@ -595,10 +657,29 @@ static int tbGuardedStep( lua_State* L )
 	{
 		return luaL_error( L, "step: %s", message );
 	}
+	if ( TB_IS_NON_NULL( world ) && byHost == false )
+	{
+		tbCharge( L, tbStepCost( world ), "a step of this world" );
+	}
 	return lua_gettop( L );
 }
 
-bool tbSandbox_GuardWorldStep( lua_State* L )
+// world:snapshot and world:restore: charged by the size of the world before the copy is made.
+static int tbGuardedCopy( lua_State* L )
+{
+	tbWorldId world = tbLua_ToWorld( L, 1 );
+	if ( TB_IS_NON_NULL( world ) && tbWorld_IsValid( world ) )
+	{
+		tbCharge( L, tbCopyCost( world ), lua_tostring( L, lua_upvalueindex( 2 ) ) );
+	}
+	int n = lua_gettop( L );
+	lua_pushvalue( L, lua_upvalueindex( 1 ) );
+	lua_insert( L, 1 );
+	lua_call( L, n, LUA_MULTRET );
+	return lua_gettop( L );
+}
+
+bool tbSandbox_GuardWorldMethods( lua_State* L )
 {
 	int top = lua_gettop( L );
 	bool guarded = false;
@@ -619,6 +700,24 @@ bool tbSandbox_GuardWorldStep( lua_State* L )
 				lua_pushcclosure( L, tbGuardedStep, 1 );
 				lua_setfield( L, methods, "step" );
 				guarded = true;
+			}
+			else
+			{
+				lua_pop( L, 1 );
+			}
+			static const char* const copies[] = { "snapshot", "restore" };
+			for ( int i = 0; i < 2; ++i )
+			{
+				if ( lua_getfield( L, methods, copies[i] ) == LUA_TFUNCTION )
+				{
+					lua_pushfstring( L, "a %s of this world", copies[i] );
+					lua_pushcclosure( L, tbGuardedCopy, 2 );
+					lua_setfield( L, methods, copies[i] );
+				}
+				else
+				{
+					lua_pop( L, 1 );
+				}
 			}
 		}
 	}

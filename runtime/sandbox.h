@@ -78,6 +78,10 @@ int tbSandbox_LoadFile( lua_State* L, const char* path, int envIndex );
 bool tbSandbox_CheckPhysics( tbWorldId world, bool predict, char* message, size_t capacity );
 
 /// Replace world:step in this state (after `require "tumble"`) by one that checks the physics
-/// budget before and after every step, so a sandboxed script cannot step a piled world itself.
-/// Returns false when the World methods could not be found (the host's own checks still apply).
-bool tbSandbox_GuardWorldStep( lua_State* L );
+/// budget before and after every step, so a sandboxed script cannot step a piled world itself,
+/// and world:step, world:snapshot and world:restore by ones that charge their C work to the
+/// instruction budget (a loop of steps runs few VM instructions per iteration). Returns false
+/// when world:step could not be found (the host's own checks still apply).
+bool tbSandbox_GuardWorldMethods( lua_State* L );
+/// The next world:step call is the scene host's own frame step: not charged to the budget.
+void tbSandbox_MarkHostStep( lua_State* L );

@@ -389,7 +389,7 @@ static void tbOpenState( tbInstance* inst )
 	}
 	if ( scene->options.sandbox )
 	{
-		tbSandbox_GuardWorldStep( L );
+		tbSandbox_GuardWorldMethods( L );
 	}
 }
 
@@ -1152,6 +1152,7 @@ static int tbStepEntry( lua_State* L )
 	lua_getfield( L, -1, "step" );
 	lua_insert( L, -2 );
 	lua_pushnumber( L, step->dt );
+	tbSandbox_MarkHostStep( L );
 	if ( tbInstance_Call( inst, 0, 2, 0 ) != LUA_OK )
 	{
 		return lua_error( L );

@@ -13,6 +13,11 @@ check "infinite loop: budget message" contains "$SCRATCH/err" "instruction budge
 check "infinite loop: names the line" contains "$SCRATCH/err" "sandbox_loop.lua:"
 check "loop catching the budget error: exit 1" expect_status 1 "$TUMBLE" --headless --sandbox --budget 1000000 "$scenes/sandbox_loop_pcall.lua" --steps 5
 check "loop catching the budget error: message" contains "$SCRATCH/err" "instruction budget exceeded"
+check "loop of world steps: exit 1" expect_status 1 "$TUMBLE" --headless --sandbox --budget 15000 "$scenes/sandbox_step_loop.lua" --steps 60
+check "loop of world steps: the budget counts each step" contains "$SCRATCH/err" "sandbox_step_loop.lua:15: instruction budget exceeded (15000 instructions per call; a step of this world counts as"
+check "loop of world steps: the host's own 30 steps (each counted above the budget) were not charged" contains "$SCRATCH/err" "error at step 31 "
+check "loop of snapshots: exit 1" expect_status 1 "$TUMBLE" --headless --sandbox "$scenes/sandbox_snapshot_loop.lua" --steps 5
+check "loop of snapshots: the budget counts each copy" contains "$SCRATCH/err" "sandbox_snapshot_loop.lua:9: instruction budget exceeded (20000000 instructions per call; a snapshot of this world counts as"
 check "loop in coroutines: exit 1" expect_status 1 "$TUMBLE" --headless --sandbox --budget 1000000 "$scenes/sandbox_loop_coroutine.lua" --steps 5
 check "loop in coroutines: message" contains "$SCRATCH/err" "instruction budget exceeded"
 
