@@ -610,7 +610,6 @@ static int tbDispatchProtected( lua_State* L )
 
 // Methods ----------------------------------------------------------------------------------------
 
-// world:step(dt)
 // Set while world:step runs the physics step (tbLua_GetSteppingWorld); the outer value comes back
 // after it, as one world's rows function may step another world.
 static _Thread_local tbLuaWorld* tb_steppingWorld = NULL;
@@ -620,6 +619,7 @@ tbLuaWorld* tbLua_GetSteppingWorld( void )
 	return tb_steppingWorld;
 }
 
+// world:step(dt)
 static int tbWorld_StepMethod( lua_State* L )
 {
 	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "step" );

@@ -25,7 +25,7 @@ typedef struct tbSandboxState
 	long counted; ///< instructions since the last tbSandbox_BeginCall
 	bool limited; ///< the current call is untrusted code
 	bool tripped; ///< the budget ran out: the hook fires on every instruction until the next call
-	bool hostStep; ///< the next world:step is the scene host's own (tbSandbox_MarkHostStep)
+	bool hostStep; ///< the next world:step is the scene host's own (tbSandbox_SetHostStep)
 } tbSandboxState;
 
 // Lua's allocator contract: nsize == 0 frees; a shrink must not fail; ptr == NULL means osize is a
@@ -577,9 +577,6 @@ bool tbSandbox_CheckPhysics( tbWorldId world, bool predict, char* message, size_
 	return false;
 }
 
-// world:step for sandboxed code: the budget is checked before (predicted pairs) and after (the
-// broad phase's pairs) every step a script takes itself, not only the host's steps (fuzz_lua
-// found an update calling world:step on a pile of 2,000 shapes). Upvalue 1: the binding's step.
 // Work done in C counts against the instruction budget too: a script looping on world:step (or on
 // snapshots) runs few VM instructions per iteration but unbounded work (a 21-body world stepped in
 // `while true do world:step(1/60) end` ran for minutes). Costs are deterministic, in instruction
@@ -631,11 +628,14 @@ static long tbCopyCost( tbWorldId world )
 	return TB_SANDBOX_COPY_COST + TB_SANDBOX_COPY_COST_PER_OBJECT * objects;
 }
 
-void tbSandbox_MarkHostStep( lua_State* L )
+void tbSandbox_SetHostStep( lua_State* L, bool hostStep )
 {
-	tbGetState( L )->hostStep = true;
+	tbGetState( L )->hostStep = hostStep;
 }
 
+// world:step for sandboxed code: the budget is checked before (predicted pairs) and after (the
+// broad phase's pairs) every step a script takes itself, not only the host's steps (fuzz_lua
+// found an update calling world:step on a pile of 2,000 shapes). Upvalue 1: the binding's step.
 static int tbGuardedStep( lua_State* L )
 {
 	// The host's once-a-frame step is not charged (the physics budget bounds it); any step made

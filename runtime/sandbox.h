@@ -83,5 +83,6 @@ bool tbSandbox_CheckPhysics( tbWorldId world, bool predict, char* message, size_
 /// instruction budget (a loop of steps runs few VM instructions per iteration). Returns false
 /// when world:step could not be found (the host's own checks still apply).
 bool tbSandbox_GuardWorldMethods( lua_State* L );
-/// The next world:step call is the scene host's own frame step: not charged to the budget.
-void tbSandbox_MarkHostStep( lua_State* L );
+/// While set, the next world:step call is the scene host's own frame step: not charged to the
+/// budget. The host sets it just before that call and clears it after.
+void tbSandbox_SetHostStep( lua_State* L, bool hostStep );

@@ -1152,8 +1152,10 @@ static int tbStepEntry( lua_State* L )
 	lua_getfield( L, -1, "step" );
 	lua_insert( L, -2 );
 	lua_pushnumber( L, step->dt );
-	tbSandbox_MarkHostStep( L );
-	if ( tbInstance_Call( inst, 0, 2, 0 ) != LUA_OK )
+	tbSandbox_SetHostStep( L, true );
+	int status = tbInstance_Call( inst, 0, 2, 0 );
+	tbSandbox_SetHostStep( L, false );
+	if ( status != LUA_OK )
 	{
 		return lua_error( L );
 	}
