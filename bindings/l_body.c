@@ -252,6 +252,7 @@ static int tbAddSingle( lua_State* L, const char* fn, int kind )
 {
 	tbLuaWorld* world = tbLua_CheckWorld( L, 1, fn );
 	tbLua_CheckUnlocked( L, world, fn );
+	tbLua_Guard( L, tbLuaGuard_create, fn );
 	tbLuaDef def;
 	tbDef_Begin( &def, L, 2, fn, "" );
 	tbLuaBodyFields fields;
@@ -289,6 +290,7 @@ int tbLuaWorld_AddCompound( lua_State* L )
 	const char* fn = "add_compound";
 	tbLuaWorld* world = tbLua_CheckWorld( L, 1, fn );
 	tbLua_CheckUnlocked( L, world, fn );
+	tbLua_Guard( L, tbLuaGuard_create, fn );
 	tbLuaDef def;
 	tbDef_Begin( &def, L, 2, fn, "" );
 	tbLuaBodyFields fields;

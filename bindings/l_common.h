@@ -282,6 +282,9 @@ int tbLuaWorld_Restore( lua_State* L );
 /// Register the Snapshot type (called by luaopen_tumble).
 void tbLua_OpenSnapshot( lua_State* L );
 
+/// Ask the host's guard (tbLuaHost.guard) about a call; returns when it allows it.
+void tbLua_Guard( lua_State* L, tbLuaGuard what, const char* fn );
+
 /// The World being stepped by world:step on this thread (NULL outside a step). Custom joint rows
 /// find their Lua state through it: a joint restored from a snapshot may have outlived the Joint
 /// userdata its callback was installed with.

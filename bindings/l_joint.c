@@ -376,6 +376,7 @@ static tbLuaWorld* tbBeginJoint( lua_State* L, const char* fn, tbLuaDef* def )
 {
 	tbLuaWorld* world = tbLua_CheckWorld( L, 1, fn );
 	tbLua_CheckUnlocked( L, world, fn );
+	tbLua_Guard( L, tbLuaGuard_create, fn );
 	tbDef_Begin( def, L, 2, fn, "" );
 	return world;
 }

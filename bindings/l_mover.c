@@ -260,6 +260,7 @@ int tbLuaWorld_Mover( lua_State* L )
 	const char* fn = "mover";
 	tbLuaWorld* world = tbLua_CheckWorld( L, 1, fn );
 	tbLua_CheckUnlocked( L, world, fn );
+	tbLua_Guard( L, tbLuaGuard_create, fn );
 	tbLuaDef def;
 	tbDef_Begin( &def, L, 2, fn, "" );
 	if ( tbDef_Value( &def, "body" ) == false )

@@ -222,6 +222,7 @@ int tbLuaWorld_AddMesh( lua_State* L )
 	const char* fn = "add_mesh";
 	tbLuaWorld* world = tbLua_CheckWorld( L, 1, fn );
 	tbLua_CheckUnlocked( L, world, fn );
+	tbLua_Guard( L, tbLuaGuard_create, fn );
 	tbLuaDef def;
 	tbDef_Begin( &def, L, 2, fn, "" );
 

@@ -77,6 +77,7 @@ int tbLuaWorld_Snapshot( lua_State* L )
 {
 	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "snapshot" );
 	tbLua_CheckUnlocked( L, world, "snapshot" );
+	tbLua_Guard( L, tbLuaGuard_copy, "snapshot" );
 	// The userdata (and its __gc) first: an error after the snapshot is taken cannot leak it.
 	tbLuaSnapshot* s = lua_newuserdatauv( L, sizeof( tbLuaSnapshot ), 1 );
 	s->snapshot = NULL;
@@ -105,6 +106,7 @@ int tbLuaWorld_Restore( lua_State* L )
 	{
 		return luaL_error( L, "restore: the snapshot was taken from another world" );
 	}
+	tbLua_Guard( L, tbLuaGuard_copy, "restore" );
 	tbResult result = tbWorld_RestoreSnapshot( world->id, s->snapshot );
 	if ( result != tbResult_ok )
 	{

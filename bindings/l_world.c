@@ -283,6 +283,15 @@ static const tbLuaHost* tbGetHost( lua_State* L )
 	return host;
 }
 
+void tbLua_Guard( lua_State* L, tbLuaGuard what, const char* fn )
+{
+	const tbLuaHost* host = tbGetHost( L );
+	if ( host != NULL && host->guard != NULL )
+	{
+		host->guard( L, what, fn, host->context );
+	}
+}
+
 void tbLua_SetOwner( lua_State* L, int owner )
 {
 	lua_pushinteger( L, owner );
@@ -629,6 +638,7 @@ static int tbWorld_StepMethod( lua_State* L )
 		return luaL_error( L, "step: cannot step the world from its own event handler" );
 	}
 	tbLua_CheckUnlocked( L, world, "step" );
+	tbLua_Guard( L, tbLuaGuard_stepBefore, "step" );
 	// Callbacks run during the step (custom joint rows) use this thread and leave their first
 	// error on its stack, above index 1; they never raise through the solver.
 	lua_settop( L, 1 );
@@ -660,6 +670,7 @@ static int tbWorld_StepMethod( lua_State* L )
 	tbCheckResult( L, result, "step" );
 	world->time += dt;
 	world->stepCount += 1;
+	tbLua_Guard( L, tbLuaGuard_stepAfter, "step" );
 	lua_pushcfunction( L, tbDispatchProtected );
 	lua_pushvalue( L, 1 );
 	int status = lua_pcall( L, 1, 0, 0 );

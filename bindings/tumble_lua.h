@@ -58,6 +58,15 @@ void tbLua_SetDefaultWorkerCount( int workerCount );
 
 /// Host hooks for event handlers registered with world:on. Every handler belongs to the owner
 /// that was current (tbLua_SetOwner) when it was registered; owner 0 is the scene itself.
+/// What a host guard is asked about (tbLuaHost.guard).
+typedef enum tbLuaGuard
+{
+	tbLuaGuard_stepBefore, ///< world:step, before the physics step
+	tbLuaGuard_stepAfter,  ///< world:step, after the physics step (before the event handlers)
+	tbLuaGuard_copy,	   ///< world:snapshot and world:restore, before the copy
+	tbLuaGuard_create,	   ///< a constructor (add_*, joints, mover), before it builds anything
+} tbLuaGuard;
+
 typedef struct tbLuaHost
 {
 	/// Called before every handler call (e.g. to reset a sandbox instruction budget). May be NULL.
@@ -67,6 +76,10 @@ typedef struct tbLuaHost
 	/// Called when a handler of a non-zero owner fails. Return true when the host dealt with it (the
 	/// owner's handlers are then removed); false keeps the error to be raised after the step.
 	bool ( *handlerError )( lua_State* L, int owner, const char* message, void* context );
+	/// Called by the binding itself (so luaL_error there reports the script's line), with the World
+	/// at index 1 and the call's arguments after it; fn names the call ("step", "add_box", ...).
+	/// It may raise to refuse or stop the call (a sandbox's budgets). May be NULL.
+	void ( *guard )( lua_State* L, tbLuaGuard what, const char* fn, void* context );
 	void* context;
 } tbLuaHost;
 

@@ -1,6 +1,8 @@
 // Tumble runtime: Lua states with a memory cap and an instruction budget, and sandboxed
 // environments for untrusted scripts.
 // SPDX-License-Identifier: MIT
+#define _POSIX_C_SOURCE 200809L
+
 #include "sandbox.h"
 
 #include "scene.h"
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 // The count hook runs every TB_HOOK_PERIOD VM instructions: small enough that a runaway loop
 // stops within microseconds of its budget, large enough that the hook costs nothing measurable.
@@ -26,7 +29,29 @@ typedef struct tbSandboxState
 	bool limited; ///< the current call is untrusted code
 	bool tripped; ///< the budget ran out: the hook fires on every instruction until the next call
 	bool hostStep; ///< the next world:step is the scene host's own (tbSandbox_SetHostStep)
+	double deadline; ///< thread CPU seconds at which the current limited call is out of time
+	bool overtime;	 ///< the current call ran past its deadline
 } tbSandboxState;
+
+// A limited call may also use this much CPU time (of its thread) per budgeted instruction, and at
+// least TB_MIN_CALL_SECONDS: a safety net for loops of C work the deterministic charges below do
+// not price (queries, path changes, ...). Pure Lua never comes near it (a VM instruction takes a
+// few nanoseconds); the charges stop the common loops first, with a message that names the cost.
+#define TB_SECONDS_PER_INSTRUCTION 2.0e-7
+#define TB_MIN_CALL_SECONDS 3.0
+
+static double tbThreadSeconds( void )
+{
+	struct timespec t;
+	clock_gettime( CLOCK_THREAD_CPUTIME_ID, &t );
+	return (double)t.tv_sec + 1.0e-9 * (double)t.tv_nsec;
+}
+
+static double tbCallSeconds( long budget )
+{
+	double seconds = TB_SECONDS_PER_INSTRUCTION * (double)budget;
+	return seconds > TB_MIN_CALL_SECONDS ? seconds : TB_MIN_CALL_SECONDS;
+}
 
 // Lua's allocator contract: nsize == 0 frees; a shrink must not fail; ptr == NULL means osize is a
 // type tag, not a size. Only growth is refused past the limit, so Lua raises "not enough memory"
@@ -130,7 +155,15 @@ static void tbCountHook( lua_State* L, lua_Debug* ar )
 	(void)ar;
 	tbSandboxState* s = tbGetState( L );
 	s->counted += s->tripped ? 1 : TB_HOOK_PERIOD;
-	if ( s->limited && s->budget > 0 && s->counted > s->budget )
+	if ( s->limited == false || s->budget <= 0 )
+	{
+		return;
+	}
+	if ( s->tripped == false && s->counted <= s->budget && tbThreadSeconds() > s->deadline )
+	{
+		s->overtime = true;
+	}
+	if ( s->counted > s->budget || s->overtime )
 	{
 		// Once the budget is gone the hook fires on every instruction, so the error comes back at
 		// the first instruction after any pcall (or coroutine.resume) that caught it: it unwinds
@@ -140,7 +173,15 @@ static void tbCountHook( lua_State* L, lua_Debug* ar )
 			tbInstallHook( L, s, true );
 		}
 		luaL_where( L, 0 );
-		lua_pushfstring( L, "instruction budget exceeded (%d instructions per call)", (int)s->budget );
+		if ( s->overtime )
+		{
+			lua_pushfstring( L, "time budget exceeded (%f s of CPU per call, for a budget of %d instructions)",
+							 tbCallSeconds( s->budget ), (int)s->budget );
+		}
+		else
+		{
+			lua_pushfstring( L, "instruction budget exceeded (%d instructions per call)", (int)s->budget );
+		}
 		lua_concat( L, 2 );
 		lua_error( L );
 	}
@@ -152,15 +193,22 @@ void tbSandbox_SetBudget( lua_State* L, long budget )
 	s->budget = budget;
 	s->counted = 0;
 	s->tripped = false;
+	s->overtime = false;
+	s->deadline = tbThreadSeconds() + tbCallSeconds( budget );
 	lua_sethook( L, budget > 0 ? tbCountHook : NULL, budget > 0 ? LUA_MASKCOUNT : 0, TB_HOOK_PERIOD );
 }
 
 tbSandboxCall tbSandbox_BeginCall( lua_State* L, bool limited )
 {
 	tbSandboxState* s = tbGetState( L );
-	tbSandboxCall previous = { s->counted, s->limited, s->tripped };
+	tbSandboxCall previous = { s->counted, s->limited, s->tripped, s->deadline, s->overtime };
 	s->counted = 0;
 	s->limited = limited;
+	s->overtime = false;
+	if ( limited && s->budget > 0 )
+	{
+		s->deadline = tbThreadSeconds() + tbCallSeconds( s->budget );
+	}
 	if ( s->tripped )
 	{
 		tbInstallHook( L, s, false );
@@ -173,6 +221,8 @@ void tbSandbox_EndCall( lua_State* L, tbSandboxCall previous )
 	tbSandboxState* s = tbGetState( L );
 	s->counted = previous.counted;
 	s->limited = previous.limited;
+	s->deadline = previous.deadline;
+	s->overtime = previous.overtime;
 	if ( s->tripped != previous.tripped )
 	{
 		tbInstallHook( L, s, previous.tripped );
@@ -589,6 +639,11 @@ bool tbSandbox_CheckPhysics( tbWorldId world, bool predict, char* message, size_
 #define TB_SANDBOX_STEP_COST_PER_JOINT 600
 #define TB_SANDBOX_COPY_COST 1000
 #define TB_SANDBOX_COPY_COST_PER_OBJECT 20
+// Creating a body, shape, joint or mover: a few microseconds, plus about 1 us per hull point, path
+// point or mesh element (counted up to a cap, past any budget).
+#define TB_SANDBOX_CREATE_COST 1000
+#define TB_SANDBOX_CREATE_COST_PER_ELEMENT 300
+#define TB_SANDBOX_MAX_ELEMENTS 10000000L
 
 // Adds cost to the current limited call; past the budget it raises the budget error at the
 // script's line and trips the hook, as tbCountHook does.
@@ -633,94 +688,95 @@ void tbSandbox_SetHostStep( lua_State* L, bool hostStep )
 	tbGetState( L )->hostStep = hostStep;
 }
 
-// world:step for sandboxed code: the budget is checked before (predicted pairs) and after (the
-// broad phase's pairs) every step a script takes itself, not only the host's steps (fuzz_lua
-// found an update calling world:step on a pile of 2,000 shapes). Upvalue 1: the binding's step.
-static int tbGuardedStep( lua_State* L )
+// The number of entries of def[key] (def at index; 0 when either is not a table). Raw accesses:
+// nothing of the script runs.
+static long tbRawLength( lua_State* L, int def, const char* key )
 {
-	// The host's once-a-frame step is not charged (the physics budget bounds it); any step made
-	// during it (another world's, from a rows function) is.
-	tbSandboxState* s = tbGetState( L );
-	bool byHost = s->hostStep;
-	s->hostStep = false;
-	tbWorldId world = tbLua_ToWorld( L, 1 );
-	char message[320];
-	if ( TB_IS_NON_NULL( world ) && tbSandbox_CheckPhysics( world, true, message, sizeof( message ) ) == false )
+	if ( lua_type( L, def ) != LUA_TTABLE )
 	{
-		return luaL_error( L, "step: %s", message );
+		return 0;
 	}
-	int n = lua_gettop( L );
-	lua_pushvalue( L, lua_upvalueindex( 1 ) );
-	lua_insert( L, 1 );
-	lua_call( L, n, LUA_MULTRET );
-	if ( TB_IS_NON_NULL( world ) && tbSandbox_CheckPhysics( world, false, message, sizeof( message ) ) == false )
-	{
-		return luaL_error( L, "step: %s", message );
-	}
-	if ( TB_IS_NON_NULL( world ) && byHost == false )
-	{
-		tbCharge( L, tbStepCost( world ), "a step of this world" );
-	}
-	return lua_gettop( L );
+	lua_pushstring( L, key );
+	long n = lua_rawget( L, def ) == LUA_TTABLE ? (long)lua_rawlen( L, -1 ) : 0;
+	lua_pop( L, 1 );
+	return n;
 }
 
-// world:snapshot and world:restore: charged by the size of the world before the copy is made.
-static int tbGuardedCopy( lua_State* L )
+// What creating from the definition table at index 2 costs: a flat part, plus per point of a hull
+// or a mover's path, vertex and triangle of a mesh, and entry (and its points) of a compound, read
+// before the call so that an oversized definition is refused before any of it is built.
+static long tbCreateCost( lua_State* L )
 {
-	tbWorldId world = tbLua_ToWorld( L, 1 );
-	if ( TB_IS_NON_NULL( world ) && tbWorld_IsValid( world ) )
+	long elements = tbRawLength( L, 2, "points" ) + tbRawLength( L, 2, "vertices" ) + tbRawLength( L, 2, "triangles" ) +
+					tbRawLength( L, 2, "path" );
+	if ( lua_type( L, 2 ) == LUA_TTABLE )
 	{
-		tbCharge( L, tbCopyCost( world ), lua_tostring( L, lua_upvalueindex( 2 ) ) );
-	}
-	int n = lua_gettop( L );
-	lua_pushvalue( L, lua_upvalueindex( 1 ) );
-	lua_insert( L, 1 );
-	lua_call( L, n, LUA_MULTRET );
-	return lua_gettop( L );
-}
-
-bool tbSandbox_GuardWorldMethods( lua_State* L )
-{
-	int top = lua_gettop( L );
-	bool guarded = false;
-	// The World methods: the metatable's __index table, or (bindings/l_tumble.c) the first upvalue
-	// of its __index function.
-	if ( luaL_getmetatable( L, "tumble.World" ) == LUA_TTABLE )
-	{
-		int type = lua_getfield( L, -1, "__index" );
-		if ( type == LUA_TFUNCTION && lua_getupvalue( L, -1, 1 ) == NULL )
+		lua_pushstring( L, "shapes" );
+		if ( lua_rawget( L, 2 ) == LUA_TTABLE )
 		{
-			lua_pushnil( L );
-		}
-		if ( lua_type( L, -1 ) == LUA_TTABLE )
-		{
-			int methods = lua_gettop( L );
-			if ( lua_getfield( L, methods, "step" ) == LUA_TFUNCTION )
+			int shapes = lua_gettop( L );
+			long count = (long)lua_rawlen( L, shapes );
+			for ( long i = 1; i <= count && elements < TB_SANDBOX_MAX_ELEMENTS; ++i )
 			{
-				lua_pushcclosure( L, tbGuardedStep, 1 );
-				lua_setfield( L, methods, "step" );
-				guarded = true;
-			}
-			else
-			{
+				lua_rawgeti( L, shapes, (lua_Integer)i );
+				elements += 1 + tbRawLength( L, lua_gettop( L ), "points" );
 				lua_pop( L, 1 );
 			}
-			static const char* const copies[] = { "snapshot", "restore" };
-			for ( int i = 0; i < 2; ++i )
-			{
-				if ( lua_getfield( L, methods, copies[i] ) == LUA_TFUNCTION )
-				{
-					lua_pushfstring( L, "a %s of this world", copies[i] );
-					lua_pushcclosure( L, tbGuardedCopy, 2 );
-					lua_setfield( L, methods, copies[i] );
-				}
-				else
-				{
-					lua_pop( L, 1 );
-				}
-			}
 		}
+		lua_pop( L, 1 );
 	}
-	lua_settop( L, top );
-	return guarded;
+	elements = elements < TB_SANDBOX_MAX_ELEMENTS ? elements : TB_SANDBOX_MAX_ELEMENTS;
+	return TB_SANDBOX_CREATE_COST + TB_SANDBOX_CREATE_COST_PER_ELEMENT * elements;
+}
+
+void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn )
+{
+	tbWorldId world = tbLua_ToWorld( L, 1 );
+	if ( TB_IS_NULL( world ) || tbWorld_IsValid( world ) == false )
+	{
+		return;
+	}
+	char message[320];
+	switch ( what )
+	{
+		case tbLuaGuard_stepBefore: {
+			// The physics budget before (predicted pairs) and after (the broad phase's pairs) every
+			// step a script takes itself, not only the host's (fuzz_lua found an update calling
+			// world:step on a pile of 2,000 shapes). The host's once-a-frame step is not charged
+			// (the physics budget bounds it); any step made during it (another world's, from a
+			// rows function) is.
+			tbSandboxState* s = tbGetState( L );
+			bool byHost = s->hostStep;
+			s->hostStep = false;
+			if ( tbSandbox_CheckPhysics( world, true, message, sizeof( message ) ) == false )
+			{
+				luaL_error( L, "%s: %s", fn, message );
+			}
+			if ( byHost == false )
+			{
+				tbCharge( L, tbStepCost( world ), "a step of this world" );
+			}
+			break;
+		}
+		case tbLuaGuard_stepAfter:
+			if ( tbSandbox_CheckPhysics( world, false, message, sizeof( message ) ) == false )
+			{
+				luaL_error( L, "%s: %s", fn, message );
+			}
+			break;
+		case tbLuaGuard_copy:
+			tbCharge( L, tbCopyCost( world ), strcmp( fn, "restore" ) == 0 ? "a restore of this world" : "a snapshot of this world" );
+			break;
+		case tbLuaGuard_create:
+			// A world already at the physics budget refuses constructors, so a creation loop in setup
+			// stops at the limit instead of after the call (a sandboxed
+			// `while true do world:add_box(def) end` grew to 3.6 GB in a minute); each one costs
+			// instructions too.
+			if ( tbSandbox_CheckPhysics( world, false, message, sizeof( message ) ) == false )
+			{
+				luaL_error( L, "%s: %s", fn, message );
+			}
+			tbCharge( L, tbCreateCost( L ), "this call" );
+			break;
+	}
 }

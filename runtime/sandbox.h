@@ -4,6 +4,7 @@
 #pragma once
 
 #include "tumble/tumble.h"
+#include "tumble_lua.h"
 
 #include <lua.h>
 
@@ -24,8 +25,10 @@ size_t tbSandbox_GetMemoryLimit( lua_State* L );
 
 /// Install the instruction counter: from now on a limited call that runs more than `budget`
 /// VM instructions since the last tbSandbox_BeginCall raises "instruction budget exceeded", and
-/// raises it again at every later instruction of that call, so pcall cannot swallow it.
-/// budget 0 turns the limit off.
+/// raises it again at every later instruction of that call, so pcall cannot swallow it. A limited
+/// call that uses more than max(3 s, budget x 200 ns) of its thread's CPU time (C work a loop
+/// calls, which the counter does not see) raises "time budget exceeded" the same way.
+/// budget 0 turns both limits off.
 void tbSandbox_SetBudget( lua_State* L, long budget );
 
 /// What tbSandbox_BeginCall replaced, for tbSandbox_EndCall.
@@ -34,6 +37,8 @@ typedef struct tbSandboxCall
 	long counted;
 	bool limited;
 	bool tripped;
+	double deadline;
+	bool overtime;
 } tbSandboxCall;
 
 /// Start a new call's budget: limited (the current budget) or unlimited (trusted code). Returns
@@ -77,12 +82,12 @@ int tbSandbox_LoadFile( lua_State* L, const char* path, int envIndex );
 /// limit in `message`.
 bool tbSandbox_CheckPhysics( tbWorldId world, bool predict, char* message, size_t capacity );
 
-/// Replace world:step in this state (after `require "tumble"`) by one that checks the physics
-/// budget before and after every step, so a sandboxed script cannot step a piled world itself,
-/// and world:step, world:snapshot and world:restore by ones that charge their C work to the
-/// instruction budget (a loop of steps runs few VM instructions per iteration). Returns false
-/// when world:step could not be found (the host's own checks still apply).
-bool tbSandbox_GuardWorldMethods( lua_State* L );
+/// The sandbox's guard of the World calls (tbLuaHost.guard; L holds the World at index 1 and the
+/// call's arguments): world:step is refused on a world past the physics budget, before and after
+/// the physics step, so a sandboxed script cannot step a piled world itself; constructors are
+/// refused on a world at the budget; and steps, snapshots, restores and constructors charge their
+/// C work to the instruction budget (a loop of them runs few VM instructions per iteration).
+void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn );
 /// While set, the next world:step call is the scene host's own frame step: not charged to the
 /// budget. The host sets it just before that call and clears it after.
 void tbSandbox_SetHostStep( lua_State* L, bool hostStep );

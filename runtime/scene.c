@@ -285,6 +285,16 @@ static void tbHostEndCall( lua_State* L, int owner, void* context )
 	tbLua_SetOwner( L, inst->currentOwner );
 }
 
+// Sandboxed scenes: the World calls are checked against the physics and instruction budgets.
+static void tbHostGuard( lua_State* L, tbLuaGuard what, const char* fn, void* context )
+{
+	tbInstance* inst = context;
+	if ( inst->sandboxed )
+	{
+		tbSandbox_Guard( L, what, fn );
+	}
+}
+
 static bool tbHostHandlerError( lua_State* L, int owner, const char* message, void* context )
 {
 	(void)L;
@@ -381,15 +391,11 @@ static void tbOpenState( tbInstance* inst )
 	luaL_requiref( L, "tumble", luaopen_tumble, 0 );
 	lua_pop( L, 1 );
 	tbLua_SetKeyProvider( L, scene->keyFcn, scene->keyContext );
-	tbLuaHost host = { tbHostBeginCall, tbHostEndCall, tbHostHandlerError, inst };
+	tbLuaHost host = { tbHostBeginCall, tbHostEndCall, tbHostHandlerError, tbHostGuard, inst };
 	tbLua_SetHost( L, &host );
 	if ( scene->options.sandbox || scene->options.modCount > 0 )
 	{
 		tbSandbox_ProtectStrings( L );
-	}
-	if ( scene->options.sandbox )
-	{
-		tbSandbox_GuardWorldMethods( L );
 	}
 }
 
