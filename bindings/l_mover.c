@@ -4,6 +4,7 @@
 #include "l_common.h"
 
 #include <float.h>
+#include <stdio.h>
 #include <string.h>
 
 // Most points a Lua path may have; more is almost certainly a runaway loop in a script.
@@ -11,6 +12,21 @@
 
 static const char* const tb_pathEndNames[] = { "once", "loop", "pingpong", NULL };
 static const char* const tb_moverModeNames[] = { "idle", "velocity", "path", "target", NULL };
+
+// What a range check asks for: "3 finite numbers within +-LIMIT UNIT" or, for a count of 1, "a
+// number in (0, LIMIT] UNIT" (the input limits of collision.h).
+static const char* tbLimitText( char* buffer, size_t size, int count, float limit, const char* unit )
+{
+	if ( count == 1 )
+	{
+		snprintf( buffer, size, "a number in (0, %g] (%s)", (double)limit, unit );
+	}
+	else
+	{
+		snprintf( buffer, size, "3 finite numbers within +-%g (%s)", (double)limit, unit );
+	}
+	return buffer;
+}
 
 // Handles ----------------------------------------------------------------------------------------
 
@@ -117,11 +133,13 @@ static bool tbReadPath( tbLuaDef* def, tbMoverPathDef* path )
 	{
 		lua_rawgeti( L, list, i + 1 );
 		float v[3];
-		if ( tbLua_ReadFloats( L, -1, v, 3, tbCheck_finite ) == false )
+		if ( tbLua_ReadFloats( L, -1, v, 3, tbCheck_finite ) == false ||
+			 tbIsBoundedVec3( tbMakeVec3( v[0], v[1], v[2] ), TB_MAX_POSITION ) == false )
 		{
 			char got[96];
-			luaL_error( L, "%s: %spath[%d] must be 3 finite numbers, got %s", def->fn, def->prefix, i + 1,
-						tbLua_Describe( L, -1, got, sizeof( got ) ) );
+			char text[64];
+			luaL_error( L, "%s: %spath[%d] must be %s, got %s", def->fn, def->prefix, i + 1,
+						tbLimitText( text, sizeof( text ), 3, TB_MAX_POSITION, "m" ), tbLua_Describe( L, -1, got, sizeof( got ) ) );
 		}
 		lua_pop( L, 1 );
 		points[i] = tbMakeVec3( v[0], v[1], v[2] );
@@ -129,7 +147,11 @@ static bool tbReadPath( tbLuaDef* def, tbMoverPathDef* path )
 	path->points = points;
 	path->pointCount = count;
 
-	tbDef_Number( def, "speed", &path->speed, tbCheck_positive );
+	if ( tbDef_Number( def, "speed", &path->speed, tbCheck_positive ) && path->speed > TB_MAX_SPEED )
+	{
+		char text[64];
+		tbDef_FieldError( def, "speed", tbLimitText( text, sizeof( text ), 1, TB_MAX_SPEED, "m/s" ) );
+	}
 	tbDef_Number( def, "acceleration", &path->acceleration, tbCheck_positive );
 	int end = 0;
 	if ( tbDef_Enum( def, "mode", tb_pathEndNames, &end, "path mode" ) )
@@ -174,6 +196,22 @@ static bool tbReadPath( tbLuaDef* def, tbMoverPathDef* path )
 
 // target = { pos = {x, y, z}, rot = {w, x, y, z}, time = s }. Rotation and position default to the
 // body's current ones.
+// The fields of a target pose { pos, rot, time } (defaults: where the body is, 1 s); finishes def.
+static void tbReadPose( tbLuaDef* def, tbBodyId body, tbVec3* pos, tbQuat* rot, float* time )
+{
+	*pos = tbBody_GetPosition( body );
+	*rot = tbBody_GetRotation( body );
+	*time = 1.0f;
+	if ( tbDef_Vec3( def, "pos", pos, tbCheck_finite ) && tbIsBoundedVec3( *pos, TB_MAX_POSITION ) == false )
+	{
+		char text[64];
+		tbDef_FieldError( def, "pos", tbLimitText( text, sizeof( text ), 3, TB_MAX_POSITION, "m" ) );
+	}
+	tbDef_Quat( def, "rot", rot );
+	tbDef_Number( def, "time", time, tbCheck_positive );
+	tbDef_Finish( def );
+}
+
 static bool tbReadTarget( tbLuaDef* def, tbBodyId body, tbVec3* pos, tbQuat* rot, float* time )
 {
 	if ( tbDef_Table( def, "target" ) == false )
@@ -184,13 +222,7 @@ static bool tbReadTarget( tbLuaDef* def, tbBodyId body, tbVec3* pos, tbQuat* rot
 	snprintf( prefix, sizeof( prefix ), "%starget.", def->prefix );
 	tbLuaDef target;
 	tbDef_Begin( &target, def->L, -1, def->fn, prefix );
-	*pos = tbBody_GetPosition( body );
-	*rot = tbBody_GetRotation( body );
-	*time = 1.0f;
-	tbDef_Vec3( &target, "pos", pos, tbCheck_finite );
-	tbDef_Quat( &target, "rot", rot );
-	tbDef_Number( &target, "time", time, tbCheck_positive );
-	tbDef_Finish( &target );
+	tbReadPose( &target, body, pos, rot, time );
 	lua_pop( def->L, 1 );
 	return true;
 }
@@ -215,7 +247,20 @@ static void tbReadCommand( tbLuaDef* def, tbBodyId body, tbMoverCommand* command
 	command->angularVelocity = tb_vec3_zero;
 	bool hasPath = tbReadPath( def, &command->path );
 	bool hasVelocity = tbDef_Vec3( def, "velocity", &command->linearVelocity, tbCheck_finite );
-	hasVelocity = tbDef_Vec3( def, "angular_velocity", &command->angularVelocity, tbCheck_finite ) || hasVelocity;
+	if ( hasVelocity && tbIsBoundedVec3( command->linearVelocity, TB_MAX_SPEED ) == false )
+	{
+		char text[64];
+		tbDef_FieldError( def, "velocity", tbLimitText( text, sizeof( text ), 3, TB_MAX_SPEED, "m/s" ) );
+	}
+	if ( tbDef_Vec3( def, "angular_velocity", &command->angularVelocity, tbCheck_finite ) )
+	{
+		hasVelocity = true;
+		if ( tbIsBoundedVec3( command->angularVelocity, TB_MAX_ANGULAR_SPEED ) == false )
+		{
+			char text[64];
+			tbDef_FieldError( def, "angular_velocity", tbLimitText( text, sizeof( text ), 3, TB_MAX_ANGULAR_SPEED, "rad/s" ) );
+		}
+	}
 	bool hasTarget = tbReadTarget( def, body, &command->position, &command->rotation, &command->time );
 	int commands = ( hasPath ? 1 : 0 ) + ( hasVelocity ? 1 : 0 ) + ( hasTarget ? 1 : 0 );
 	if ( commands > 1 )
@@ -334,6 +379,16 @@ static int tbMover_SetVelocityMethod( lua_State* L )
 	tbLuaMover* mover = tbCheckMover( L, fn, true );
 	tbVec3 v = tbLua_CheckVec3( L, 2, fn, "velocity", tbCheck_finite );
 	tbVec3 w = lua_isnoneornil( L, 3 ) ? tb_vec3_zero : tbLua_CheckVec3( L, 3, fn, "angular velocity", tbCheck_finite );
+	char text[64];
+	if ( tbIsBoundedVec3( v, TB_MAX_SPEED ) == false )
+	{
+		return luaL_error( L, "%s: velocity must be %s", fn, tbLimitText( text, sizeof( text ), 3, TB_MAX_SPEED, "m/s" ) );
+	}
+	if ( tbIsBoundedVec3( w, TB_MAX_ANGULAR_SPEED ) == false )
+	{
+		return luaL_error( L, "%s: angular velocity must be %s", fn,
+						   tbLimitText( text, sizeof( text ), 3, TB_MAX_ANGULAR_SPEED, "rad/s" ) );
+	}
 	tbMoverCheckResult( L, tbMover_SetVelocity( mover->id, v, w ), fn );
 	return 0;
 }
@@ -363,13 +418,10 @@ static int tbMover_MoveToMethod( lua_State* L )
 	tbBodyId body = tbMover_GetBody( mover->id );
 	tbLuaDef def;
 	tbDef_Begin( &def, L, 2, fn, "" );
-	tbVec3 pos = tbBody_GetPosition( body );
-	tbQuat rot = tbBody_GetRotation( body );
-	float time = 1.0f;
-	tbDef_Vec3( &def, "pos", &pos, tbCheck_finite );
-	tbDef_Quat( &def, "rot", &rot );
-	tbDef_Number( &def, "time", &time, tbCheck_positive );
-	tbDef_Finish( &def );
+	tbVec3 pos;
+	tbQuat rot;
+	float time;
+	tbReadPose( &def, body, &pos, &rot, &time );
 	tbMoverCheckResult( L, tbMover_MoveTo( mover->id, pos, rot, time ), fn );
 	return 0;
 }
@@ -430,6 +482,12 @@ static int tbMover_SetSpeed( lua_State* L )
 	const char* fn = "Mover.speed";
 	tbLuaMover* mover = tbCheckMover( L, fn, true );
 	float speed = tbLua_CheckNumber( L, 3, fn, "value", tbCheck_positive );
+	if ( speed > TB_MAX_SPEED )
+	{
+		char text[64];
+		return luaL_error( L, "%s: value must be %s, got %f", fn, tbLimitText( text, sizeof( text ), 1, TB_MAX_SPEED, "m/s" ),
+						   (double)speed );
+	}
 	if ( tbMover_GetMode( mover->id ) != tbMover_path )
 	{
 		return luaL_error( L, "%s: the mover is not following a path", fn );

@@ -783,7 +783,7 @@ tbResult tbMover_SetVelocity( tbMoverId moverId, tbVec3 linearVelocity, tbVec3 a
 	{
 		return r;
 	}
-	if ( !tbIsValidVec3( linearVelocity ) || !tbIsValidVec3( angularVelocity ) )
+	if ( !tbIsBoundedVec3( linearVelocity, TB_MAX_SPEED ) || !tbIsBoundedVec3( angularVelocity, TB_MAX_ANGULAR_SPEED ) )
 	{
 		return tbResult_invalidArgument;
 	}
@@ -809,14 +809,14 @@ tbResult tbMover_SetPath( tbMoverId moverId, const tbMoverPathDef* def )
 	}
 	if ( def == NULL || def->internalValue != TB_SECRET_COOKIE || def->points == NULL || def->pointCount < 2 ||
 		 (unsigned)def->interpolation >= (unsigned)tbPath_interpolationCount ||
-		 (unsigned)def->end >= (unsigned)tbPath_endCount || !tbIsValidFloat( def->speed ) || def->speed <= 0.0f ||
-		 isnan( def->acceleration ) || def->acceleration <= 0.0f )
+		 (unsigned)def->end >= (unsigned)tbPath_endCount || !tbIsInRange( def->speed, 0.0f, TB_MAX_SPEED ) ||
+		 def->speed <= 0.0f || isnan( def->acceleration ) || def->acceleration <= 0.0f )
 	{
 		return tbResult_invalidArgument;
 	}
 	for ( int i = 0; i < def->pointCount; ++i )
 	{
-		if ( !tbIsValidVec3( def->points[i] ) ||
+		if ( !tbIsBoundedVec3( def->points[i], TB_MAX_POSITION ) ||
 			 ( def->waits != NULL && ( !tbIsValidFloat( def->waits[i] ) || def->waits[i] < 0.0f ) ) )
 		{
 			return tbResult_invalidArgument;
@@ -861,7 +861,7 @@ tbResult tbMover_SetPathSpeed( tbMoverId moverId, float speed )
 	{
 		return r;
 	}
-	if ( !tbIsValidFloat( speed ) || speed <= 0.0f )
+	if ( !tbIsInRange( speed, 0.0f, TB_MAX_SPEED ) || speed <= 0.0f )
 	{
 		return tbResult_invalidArgument;
 	}

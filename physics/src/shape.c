@@ -721,7 +721,8 @@ tbCastOutput tbShape_RayCast( tbShapeId shapeId, tbVec3 origin, tbVec3 translati
 	tbShape* shape = tbGetShapeChecked( shapeId, &world );
 	tbCastOutput none;
 	memset( &none, 0, sizeof( none ) );
-	if ( shape == NULL || !tbIsValidVec3( origin ) || !tbIsValidVec3( translation ) )
+	if ( shape == NULL || !tbIsBoundedVec3( origin, TB_MAX_QUERY_COORDINATE ) ||
+		 !tbIsBoundedVec3( translation, TB_MAX_QUERY_COORDINATE ) )
 	{
 		return none;
 	}

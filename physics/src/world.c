@@ -701,7 +701,8 @@ void tbWorld_CastRay( tbWorldId worldId, tbVec3 origin, tbVec3 translation, tbQu
 					  tbCastResultFcn* fcn, void* context )
 {
 	tbWorld* world = tbGetWorldFromId( worldId );
-	if ( world == NULL || fcn == NULL || !tbIsValidVec3( origin ) || !tbIsValidVec3( translation ) )
+	if ( world == NULL || fcn == NULL || !tbIsBoundedVec3( origin, TB_MAX_QUERY_COORDINATE ) ||
+		 !tbIsBoundedVec3( translation, TB_MAX_QUERY_COORDINATE ) )
 	{
 		return;
 	}
@@ -838,7 +839,8 @@ void tbWorld_OverlapShape( tbWorldId worldId, const tbShapeProxy* proxy, tbTrans
 {
 	tbWorld* world = tbGetWorldFromId( worldId );
 	if ( world == NULL || fcn == NULL || proxy == NULL || proxy->count < 1 || proxy->points == NULL ||
-		 !tbIsValidFloat( proxy->radius ) || proxy->radius < 0.0f || !tbIsValidVec3( transform.p ) ||
+		 !tbIsValidFloat( proxy->radius ) || proxy->radius < 0.0f ||
+		 !tbIsBoundedVec3( transform.p, TB_MAX_QUERY_COORDINATE ) ||
 		 !tbIsValidQuat( transform.q ) )
 	{
 		return;

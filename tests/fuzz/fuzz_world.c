@@ -944,7 +944,13 @@ static void tbOpShapeSetters( tbFuzzWorld* w )
 			break;
 		}
 		default: {
-			tbCastOutput out = tbShape_RayCast( shape, tbVecValue( w, -10.0f, 10.0f ), tbVecValue( w, -20.0f, 20.0f ) );
+			tbVec3 origin = tbVecValue( w, -10.0f, 10.0f );
+			tbVec3 translation = tbVecValue( w, -20.0f, 20.0f );
+			tbCastOutput out = tbShape_RayCast( shape, origin, translation );
+			tbTrace( "shape ray cast from (%.9g, %.9g, %.9g) by (%.9g, %.9g, %.9g): hit %d fraction %.9g point (%g, %g, %g) "
+					 "normal (%g, %g, %g)\n",
+					 origin.x, origin.y, origin.z, translation.x, translation.y, translation.z, out.hit, out.fraction,
+					 out.point.x, out.point.y, out.point.z, out.normal.x, out.normal.y, out.normal.z );
 			if ( out.hit )
 			{
 				TB_FUZZ_CHECK( isfinite( out.fraction ) && tbFuzz_IsFiniteVec3( out.point ) &&
@@ -1583,7 +1589,8 @@ static void tbOpMover( tbFuzzWorld* w )
 			tbVec3 v = tbVecValue( w, -5.0f, 5.0f );
 			tbVec3 omega = tbVecValue( w, -5.0f, 5.0f );
 			r = tbMover_SetVelocity( mover, v, omega );
-			bad = !tbFuzz_IsFiniteVec3( v ) || !tbFuzz_IsFiniteVec3( omega );
+			tbTrace( "mover velocity (%g, %g, %g) angular (%g, %g, %g)\n", v.x, v.y, v.z, omega.x, omega.y, omega.z );
+			bad = !tbIsBoundedVec3( v, TB_MAX_SPEED ) || !tbIsBoundedVec3( omega, TB_MAX_ANGULAR_SPEED );
 			break;
 		}
 		case 3: {
@@ -1595,7 +1602,7 @@ static void tbOpMover( tbFuzzWorld* w )
 			{
 				points[i] = tbVecValue( w, -10.0f, 10.0f );
 				waits[i] = tbValue( w, 0.0f, 1.0f );
-				bad = bad || !tbFuzz_IsFiniteVec3( points[i] );
+				bad = bad || !tbIsBoundedVec3( points[i], TB_MAX_POSITION );
 			}
 			def.points = points;
 			def.waits = tbFuzz_Bool( w->in ) ? waits : NULL;
@@ -1607,15 +1614,23 @@ static void tbOpMover( tbFuzzWorld* w )
 				def.acceleration = tbValue( w, 0.1f, 20.0f );
 			}
 			bad = bad || def.pointCount < 2 || def.interpolation >= tbPath_interpolationCount ||
-				  def.end >= tbPath_endCount || !( def.speed > 0.0f ) || !tbFinite( def.speed ) ||
+				  def.end >= tbPath_endCount || !( def.speed > 0.0f ) || !( def.speed <= TB_MAX_SPEED ) ||
 				  !( def.acceleration > 0.0f ) || isnan( def.acceleration );
 			r = tbMover_SetPath( mover, &def );
+			tbTrace( "mover path of %d points, interpolation %d end %d speed %g acceleration %g\n", def.pointCount,
+					 (int)def.interpolation, (int)def.end, def.speed, def.acceleration );
+			for ( int i = 0; i < def.pointCount; ++i )
+			{
+				tbTrace( "  point (%g, %g, %g) wait %g\n", points[i].x, points[i].y, points[i].z,
+						 def.waits != NULL ? waits[i] : 0.0f );
+			}
 			break;
 		}
 		case 4: {
 			float speed = tbValue( w, 0.1f, 10.0f );
 			r = tbMover_SetPathSpeed( mover, speed );
-			bad = !( speed > 0.0f ) || !tbFinite( speed );
+			tbTrace( "mover path speed %g\n", speed );
+			bad = !( speed > 0.0f ) || !( speed <= TB_MAX_SPEED );
 			break;
 		}
 		case 5: {
@@ -1623,6 +1638,8 @@ static void tbOpMover( tbFuzzWorld* w )
 			tbQuat q = tbQuatValue( w );
 			float duration = tbValue( w, 0.01f, 3.0f );
 			r = tbMover_MoveTo( mover, p, q, duration );
+			tbTrace( "mover move to (%g, %g, %g) rotation (%g, %g, %g, %g) in %g s\n", p.x, p.y, p.z, q.x, q.y, q.z, q.w,
+					 duration );
 			bad = !tbFuzz_IsFiniteVec3( p ) || !tbFiniteQuat( q ) || !( duration > 0.0f ) || !tbFinite( duration );
 			break;
 		}

@@ -324,6 +324,30 @@ static void ray_casts( void** state )
 
 	r = tbWorld_CastRayClosest( world, tbMakeVec3( 0.0f, 0.0f, 5.0f ), tbMakeVec3( 0.0f, 0.0f, 10.0f ), filter );
 	assert_false( r.hit );
+
+	// Far rays (fuzz finding 45). From the edge of the world (1e6 m) the hit is as exact as floats
+	// at that distance allow (0.06 m apart), and still a hit with a unit normal from
+	// TB_MAX_QUERY_COORDINATE (1e7 m). Past it rays hit nothing: from 1e8 m the point rounded onto
+	// the sphere's centre with a zero normal, and from 3.4e38 m it was NaN.
+	tbShapeId ballShape;
+	assert_int_equal( tbBody_GetShapes( ball, &ballShape, 1 ), 1 );
+	tbCastOutput far = tbShape_RayCast( ballShape, tbMakeVec3( -3.0f, 1.0e6f, 1.0f ), tbMakeVec3( 0.0f, -2.0e6f, 0.0f ) );
+	assert_true( far.hit );
+	assert_float_equal( far.point.y, 1.0f, 0.25f );
+	assert_float_equal( far.normal.y, 1.0f, 1e-4f );
+	r = tbWorld_CastRayClosest( world, tbMakeVec3( -3.0f, 1.0e6f, 1.0f ), tbMakeVec3( 0.0f, -2.0e6f, 0.0f ), filter );
+	assert_true( r.hit && TB_ID_EQUALS( r.bodyId, ball ) );
+	assert_float_equal( r.point.y, 1.0f, 0.25f );
+	far = tbShape_RayCast( ballShape, tbMakeVec3( -3.0f, 1.0e7f, 1.0f ), tbMakeVec3( 0.0f, -1.0e7f, 0.0f ) );
+	assert_true( far.hit );
+	assert_float_equal( far.point.y, 1.0f, 4.0f );
+	assert_float_equal( far.normal.y, 1.0f, 1e-4f );
+	far = tbShape_RayCast( ballShape, tbMakeVec3( -3.0f, 1.0e8f, 1.0f ), tbMakeVec3( 0.0f, -2.0e8f, 0.0f ) );
+	assert_false( far.hit );
+	far = tbShape_RayCast( ballShape, tbMakeVec3( -3.0f, FLT_MAX, 1.0f ), tbMakeVec3( -2.1f, 20.0f, -1.7f ) );
+	assert_false( far.hit );
+	r = tbWorld_CastRayClosest( world, tbMakeVec3( -3.0f, FLT_MAX, 1.0f ), tbMakeVec3( 0.0f, -FLT_MAX, 0.0f ), filter );
+	assert_false( r.hit );
 	tbDestroyWorld( world );
 }
 

@@ -11,6 +11,10 @@
 // or loses all precision, and a sandbox must not be able to poison a world with them.
 /// Largest |coordinate| of a body position, m.
 #define TB_MAX_POSITION 1.0e6f
+/// Largest |component| of a query's ray origin and translation or shape position, m: ten times the
+/// world's extent. Floats there are 1 m apart; further out a hit point rounds onto the shape's
+/// centre (a zero normal from 1e8 m) and squares overflow (NaN from 3.4e38 m). Past it, no hit.
+#define TB_MAX_QUERY_COORDINATE 1.0e7f
 /// Largest shape dimension or local offset, m.
 #define TB_MAX_SHAPE_SIZE 1.0e4f
 /// Smallest shape radius / half extent / hull extent, m.

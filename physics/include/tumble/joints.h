@@ -487,11 +487,11 @@ typedef enum tbPathEnd
 /// Path for a mover. Points and waits are copied.
 typedef struct tbMoverPathDef
 {
-	const tbVec3* points;    ///< world positions of the body origin, m (at least 2)
+	const tbVec3* points;    ///< world positions of the body origin, m (at least 2, within TB_MAX_POSITION)
 	int pointCount;
 	tbPathInterpolation interpolation; ///< default linear
 	tbPathEnd end;           ///< default once
-	float speed;             ///< cruise speed along the path, m/s (> 0), default 1
+	float speed;             ///< cruise speed along the path, m/s (> 0, at most TB_MAX_SPEED), default 1
 	float acceleration;      ///< m/s^2 (> 0) for starting and stopping, FLT_MAX = instant, default FLT_MAX
 	const float* waits;      ///< optional: seconds to wait at each point (pointCount values), or NULL
 	int internalValue;
@@ -507,11 +507,12 @@ TB_API tbBodyId tbMover_GetBody( tbMoverId moverId );
 TB_API tbMoverMode tbMover_GetMode( tbMoverId moverId );
 /// Stop (idle): zero velocity from the next step.
 TB_API tbResult tbMover_Stop( tbMoverId moverId );
-/// Move with a constant velocity (m/s of the body origin, rad/s) until told otherwise.
+/// Move with a constant velocity (m/s of the body origin, rad/s; components within TB_MAX_SPEED and
+/// TB_MAX_ANGULAR_SPEED) until told otherwise.
 TB_API tbResult tbMover_SetVelocity( tbMoverId moverId, tbVec3 linearVelocity, tbVec3 angularVelocity );
 /// Follow a path from its first point (the body travels from where it is to the first point first).
 TB_API tbResult tbMover_SetPath( tbMoverId moverId, const tbMoverPathDef* def );
-/// Change the cruise speed of the current path, m/s (> 0).
+/// Change the cruise speed of the current path, m/s (> 0, at most TB_MAX_SPEED).
 TB_API tbResult tbMover_SetPathSpeed( tbMoverId moverId, float speed );
 /// Reach the pose (body origin, rotation) in duration seconds (> 0) with a smooth start and stop.
 TB_API tbResult tbMover_MoveTo( tbMoverId moverId, tbVec3 position, tbQuat rotation, float duration );
