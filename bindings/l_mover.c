@@ -139,7 +139,8 @@ static bool tbReadPath( tbLuaDef* def, tbMoverPathDef* path )
 			char got[96];
 			char text[64];
 			luaL_error( L, "%s: %spath[%d] must be %s, got %s", def->fn, def->prefix, i + 1,
-						tbLimitText( text, sizeof( text ), 3, TB_MAX_POSITION, "m" ), tbLua_Describe( L, -1, got, sizeof( got ) ) );
+						tbLimitText( text, sizeof( text ), 3, TB_MAX_POSITION, "m" ),
+						tbLua_Describe( L, -1, got, sizeof( got ) ) );
 		}
 		lua_pop( L, 1 );
 		points[i] = tbMakeVec3( v[0], v[1], v[2] );
@@ -258,7 +259,8 @@ static void tbReadCommand( tbLuaDef* def, tbBodyId body, tbMoverCommand* command
 		if ( tbIsBoundedVec3( command->angularVelocity, TB_MAX_ANGULAR_SPEED ) == false )
 		{
 			char text[64];
-			tbDef_FieldError( def, "angular_velocity", tbLimitText( text, sizeof( text ), 3, TB_MAX_ANGULAR_SPEED, "rad/s" ) );
+			tbDef_FieldError( def, "angular_velocity",
+							  tbLimitText( text, sizeof( text ), 3, TB_MAX_ANGULAR_SPEED, "rad/s" ) );
 		}
 	}
 	bool hasTarget = tbReadTarget( def, body, &command->position, &command->rotation, &command->time );
@@ -382,7 +384,8 @@ static int tbMover_SetVelocityMethod( lua_State* L )
 	char text[64];
 	if ( tbIsBoundedVec3( v, TB_MAX_SPEED ) == false )
 	{
-		return luaL_error( L, "%s: velocity must be %s", fn, tbLimitText( text, sizeof( text ), 3, TB_MAX_SPEED, "m/s" ) );
+		return luaL_error( L, "%s: velocity must be %s", fn,
+						   tbLimitText( text, sizeof( text ), 3, TB_MAX_SPEED, "m/s" ) );
 	}
 	if ( tbIsBoundedVec3( w, TB_MAX_ANGULAR_SPEED ) == false )
 	{
@@ -485,8 +488,8 @@ static int tbMover_SetSpeed( lua_State* L )
 	if ( speed > TB_MAX_SPEED )
 	{
 		char text[64];
-		return luaL_error( L, "%s: value must be %s, got %f", fn, tbLimitText( text, sizeof( text ), 1, TB_MAX_SPEED, "m/s" ),
-						   (double)speed );
+		return luaL_error( L, "%s: value must be %s, got %f", fn,
+						   tbLimitText( text, sizeof( text ), 1, TB_MAX_SPEED, "m/s" ), (double)speed );
 	}
 	if ( tbMover_GetMode( mover->id ) != tbMover_path )
 	{

@@ -22,15 +22,15 @@
 
 typedef struct tbSandboxState
 {
-	size_t used;  ///< bytes allocated by the state
-	size_t limit; ///< 0: unlimited
-	long budget;  ///< instructions per call, 0: unlimited
-	long counted; ///< instructions since the last tbSandbox_BeginCall
-	bool limited; ///< the current call is untrusted code
-	bool tripped; ///< the budget ran out: the hook fires on every instruction until the next call
-	bool hostStep; ///< the next world:step is the scene host's own (tbSandbox_SetHostStep)
+	size_t used;     ///< bytes allocated by the state
+	size_t limit;    ///< 0: unlimited
+	long budget;     ///< instructions per call, 0: unlimited
+	long counted;    ///< instructions since the last tbSandbox_BeginCall
+	bool limited;    ///< the current call is untrusted code
+	bool tripped;    ///< the budget ran out: the hook fires on every instruction until the next call
+	bool hostStep;   ///< the next world:step is the scene host's own (tbSandbox_SetHostStep)
 	double deadline; ///< thread CPU seconds at which the current limited call is out of time
-	bool overtime;	 ///< the current call ran past its deadline
+	bool overtime;   ///< the current call ran past its deadline
 } tbSandboxState;
 
 // A limited call may also use this much CPU time (of its thread) per budgeted instruction, and at
@@ -673,7 +673,8 @@ static long tbStepCost( tbWorldId world )
 {
 	tbWorldCounters c = tbWorld_GetCounters( world );
 	return TB_SANDBOX_STEP_COST + TB_SANDBOX_STEP_COST_PER_BODY * (long)c.awakeBodyCount +
-		   TB_SANDBOX_STEP_COST_PER_CONTACT * (long)c.contactCount + TB_SANDBOX_STEP_COST_PER_JOINT * (long)c.jointCount;
+		   TB_SANDBOX_STEP_COST_PER_CONTACT * (long)c.contactCount +
+		   TB_SANDBOX_STEP_COST_PER_JOINT * (long)c.jointCount;
 }
 
 static long tbCopyCost( tbWorldId world )
@@ -765,7 +766,8 @@ void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn )
 			}
 			break;
 		case tbLuaGuard_copy:
-			tbCharge( L, tbCopyCost( world ), strcmp( fn, "restore" ) == 0 ? "a restore of this world" : "a snapshot of this world" );
+			tbCharge( L, tbCopyCost( world ),
+					  strcmp( fn, "restore" ) == 0 ? "a restore of this world" : "a snapshot of this world" );
 			break;
 		case tbLuaGuard_create:
 			// A world already at the physics budget refuses constructors, so a creation loop in setup

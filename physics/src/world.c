@@ -840,8 +840,7 @@ void tbWorld_OverlapShape( tbWorldId worldId, const tbShapeProxy* proxy, tbTrans
 	tbWorld* world = tbGetWorldFromId( worldId );
 	if ( world == NULL || fcn == NULL || proxy == NULL || proxy->count < 1 || proxy->points == NULL ||
 		 !tbIsValidFloat( proxy->radius ) || proxy->radius < 0.0f ||
-		 !tbIsBoundedVec3( transform.p, TB_MAX_QUERY_COORDINATE ) ||
-		 !tbIsValidQuat( transform.q ) )
+		 !tbIsBoundedVec3( transform.p, TB_MAX_QUERY_COORDINATE ) || !tbIsValidQuat( transform.q ) )
 	{
 		return;
 	}

@@ -594,8 +594,9 @@ static void tbAppendWorldCall( tbText* t, tbFuzzInput* in, int depth )
 				tbAppendBody( t, in );
 				const char* error = tbNumber( in );
 				const char* bias = tbNumber( in );
-				tbAppend( t, ", rows = function(c, dt) return { { J = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0 }, "
-							 "error = %s, bias = %s } } end }",
+				tbAppend( t,
+						  ", rows = function(c, dt) return { { J = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0 }, "
+						  "error = %s, bias = %s } } end }",
 						  error, bias );
 			}
 			break;

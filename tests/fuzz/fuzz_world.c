@@ -947,10 +947,11 @@ static void tbOpShapeSetters( tbFuzzWorld* w )
 			tbVec3 origin = tbVecValue( w, -10.0f, 10.0f );
 			tbVec3 translation = tbVecValue( w, -20.0f, 20.0f );
 			tbCastOutput out = tbShape_RayCast( shape, origin, translation );
-			tbTrace( "shape ray cast from (%.9g, %.9g, %.9g) by (%.9g, %.9g, %.9g): hit %d fraction %.9g point (%g, %g, %g) "
-					 "normal (%g, %g, %g)\n",
-					 origin.x, origin.y, origin.z, translation.x, translation.y, translation.z, out.hit, out.fraction,
-					 out.point.x, out.point.y, out.point.z, out.normal.x, out.normal.y, out.normal.z );
+			tbTrace(
+				"shape ray cast from (%.9g, %.9g, %.9g) by (%.9g, %.9g, %.9g): hit %d fraction %.9g point (%g, %g, %g) "
+				"normal (%g, %g, %g)\n",
+				origin.x, origin.y, origin.z, translation.x, translation.y, translation.z, out.hit, out.fraction,
+				out.point.x, out.point.y, out.point.z, out.normal.x, out.normal.y, out.normal.z );
 			if ( out.hit )
 			{
 				TB_FUZZ_CHECK( isfinite( out.fraction ) && tbFuzz_IsFiniteVec3( out.point ) &&
@@ -1638,8 +1639,8 @@ static void tbOpMover( tbFuzzWorld* w )
 			tbQuat q = tbQuatValue( w );
 			float duration = tbValue( w, 0.01f, 3.0f );
 			r = tbMover_MoveTo( mover, p, q, duration );
-			tbTrace( "mover move to (%g, %g, %g) rotation (%g, %g, %g, %g) in %g s\n", p.x, p.y, p.z, q.x, q.y, q.z, q.w,
-					 duration );
+			tbTrace( "mover move to (%g, %g, %g) rotation (%g, %g, %g, %g) in %g s\n", p.x, p.y, p.z, q.x, q.y, q.z,
+					 q.w, duration );
 			bad = !tbFuzz_IsFiniteVec3( p ) || !tbFiniteQuat( q ) || !( duration > 0.0f ) || !tbFinite( duration );
 			break;
 		}

@@ -331,7 +331,8 @@ static void ray_casts( void** state )
 	// the sphere's centre with a zero normal, and from 3.4e38 m it was NaN.
 	tbShapeId ballShape;
 	assert_int_equal( tbBody_GetShapes( ball, &ballShape, 1 ), 1 );
-	tbCastOutput far = tbShape_RayCast( ballShape, tbMakeVec3( -3.0f, 1.0e6f, 1.0f ), tbMakeVec3( 0.0f, -2.0e6f, 0.0f ) );
+	tbCastOutput far =
+		tbShape_RayCast( ballShape, tbMakeVec3( -3.0f, 1.0e6f, 1.0f ), tbMakeVec3( 0.0f, -2.0e6f, 0.0f ) );
 	assert_true( far.hit );
 	assert_float_equal( far.point.y, 1.0f, 0.25f );
 	assert_float_equal( far.normal.y, 1.0f, 1e-4f );
