@@ -662,8 +662,8 @@ static void tbCharge( lua_State* L, long cost, const char* what )
 			tbInstallHook( L, s, true );
 		}
 		luaL_where( L, 1 );
-		lua_pushfstring( L, "instruction budget exceeded (%d instructions per call; %s counts as %d)", (int)s->budget,
-						 what, (int)cost );
+		lua_pushfstring( L, "instruction budget exceeded (%I instructions per call; %s counts as %I)",
+						 (lua_Integer)s->budget, what, (lua_Integer)cost );
 		lua_concat( L, 2 );
 		lua_error( L );
 	}
