@@ -56,17 +56,18 @@ void tbLua_ApplyWorldSettings( lua_State* L, int worldIndex, int tableIndex );
 /// Worker threads of worlds created without a `threads` setting (1..TB_MAX_WORKER_COUNT, default 1).
 void tbLua_SetDefaultWorkerCount( int workerCount );
 
-/// Host hooks for event handlers registered with world:on. Every handler belongs to the owner
-/// that was current (tbLua_SetOwner) when it was registered; owner 0 is the scene itself.
 /// What a host guard is asked about (tbLuaHost.guard).
 typedef enum tbLuaGuard
 {
 	tbLuaGuard_stepBefore, ///< world:step, before the physics step
 	tbLuaGuard_stepAfter,  ///< world:step, after the physics step (before the event handlers)
-	tbLuaGuard_copy,	   ///< world:snapshot and world:restore, before the copy
-	tbLuaGuard_create,	   ///< a constructor (add_*, joints, mover), before it builds anything
+	tbLuaGuard_copy,       ///< world:snapshot and world:restore, before the copy
+	tbLuaGuard_create,     ///< a constructor (add_*, joints, mover), before it builds anything
 } tbLuaGuard;
 
+/// Host hooks for event handlers registered with world:on, and a guard of the World calls that do
+/// C work. Every handler belongs to the owner that was current (tbLua_SetOwner) when it was
+/// registered; owner 0 is the scene itself.
 typedef struct tbLuaHost
 {
 	/// Called before every handler call (e.g. to reset a sandbox instruction budget). May be NULL.
