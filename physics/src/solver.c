@@ -207,11 +207,9 @@ static void tbIntegratePositionsBlock( int start, int end, int blockIndex, void*
 		{
 			state->v = tbClampSpeed( state->v, maxSpeed );
 		}
-		float wLen = tbLength( state->w );
-		if ( wLen * h > maxRotation )
-		{
-			state->w = tbMulSV( maxRotation / ( wLen * h ), state->w );
-		}
+		// Inf-safe like the speed clamp: joints pulling on a body's light axis (a 1 km capsule of
+		// 5 cm radius, fuzz finding 47) can overflow the spin, and inf * (limit / inf) is NaN.
+		state->w = tbClampSpeed( state->w, maxRotation / h );
 		state->dp = tbMulAdd( state->dp, h, state->v );
 		state->dq = tbIntegrateRotation( state->dq, state->w, h );
 		if ( sb->invMass > 0.0f )
@@ -242,7 +240,7 @@ static void tbFinalizeBodiesBlock( int start, int end, int blockIndex, void* con
 		// The relax passes (soft mode) come after the last position update and can leave more
 		// than the clamp in the velocity the next step starts from.
 		body->linearVelocity = sb->isKinematic ? state->v : tbClampSpeed( state->v, world->def.maxLinearSpeed );
-		body->angularVelocity = state->w;
+		body->angularVelocity = sb->isKinematic ? state->w : tbClampSpeed( state->w, TB_MAX_ANGULAR_SPEED );
 		body->center = tbAdd( sb->center0, state->dp );
 		body->transform.q = tbNormalizeQ( tbMulQQ( state->dq, sb->q0 ) );
 		body->transform.p = tbSub( body->center, tbRotate( body->transform.q, body->localCenter ) );
