@@ -98,7 +98,11 @@ static void tbReadWorldSettings( lua_State* L, int index, const char* fn, tbWorl
 	tbDef_Bool( &def, "continuous", &settings->enableContinuous );
 	tbDef_Bool( &def, "warm_starting", &settings->enableWarmStarting );
 	tbDef_Bool( &def, "contact_reuse", &settings->enableContactReuse );
-	tbDef_Number( &def, "max_linear_speed", &settings->maxLinearSpeed, tbCheck_positive );
+	if ( tbDef_Number( &def, "max_linear_speed", &settings->maxLinearSpeed, tbCheck_positive ) &&
+		 settings->maxLinearSpeed > TB_MAX_SPEED )
+	{
+		tbDef_FieldError( &def, "max_linear_speed", "a number in (0, 100000] (m/s)" );
+	}
 	if ( tbDef_Integer( &def, "threads", &n, 1, TB_MAX_WORKER_COUNT ) )
 	{
 		settings->workerCount = (int)n;

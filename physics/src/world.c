@@ -69,7 +69,7 @@ static bool tbIsValidSettings( const tbWorldDef* def )
 		   def->jointDampingRatio >= 0.0f && tbIsValidFloat( def->restitutionThreshold ) &&
 		   def->restitutionThreshold >= 0.0f && (unsigned)def->frictionMix < (unsigned)tbMix_ruleCount &&
 		   (unsigned)def->restitutionMix < (unsigned)tbMix_ruleCount && tbIsValidFloat( def->maxLinearSpeed ) &&
-		   def->maxLinearSpeed > 0.0f && def->workerCount >= 1 && def->workerCount <= TB_MAX_WORKERS;
+		   def->maxLinearSpeed > 0.0f && def->maxLinearSpeed <= TB_MAX_SPEED && def->workerCount >= 1 && def->workerCount <= TB_MAX_WORKERS;
 }
 
 tbWorld* tbGetWorldFromTag( int worldTag )

@@ -433,7 +433,7 @@ static tbWorldDef tbReadWorldDef( tbFuzzWorld* w, bool* bad, bool* badCookie )
 		def.restitutionMix = (tbMixRule)tbFuzz_IntIn( w->in, 0, 6 );
 		def.maxLinearSpeed = tbValue( w, 0.0f, 1000.0f );
 		*bad = *bad || !tbFinite( def.restitutionThreshold ) || def.frictionMix >= tbMix_ruleCount ||
-			   def.restitutionMix >= tbMix_ruleCount || !tbFinite( def.maxLinearSpeed );
+			   def.restitutionMix >= tbMix_ruleCount || !( def.maxLinearSpeed <= TB_MAX_SPEED );
 	}
 	if ( mask & 64 )
 	{

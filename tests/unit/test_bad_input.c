@@ -301,8 +301,6 @@ static const char* const knownAccepted[] = {
 	"tbWorld_SetGravity #6",
 	"tbWorld_SetSolver contactHertz #3",
 	"tbWorld_SetSolver contactHertz #5",
-	"tbWorld_SetSolver maxLinearSpeed #3",
-	"tbWorld_SetSolver maxLinearSpeed #5",
 	NULL,
 };
 

@@ -75,7 +75,7 @@ typedef struct tbWorldDef
 	bool enableContinuous;    ///< CCD for fast bodies, default true
 	bool enableWarmStarting;  ///< default true
 	bool enableContactReuse;  ///< remeasure a resting hull pair's face contact instead of recomputing it, default true
-	float maxLinearSpeed;     ///< m/s clamp, default 400
+	float maxLinearSpeed;     ///< m/s clamp (> 0, at most TB_MAX_SPEED), default 400
 	int workerCount;          ///< threads that run a step, the caller included: 1 (default) .. TB_MAX_WORKER_COUNT; same results for any count
 	int internalValue;        ///< set by tbDefaultWorldDef; catches uninitialised defs
 } tbWorldDef;
