@@ -362,7 +362,10 @@ static void tbApplyContactRestitution( tbStepContext* ctx, tbContactConstraint* 
 			continue;
 		}
 		float vn = tbRowVelocity( cp->rows + 0, c->normal, &a, &b );
-		float impulse = -cp->rows[0].mass * ( vn + c->restitution * cp->relativeVelocity );
+		// The bounce speed within what a body may reach: any finite restitution is accepted, and
+		// 3.4e38 times the approach speed is -inf (fuzz finding 49).
+		float bounce = tbMaxFloat( c->restitution * cp->relativeVelocity, -TB_MAX_SPEED );
+		float impulse = -cp->rows[0].mass * ( vn + bounce );
 		float newImpulse = tbMaxFloat( cp->normalImpulse + impulse, 0.0f );
 		impulse = newImpulse - cp->normalImpulse;
 		cp->normalImpulse = newImpulse;

@@ -1,6 +1,8 @@
 // World-level physics tests: resting contact, stacking, restitution, friction, sleeping, queries.
 #include "world_helpers.h"
 
+#include <float.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -352,6 +354,39 @@ static void ray_casts( void** state )
 	tbDestroyWorld( world );
 }
 
+// Fuzz finding 49 (nan-restitution-3.4e38): any finite restitution is accepted, and a bounce of
+// 3.4e38 times the approach speed was -inf, then NaN. The bounce is now held to TB_MAX_SPEED, and
+// the speed clamp does the rest: a ball dropped on the ground with that restitution flies off at the
+// world's speed limit and stays finite, in every solver mode.
+static void huge_restitution_stays_finite( void** state )
+{
+	(void)state;
+	const tbSolverMode modes[3] = { tbSolver_soft, tbSolver_split, tbSolver_baumgarte };
+	for ( int m = 0; m < 3; ++m )
+	{
+		tbWorldId world = th_makeWorld( modes[m], false );
+		th_addGround( world, 0.5f );
+		tbBodyId ball = th_addSphere( world, tbMakeVec3( 0.0f, 0.0f, 2.0f ), 0.5f, 1.0f );
+		tbShapeId shape;
+		assert_int_equal( tbBody_GetShapes( ball, &shape, 1 ), 1 );
+		assert_int_equal( tbShape_SetRestitution( shape, FLT_MAX ), tbResult_ok );
+		tbBody_SetLinearVelocity( ball, tbMakeVec3( 0.0f, 0.0f, -5.0f ) );
+		float fastest = 0.0f;
+		for ( int i = 0; i < 60; ++i )
+		{
+			tbWorld_Step( world, 1.0f / 60.0f );
+			tbVec3 v = tbBody_GetLinearVelocity( ball );
+			assert_true( tbIsValidVec3( tbBody_GetPosition( ball ) ) && tbIsValidVec3( v ) );
+			assert_true( tbIsValidVec3( tbBody_GetAngularVelocity( ball ) ) );
+			fastest = fmaxf( fastest, tbLength( v ) );
+		}
+		printf( "restitution 3.4e38, mode %d: finite, fastest %.1f m/s\n", m, fastest );
+		assert_true( fastest <= 1.01f * tbDefaultWorldDef().maxLinearSpeed );
+		assert_true( fastest > 100.0f ); // it did bounce, at the limit
+		tbDestroyWorld( world );
+	}
+}
+
 // Contact reuse (contact.h): a resting pair keeps its points and remeasures them; anything that
 // moves more than 1 mm or 1 degree against its partner is recomputed. Each scene runs with and
 // without reuse: a tower of 5 boxes at rest, a box sliding at 3 m/s, and a box tipping over from an
@@ -451,6 +486,7 @@ int main( void )
 		cmocka_unit_test( friction_slope ),
 		cmocka_unit_test( sleeping_and_waking ),
 		cmocka_unit_test( ray_casts ),
+		cmocka_unit_test( huge_restitution_stays_finite ),
 	};
 	return cmocka_run_group_tests( tests, NULL, NULL );
 }
