@@ -58,18 +58,19 @@ tbQueryFilter tbDefaultQueryFilter( void )
 
 static bool tbIsValidSettings( const tbWorldDef* def )
 {
-	return tbIsBoundedVec3( def->gravity, 1.0e4f ) && def->iterations >= 1 && def->iterations <= 1000 && def->subSteps >= 1 &&
-		   def->subSteps <= 64 && def->positionIterations >= 0 && def->positionIterations <= 1000 &&
-		   (unsigned)def->solverMode < (unsigned)tbSolver_modeCount && tbIsValidFloat( def->baumgarte ) &&
-		   def->baumgarte >= 0.0f && def->baumgarte <= 1.0f && tbIsValidFloat( def->linearSlop ) &&
-		   def->linearSlop >= 0.0f && tbIsValidFloat( def->maxCorrectionSpeed ) && def->maxCorrectionSpeed >= 0.0f &&
-		   tbIsValidFloat( def->contactHertz ) && def->contactHertz > 0.0f &&
+	return tbIsBoundedVec3( def->gravity, 1.0e4f ) && def->iterations >= 1 && def->iterations <= 1000 &&
+		   def->subSteps >= 1 && def->subSteps <= 64 && def->positionIterations >= 0 &&
+		   def->positionIterations <= 1000 && (unsigned)def->solverMode < (unsigned)tbSolver_modeCount &&
+		   tbIsValidFloat( def->baumgarte ) && def->baumgarte >= 0.0f && def->baumgarte <= 1.0f &&
+		   tbIsValidFloat( def->linearSlop ) && def->linearSlop >= 0.0f && tbIsValidFloat( def->maxCorrectionSpeed ) &&
+		   def->maxCorrectionSpeed >= 0.0f && tbIsValidFloat( def->contactHertz ) && def->contactHertz > 0.0f &&
 		   tbIsValidFloat( def->contactDampingRatio ) && def->contactDampingRatio >= 0.0f &&
 		   tbIsValidFloat( def->jointHertz ) && def->jointHertz > 0.0f && tbIsValidFloat( def->jointDampingRatio ) &&
 		   def->jointDampingRatio >= 0.0f && tbIsValidFloat( def->restitutionThreshold ) &&
 		   def->restitutionThreshold >= 0.0f && (unsigned)def->frictionMix < (unsigned)tbMix_ruleCount &&
 		   (unsigned)def->restitutionMix < (unsigned)tbMix_ruleCount && tbIsValidFloat( def->maxLinearSpeed ) &&
-		   def->maxLinearSpeed > 0.0f && def->maxLinearSpeed <= TB_MAX_SPEED && def->workerCount >= 1 && def->workerCount <= TB_MAX_WORKERS;
+		   def->maxLinearSpeed > 0.0f && def->maxLinearSpeed <= TB_MAX_SPEED && def->workerCount >= 1 &&
+		   def->workerCount <= TB_MAX_WORKERS;
 }
 
 tbWorld* tbGetWorldFromTag( int worldTag )
