@@ -1756,6 +1756,16 @@ void tbApplyPreparedPointImpulse( tbJointMotion* m, const tbJoint* joint, tbVec3
 	m->wB = tbAdd( m->wB, tbMulMV( *m->iB, tbCross( joint->rB, impulse ) ) );
 }
 
+// v scaled to a length of at most limit; components clamped first, so an infinite one gives a
+// finite result.
+static tbVec3 tbClampLength( tbVec3 v, float limit )
+{
+	v = tbMakeVec3( tbClampFloat( v.x, -limit, limit ), tbClampFloat( v.y, -limit, limit ),
+					tbClampFloat( v.z, -limit, limit ) );
+	float lengthSq = tbLengthSquared( v );
+	return lengthSq > limit * limit ? tbMulSV( limit / sqrtf( lengthSq ), v ) : v;
+}
+
 void tbSolvePoint( tbJointMotion* m, const tbJoint* joint, tbVec3 d, tbSoftness soft, tbVec3* accumulated )
 {
 	// C = pB - pA (004 sec. 3.7.2), Cdot = vB + wB x rB - vA - wA x rA with the sub-step's lever arms.
@@ -1763,6 +1773,18 @@ void tbSolvePoint( tbJointMotion* m, const tbJoint* joint, tbVec3 d, tbSoftness 
 	tbVec3 rB = joint->rB;
 	tbVec3 cdot = tbSub( tbAdd( m->vB, tbCross( m->wB, rB ) ), tbAdd( m->vA, tbCross( m->wA, rA ) ) );
 	tbVec3 rhs = tbAdd( cdot, tbClampCorrectionVec( tbMulSV( soft.biasRate, d ) ) );
+	// No pass asks for more than reversing the fastest relative anchor motion the speed clamps allow.
+	// Within the passes velocities are not clamped: fixed joints that disagree on a body with a
+	// light axis and a 500 m lever (fuzz finding 50) fed each other's passes until r x P overflowed.
+	float rhsSq = tbLengthSquared( rhs );
+	if ( rhsSq > 4.0f * TB_MAX_SPEED * TB_MAX_SPEED )
+	{
+		float limit = 2.0f * ( TB_MAX_SPEED + TB_MAX_ANGULAR_SPEED * ( tbLength( rA ) + tbLength( rB ) ) );
+		if ( isinf( rhsSq ) || rhsSq > limit * limit )
+		{
+			rhs = tbClampLength( rhs, limit );
+		}
+	}
 	tbVec3 impulse = tbMulSV( -soft.massScale, tbMulPointInvMass( &joint->pointInvK[0][0], rhs ) );
 	impulse = tbMulSub( impulse, soft.impulseScale, *accumulated );
 	*accumulated = tbAdd( *accumulated, impulse );
