@@ -8,6 +8,7 @@
 #include "core.h"
 #include "jobs.h"
 #include "mover.h"
+#include "solver.h"
 #include "world.h"
 #include "tumble/tumble.h"
 
@@ -1754,16 +1755,6 @@ void tbApplyPreparedPointImpulse( tbJointMotion* m, const tbJoint* joint, tbVec3
 	m->wA = tbSub( m->wA, tbMulMV( *m->iA, tbCross( joint->rA, impulse ) ) );
 	m->vB = tbMulAdd( m->vB, m->mB, impulse );
 	m->wB = tbAdd( m->wB, tbMulMV( *m->iB, tbCross( joint->rB, impulse ) ) );
-}
-
-// v scaled to a length of at most limit; components clamped first, so an infinite one gives a
-// finite result.
-static tbVec3 tbClampLength( tbVec3 v, float limit )
-{
-	v = tbMakeVec3( tbClampFloat( v.x, -limit, limit ), tbClampFloat( v.y, -limit, limit ),
-					tbClampFloat( v.z, -limit, limit ) );
-	float lengthSq = tbLengthSquared( v );
-	return lengthSq > limit * limit ? tbMulSV( limit / sqrtf( lengthSq ), v ) : v;
 }
 
 void tbSolvePoint( tbJointMotion* m, const tbJoint* joint, tbVec3 d, tbSoftness soft, tbVec3* accumulated )

@@ -50,25 +50,6 @@ tbSoftness tbMakeRigid( float biasRate )
 	return s;
 }
 
-// v scaled down to a length of at most limit. A huge gravity or force (any finite value is
-// accepted) can overflow a component to infinity, and inf * (limit / inf) is NaN (fuzz campaign of
-// session 4: a gravity of 3.4e38 m/s^2): the components are clamped to the limit first.
-static tbVec3 tbClampSpeed( tbVec3 v, float limit )
-{
-	float speedSq = tbLengthSquared( v );
-	if ( speedSq <= limit * limit )
-	{
-		return v;
-	}
-	if ( isinf( speedSq ) )
-	{
-		v = tbMakeVec3( tbClampFloat( v.x, -limit, limit ), tbClampFloat( v.y, -limit, limit ),
-						tbClampFloat( v.z, -limit, limit ) );
-		speedSq = tbLengthSquared( v );
-	}
-	return speedSq > limit * limit ? tbMulSV( limit / sqrtf( speedSq ), v ) : v;
-}
-
 // Gather awake non-static bodies into the solver arrays (plus one static slot at the end).
 static void tbPrepareBodies( tbWorld* world, tbStepContext* ctx )
 {
@@ -174,9 +155,9 @@ static void tbIntegrateVelocitiesBlock( int start, int end, int blockIndex, void
 			w = tb_vec3_zero;
 		}
 
-		v = tbClampSpeed( v, maxSpeed );
+		v = tbClampLength( v, maxSpeed );
 		// Angular speed is bounded too, so the gyroscopic term (~ w^2) stays finite.
-		w = tbClampSpeed( w, TB_MAX_ANGULAR_SPEED );
+		w = tbClampLength( w, TB_MAX_ANGULAR_SPEED );
 		state->v = v;
 		state->w = w;
 	}
@@ -205,11 +186,11 @@ static void tbIntegratePositionsBlock( int start, int end, int blockIndex, void*
 		// the sub-step, and a body that moves 1e19 m in a step overflows its joints' rows.
 		if ( sb->isKinematic == false )
 		{
-			state->v = tbClampSpeed( state->v, maxSpeed );
+			state->v = tbClampLength( state->v, maxSpeed );
 		}
 		// Inf-safe like the speed clamp: joints pulling on a body's light axis (a 1 km capsule of
 		// 5 cm radius, fuzz finding 47) can overflow the spin, and inf * (limit / inf) is NaN.
-		state->w = tbClampSpeed( state->w, maxRotation / h );
+		state->w = tbClampLength( state->w, maxRotation / h );
 		state->dp = tbMulAdd( state->dp, h, state->v );
 		state->dq = tbIntegrateRotation( state->dq, state->w, h );
 		if ( sb->invMass > 0.0f )
@@ -239,8 +220,8 @@ static void tbFinalizeBodiesBlock( int start, int end, int blockIndex, void* con
 		tbBody* body = world->bodies.data + sb->bodyId;
 		// The relax passes (soft mode) come after the last position update and can leave more
 		// than the clamp in the velocity the next step starts from.
-		body->linearVelocity = sb->isKinematic ? state->v : tbClampSpeed( state->v, world->def.maxLinearSpeed );
-		body->angularVelocity = sb->isKinematic ? state->w : tbClampSpeed( state->w, TB_MAX_ANGULAR_SPEED );
+		body->linearVelocity = sb->isKinematic ? state->v : tbClampLength( state->v, world->def.maxLinearSpeed );
+		body->angularVelocity = sb->isKinematic ? state->w : tbClampLength( state->w, TB_MAX_ANGULAR_SPEED );
 		body->center = tbAdd( sb->center0, state->dp );
 		body->transform.q = tbNormalizeQ( tbMulQQ( state->dq, sb->q0 ) );
 		body->transform.p = tbSub( body->center, tbRotate( body->transform.q, body->localCenter ) );

@@ -5,7 +5,10 @@
 #include "arena.h"
 #include "constraint_graph.h"
 #include "jobs.h"
+#include "tumble/math_functions.h"
 #include "tumble/types.h"
+
+#include <math.h>
 
 typedef struct tbWorld tbWorld;
 typedef struct tbContactConstraint tbContactConstraint;
@@ -109,3 +112,23 @@ static inline tbSolverBody* tbGetSolverBody( tbStepContext* ctx, int solverIndex
 
 /// Run the solver for the step: velocities, positions, joints and contacts, per the world's mode.
 void tbSolve( tbWorld* world, tbStepContext* ctx );
+
+// v scaled down to a length of at most limit. A huge gravity or force (any finite value is
+// accepted) can overflow a component to infinity, and inf * (limit / inf) is NaN (fuzz campaign of
+// session 4: a gravity of 3.4e38 m/s^2): the components are clamped to the limit first. Used for
+// the speed and spin clamps and to bound what a joint pass asks for (fuzz finding 50).
+static inline tbVec3 tbClampLength( tbVec3 v, float limit )
+{
+	float speedSq = tbLengthSquared( v );
+	if ( speedSq <= limit * limit )
+	{
+		return v;
+	}
+	if ( isinf( speedSq ) )
+	{
+		v = tbMakeVec3( tbClampFloat( v.x, -limit, limit ), tbClampFloat( v.y, -limit, limit ),
+						tbClampFloat( v.z, -limit, limit ) );
+		speedSq = tbLengthSquared( v );
+	}
+	return speedSq > limit * limit ? tbMulSV( limit / sqrtf( speedSq ), v ) : v;
+}
