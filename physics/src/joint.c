@@ -1604,6 +1604,24 @@ void tbSolveEqualityBlock( tbJointMotion* m, const tbJointRow* J, const float* C
 	}
 }
 
+// No point-joint pass asks for more than reversing the fastest relative anchor motion the speed
+// clamps allow. Within the passes velocities are not clamped: joints that disagree on a body with a
+// light axis and a 500 m lever fed each other's passes until r x P overflowed (fuzz findings 50,
+// fixed joints, and 51, a motor joint). Normal scenes never come near the bound.
+static tbVec3 tbBoundPointRhs( tbVec3 rhs, tbVec3 rA, tbVec3 rB )
+{
+	float rhsSq = tbLengthSquared( rhs );
+	if ( rhsSq > 4.0f * TB_MAX_SPEED * TB_MAX_SPEED )
+	{
+		float limit = 2.0f * ( TB_MAX_SPEED + TB_MAX_ANGULAR_SPEED * ( tbLength( rA ) + tbLength( rB ) ) );
+		if ( isinf( rhsSq ) || rhsSq > limit * limit )
+		{
+			rhs = tbClampLength( rhs, limit );
+		}
+	}
+	return rhs;
+}
+
 void tbApplyPointImpulse( tbJointMotion* m, const tbJointPose* p, tbVec3 impulse )
 {
 	m->vA = tbMulSub( m->vA, m->mA, impulse );
@@ -1622,7 +1640,7 @@ void tbSolvePointBlock( tbJointMotion* m, const tbJointPose* p, tbSoftness soft,
 	double invK[3][3];
 	tbInvertPointMass( invK, m->mA, m->iA, p->rA, m->mB, m->iB, p->rB );
 	tbVec3 cdot = tbSub( tbAdd( m->vB, tbCross( m->wB, p->rB ) ), tbAdd( m->vA, tbCross( m->wA, p->rA ) ) );
-	tbVec3 rhs = tbAdd( cdot, tbClampCorrectionVec( tbMulSV( soft.biasRate, p->d ) ) );
+	tbVec3 rhs = tbBoundPointRhs( tbAdd( cdot, tbClampCorrectionVec( tbMulSV( soft.biasRate, p->d ) ) ), p->rA, p->rB );
 	tbVec3 impulse = tbMulSV( -soft.massScale, tbMulPointInvMass( &invK[0][0], rhs ) );
 	impulse = tbMulSub( impulse, soft.impulseScale, *accumulated );
 	*accumulated = tbAdd( *accumulated, impulse );
@@ -1763,19 +1781,7 @@ void tbSolvePoint( tbJointMotion* m, const tbJoint* joint, tbVec3 d, tbSoftness 
 	tbVec3 rA = joint->rA;
 	tbVec3 rB = joint->rB;
 	tbVec3 cdot = tbSub( tbAdd( m->vB, tbCross( m->wB, rB ) ), tbAdd( m->vA, tbCross( m->wA, rA ) ) );
-	tbVec3 rhs = tbAdd( cdot, tbClampCorrectionVec( tbMulSV( soft.biasRate, d ) ) );
-	// No pass asks for more than reversing the fastest relative anchor motion the speed clamps allow.
-	// Within the passes velocities are not clamped: fixed joints that disagree on a body with a
-	// light axis and a 500 m lever (fuzz finding 50) fed each other's passes until r x P overflowed.
-	float rhsSq = tbLengthSquared( rhs );
-	if ( rhsSq > 4.0f * TB_MAX_SPEED * TB_MAX_SPEED )
-	{
-		float limit = 2.0f * ( TB_MAX_SPEED + TB_MAX_ANGULAR_SPEED * ( tbLength( rA ) + tbLength( rB ) ) );
-		if ( isinf( rhsSq ) || rhsSq > limit * limit )
-		{
-			rhs = tbClampLength( rhs, limit );
-		}
-	}
+	tbVec3 rhs = tbBoundPointRhs( tbAdd( cdot, tbClampCorrectionVec( tbMulSV( soft.biasRate, d ) ) ), rA, rB );
 	tbVec3 impulse = tbMulSV( -soft.massScale, tbMulPointInvMass( &joint->pointInvK[0][0], rhs ) );
 	impulse = tbMulSub( impulse, soft.impulseScale, *accumulated );
 	*accumulated = tbAdd( *accumulated, impulse );
