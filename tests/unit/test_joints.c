@@ -1582,6 +1582,123 @@ static void custom_rows_on_a_tumbling_rod( void** state )
 	tbDestroyWorld( world );
 }
 
+// Three joints whose frames disagree (a motor, a fixed and a 6-DOF joint, in an order set by the
+// seed) between a spinning 1 kg point body and a 1 km capsule of 5 cm radius, whose spin axis along
+// the capsule is about 1e8 times lighter than the others. Within the joint passes, where the speed
+// clamps do not act, an impulse at one anchor spins the capsule about its light axis, which moves
+// another anchor faster, and so on. The frames, the capsule's tilt and the spin come from a seeded
+// generator. Of seeds 0-399, six went NaN or past a clamp within 15 steps with no bound on the
+// point passes, and three (185, 203, 266) with fuzz finding 50's bound in tbSolvePoint alone: they
+// go through the motor joint's point block (fuzz finding 51).
+static uint32_t tb_lcg;
+
+static float lcgFloat( float lo, float hi )
+{
+	tb_lcg = tb_lcg * 1664525u + 1013904223u;
+	return lo + ( hi - lo ) * ( (float)( tb_lcg >> 8 ) / 16777216.0f );
+}
+
+static tbQuat lcgRotation( void )
+{
+	float w = lcgFloat( -1.0f, 1.0f ), x = lcgFloat( -1.0f, 1.0f ), y = lcgFloat( -1.0f, 1.0f );
+	return tbNormalizeQ( tbMakeQuat( w, x, y, lcgFloat( -1.0f, 1.0f ) ) );
+}
+
+static tbTransform lcgFrame( void )
+{
+	float x = lcgFloat( -20.0f, 20.0f ), y = lcgFloat( -20.0f, 20.0f ), z = lcgFloat( -20.0f, 20.0f );
+	tbTransform frame = { tbMakeVec3( x, y, z ), lcgRotation() };
+	return frame;
+}
+
+// Runs one scene of the generator for `steps` steps: the first step after which a pose or
+// velocity is not finite or a speed is past its clamp, or -1.
+static int lightAxisScene( int seed, int steps )
+{
+	tb_lcg = 12345u + (uint32_t)seed * 7919u;
+	tbWorldDef wd = tbDefaultWorldDef();
+	wd.subSteps = 8;
+	wd.jointHertz = 120.0f;
+	wd.jointDampingRatio = 5.0f;
+	tbWorldId world = tbCreateWorld( &wd );
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.type = tbBody_dynamic;
+	bd.enableSleep = false;
+	tbBodyId capsuleBody = tbCreateBody( world, &bd );
+	float x = lcgFloat( -20.0f, 20.0f ), y = lcgFloat( -20.0f, 20.0f );
+	bd.position = tbMakeVec3( x, y, lcgFloat( -20.0f, 20.0f ) );
+	tbBodyId point = tbCreateBody( world, &bd );
+	tbShapeDef sd = tbDefaultShapeDef();
+	float y1 = lcgFloat( -1.0f, 1.0f ), z1 = lcgFloat( -5.0f, 5.0f );
+	tbCapsule capsule = { tbMakeVec3( 1000.0f, y1, z1 ), tbMakeVec3( 0.0f, 0.0f, lcgFloat( -1.0f, 1.0f ) ), 0.05f };
+	tbCreateCapsuleShape( capsuleBody, &sd, &capsule, NULL );
+	for ( int j = 0; j < 3; ++j )
+	{
+		tbJointDef base = tbDefaultFixedJointDef().base;
+		base.bodyA = capsuleBody;
+		base.bodyB = point;
+		base.localFrameA = lcgFrame();
+		base.localFrameB = lcgFrame();
+		switch ( ( j + seed % 3 ) % 3 )
+		{
+			case 0: {
+				tbMotorJointDef def = tbDefaultMotorJointDef();
+				def.base = base;
+				def.motorSpeed = 20.0f;
+				tbCreateMotorJoint( world, &def, NULL );
+				break;
+			}
+			case 1: {
+				tbFixedJointDef def = tbDefaultFixedJointDef();
+				def.base = base;
+				tbCreateFixedJoint( world, &def, NULL );
+				break;
+			}
+			default: {
+				tbSixDofJointDef def = tbDefaultSixDofJointDef();
+				def.base = base;
+				tbCreateSixDofJoint( world, &def, NULL );
+				break;
+			}
+		}
+	}
+	float wx = lcgFloat( -100.0f, 100.0f ), wy = lcgFloat( -100.0f, 100.0f );
+	tbBody_SetAngularVelocity( point, tbMakeVec3( wx, wy, lcgFloat( -100.0f, 100.0f ) ) );
+	int failed = -1;
+	for ( int i = 0; i < steps && failed < 0; ++i )
+	{
+		tbWorld_Step( world, 1.0f / 60.0f );
+		tbBodyId bodies[2] = { capsuleBody, point };
+		for ( int k = 0; k < 2; ++k )
+		{
+			tbVec3 v = tbBody_GetLinearVelocity( bodies[k] ), w = tbBody_GetAngularVelocity( bodies[k] );
+			bool finite = tbIsValidVec3( tbBody_GetPosition( bodies[k] ) ) && tbIsValidVec3( v ) && tbIsValidVec3( w );
+			if ( !finite || tbLength( v ) > 1.001f * wd.maxLinearSpeed || tbLength( w ) > 1.001f * TB_MAX_ANGULAR_SPEED )
+			{
+				failed = i;
+			}
+		}
+	}
+	tbDestroyWorld( world );
+	return failed;
+}
+
+static void disagreeing_joints_on_a_light_axis( void** state )
+{
+	(void)state;
+	int failures = 0;
+	for ( int seed = 0; seed < 400; ++seed )
+	{
+		int failed = lightAxisScene( seed, 15 );
+		if ( failed >= 0 )
+		{
+			printf( "light-axis scene %d: not finite or past a clamp after step %d\n", seed, failed );
+			failures += 1;
+		}
+	}
+	assert_int_equal( failures, 0 );
+}
+
 // A custom row with bounds: a one-sided "floor" row C = z >= 1 with lower = 0 (push only).
 static int floorRow( tbJointId id, const tbCustomRowsInput* in, tbCustomRow rows[TB_MAX_CUSTOM_ROWS], void* context )
 {
@@ -2035,6 +2152,7 @@ int main( void )
 		cmocka_unit_test( custom_rows_match_ball_joint ),
 		cmocka_unit_test( custom_row_bounds ),
 		cmocka_unit_test( custom_rows_on_a_tumbling_rod ),
+		cmocka_unit_test( disagreeing_joints_on_a_light_axis ),
 		cmocka_unit_test( motor_joint_drives_speed ),
 		cmocka_unit_test( mouse_joint_drags ),
 		cmocka_unit_test( collide_connected ),
