@@ -1673,7 +1673,8 @@ static int lightAxisScene( int seed, int steps )
 		{
 			tbVec3 v = tbBody_GetLinearVelocity( bodies[k] ), w = tbBody_GetAngularVelocity( bodies[k] );
 			bool finite = tbIsValidVec3( tbBody_GetPosition( bodies[k] ) ) && tbIsValidVec3( v ) && tbIsValidVec3( w );
-			if ( !finite || tbLength( v ) > 1.001f * wd.maxLinearSpeed || tbLength( w ) > 1.001f * TB_MAX_ANGULAR_SPEED )
+			if ( !finite || tbLength( v ) > 1.001f * wd.maxLinearSpeed ||
+				 tbLength( w ) > 1.001f * TB_MAX_ANGULAR_SPEED )
 			{
 				failed = i;
 			}
