@@ -1607,7 +1607,9 @@ void tbSolveEqualityBlock( tbJointMotion* m, const tbJointRow* J, const float* C
 // No point-joint pass asks for more than reversing the fastest relative anchor motion the speed
 // clamps allow. Within the passes velocities are not clamped: joints that disagree on a body with a
 // light axis and a 500 m lever fed each other's passes until r x P overflowed (fuzz findings 50,
-// fixed joints, and 51, a motor joint). Normal scenes never come near the bound.
+// fixed joints, and 51, a motor joint). Normal scenes never come near the bound. Clamping the spin
+// each pass stores instead (one place for all joint types) was worse: a clamped velocity no longer
+// matches the accumulated impulses, which then grow (test_joints disagreeing_joints_on_a_light_axis).
 static tbVec3 tbBoundPointRhs( tbVec3 rhs, tbVec3 rA, tbVec3 rB )
 {
 	float rhsSq = tbLengthSquared( rhs );
