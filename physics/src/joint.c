@@ -1624,6 +1624,16 @@ static tbVec3 tbBoundPointRhs( tbVec3 rhs, tbVec3 rA, tbVec3 rB )
 	return rhs;
 }
 
+// The same for an angular block: at most twice the fastest relative spin the clamps allow. A fixed
+// joint's angular block on a body whose inertia spans eight orders of magnitude (a 1 km capsule of
+// 5 cm radius) meets the growth of findings 50 and 51 through its ill-conditioned 3x3 inverse
+// (fuzz finding 52).
+static tbVec3 tbBoundAngularRhs( tbVec3 rhs )
+{
+	const float limit = 4.0f * TB_MAX_ANGULAR_SPEED;
+	return tbLengthSquared( rhs ) > limit * limit ? tbClampLength( rhs, limit ) : rhs;
+}
+
 void tbApplyPointImpulse( tbJointMotion* m, const tbJointPose* p, tbVec3 impulse )
 {
 	m->vA = tbMulSub( m->vA, m->mA, impulse );
@@ -1658,8 +1668,11 @@ void tbSolveAngularBlock( tbJointMotion* m, const tbVec3* axes, const float* C, 
 	tbVec3 Ia0 = tbMulMV( I, axes[0] );
 	tbVec3 Ia1 = tbMulMV( I, axes[1] );
 	float k00 = tbDot( axes[0], Ia0 ), k01 = tbDot( axes[0], Ia1 ), k11 = tbDot( axes[1], Ia1 );
-	float r0 = tbDot( axes[0], dw ) + tbClampCorrection( soft.biasRate * C[0] );
-	float r1 = tbDot( axes[1], dw ) + tbClampCorrection( soft.biasRate * C[1] );
+	float r2 = n == 3 ? tbDot( axes[2], dw ) + tbClampCorrection( soft.biasRate * C[2] ) : 0.0f;
+	tbVec3 r = tbBoundAngularRhs( tbMakeVec3( tbDot( axes[0], dw ) + tbClampCorrection( soft.biasRate * C[0] ),
+											  tbDot( axes[1], dw ) + tbClampCorrection( soft.biasRate * C[1] ), r2 ) );
+	float r0 = r.x, r1 = r.y;
+	r2 = r.z;
 	float lambda[3];
 	if ( n == 2 )
 	{
@@ -1675,7 +1688,6 @@ void tbSolveAngularBlock( tbJointMotion* m, const tbVec3* axes, const float* C, 
 	{
 		tbVec3 Ia2 = tbMulMV( I, axes[2] );
 		float k02 = tbDot( axes[0], Ia2 ), k12 = tbDot( axes[1], Ia2 ), k22 = tbDot( axes[2], Ia2 );
-		float r2 = tbDot( axes[2], dw ) + tbClampCorrection( soft.biasRate * C[2] );
 		tbMat3 K = { { k00, k01, k02 }, { k01, k11, k12 }, { k02, k12, k22 } };
 		// the same guard as the 2x2 case: a (near) singular block applies nothing
 		float det = tbDeterminant( K );
@@ -1852,7 +1864,7 @@ void tbSolvePreparedAngularBlock( tbJointMotion* m, const tbAngularBlock* block,
 	{
 		rhs.z = tbDot( block->axes[2], dw ) + tbClampCorrection( soft.biasRate * C[2] );
 	}
-	tbVec3 x = tbMulMV( block->invK, rhs );
+	tbVec3 x = tbMulMV( block->invK, tbBoundAngularRhs( rhs ) );
 	float lambda[3] = { x.x, x.y, x.z };
 	tbVec3 total = tb_vec3_zero;
 	for ( int i = 0; i < block->n; ++i )
