@@ -1668,11 +1668,14 @@ void tbSolveAngularBlock( tbJointMotion* m, const tbVec3* axes, const float* C, 
 	tbVec3 Ia0 = tbMulMV( I, axes[0] );
 	tbVec3 Ia1 = tbMulMV( I, axes[1] );
 	float k00 = tbDot( axes[0], Ia0 ), k01 = tbDot( axes[0], Ia1 ), k11 = tbDot( axes[1], Ia1 );
-	float r2 = n == 3 ? tbDot( axes[2], dw ) + tbClampCorrection( soft.biasRate * C[2] ) : 0.0f;
-	tbVec3 r = tbBoundAngularRhs( tbMakeVec3( tbDot( axes[0], dw ) + tbClampCorrection( soft.biasRate * C[0] ),
-											  tbDot( axes[1], dw ) + tbClampCorrection( soft.biasRate * C[1] ), r2 ) );
-	float r0 = r.x, r1 = r.y;
-	r2 = r.z;
+	tbVec3 r = { tbDot( axes[0], dw ) + tbClampCorrection( soft.biasRate * C[0] ),
+				 tbDot( axes[1], dw ) + tbClampCorrection( soft.biasRate * C[1] ), 0.0f };
+	if ( n == 3 )
+	{
+		r.z = tbDot( axes[2], dw ) + tbClampCorrection( soft.biasRate * C[2] );
+	}
+	r = tbBoundAngularRhs( r );
+	float r0 = r.x, r1 = r.y, r2 = r.z;
 	float lambda[3];
 	if ( n == 2 )
 	{
