@@ -75,10 +75,10 @@ int tbSandbox_LoadFile( lua_State* L, const char* path, int envIndex );
 #define TB_SANDBOX_MAX_JOINTS 1000
 #define TB_SANDBOX_MAX_PAIRS 20000
 
-/// Check a sandboxed world against the physics budget. `predict` also counts the pairs of shapes
-/// whose bounding boxes overlap now (one tree query per non-static shape, stopped at the limit):
-/// the work of the next step, before it runs. Without it the broad phase's own pair count of the
-/// last step is used. Returns true within the budget; otherwise false with a message naming the
+/// Check a sandboxed world against the physics budget. The broad phase's own pair count of the last
+/// step is always checked; `predict` also counts the pairs of shapes whose bounding boxes overlap
+/// now (one tree query per non-static shape, stopped at the limit): the work of the next step,
+/// before it runs. Returns true within the budget; otherwise false with a message naming the
 /// limit in `message`.
 bool tbSandbox_CheckPhysics( tbWorldId world, bool predict, char* message, size_t capacity );
 
