@@ -1633,11 +1633,11 @@ static int lightAxisScene( int seed, int steps )
 	tbShapeDef sd = tbDefaultShapeDef();
 	float y1 = lcgFloat( -1.0f, 1.0f ), z1 = lcgFloat( -5.0f, 5.0f );
 	tbCapsule capsule = { tbMakeVec3( 1000.0f, y1, z1 ), tbMakeVec3( 0.0f, 0.0f, lcgFloat( -1.0f, 1.0f ) ), 0.05f };
-	tbCreateCapsuleShape( capsuleBody, &sd, &capsule, NULL );
+	assert_true( tbShape_IsValid( tbCreateCapsuleShape( capsuleBody, &sd, &capsule, NULL ) ) );
 	if ( ( seed / 6 ) % 2 == 1 )
 	{
 		tbCapsule own = { tbMakeVec3( -1.0f, -1.0f, -0.36f ), tbMakeVec3( 1.0f, -0.08f, -0.09f ), 0.226f };
-		tbCreateCapsuleShape( point, &sd, &own, NULL );
+		assert_true( tbShape_IsValid( tbCreateCapsuleShape( point, &sd, &own, NULL ) ) );
 	}
 	for ( int j = 0; j < 3; ++j )
 	{
@@ -1646,28 +1646,30 @@ static int lightAxisScene( int seed, int steps )
 		base.bodyB = point;
 		base.localFrameA = lcgFrame();
 		base.localFrameB = lcgFrame();
+		tbJointId joint;
 		switch ( ( j + seed % 3 ) % 3 )
 		{
 			case 0: {
 				tbMotorJointDef def = tbDefaultMotorJointDef();
 				def.base = base;
 				def.motorSpeed = 20.0f;
-				tbCreateMotorJoint( world, &def, NULL );
+				joint = tbCreateMotorJoint( world, &def, NULL );
 				break;
 			}
 			case 1: {
 				tbFixedJointDef def = tbDefaultFixedJointDef();
 				def.base = base;
-				tbCreateFixedJoint( world, &def, NULL );
+				joint = tbCreateFixedJoint( world, &def, NULL );
 				break;
 			}
 			default: {
 				tbSixDofJointDef def = tbDefaultSixDofJointDef();
 				def.base = base;
-				tbCreateSixDofJoint( world, &def, NULL );
+				joint = tbCreateSixDofJoint( world, &def, NULL );
 				break;
 			}
 		}
+		assert_true( tbJoint_IsValid( joint ) );
 	}
 	float wx = lcgFloat( -100.0f, 100.0f ), wy = lcgFloat( -100.0f, 100.0f );
 	tbBody_SetAngularVelocity( point, tbMakeVec3( wx, wy, lcgFloat( -100.0f, 100.0f ) ) );
