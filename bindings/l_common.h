@@ -102,6 +102,9 @@ bool tbDef_Range( tbLuaDef* def, const char* key, float* lo, float* hi );
 bool tbDef_Floats( tbLuaDef* def, const char* key, float* values, int count, tbLuaCheck check );
 /// Raise "fn: <prefix>key must be <expected>, got <the field's value>" (for checks a reader cannot do).
 int tbDef_FieldError( tbLuaDef* def, const char* key, const char* expected );
+/// The <expected> of an input limit (collision.h): "a number in (0, LIMIT] (UNIT)" for a count of 1,
+/// else "3 finite numbers within +-LIMIT (UNIT)". Writes into buffer and returns it.
+const char* tbLua_LimitText( char* buffer, size_t size, int count, float limit, const char* unit );
 /// Pushes the table when present (caller pops).
 bool tbDef_Table( tbLuaDef* def, const char* key );
 /// Pushes the function when present (caller pops).

@@ -13,21 +13,6 @@
 static const char* const tb_pathEndNames[] = { "once", "loop", "pingpong", NULL };
 static const char* const tb_moverModeNames[] = { "idle", "velocity", "path", "target", NULL };
 
-// What a range check asks for: "3 finite numbers within +-LIMIT UNIT" or, for a count of 1, "a
-// number in (0, LIMIT] UNIT" (the input limits of collision.h).
-static const char* tbLimitText( char* buffer, size_t size, int count, float limit, const char* unit )
-{
-	if ( count == 1 )
-	{
-		snprintf( buffer, size, "a number in (0, %g] (%s)", (double)limit, unit );
-	}
-	else
-	{
-		snprintf( buffer, size, "3 finite numbers within +-%g (%s)", (double)limit, unit );
-	}
-	return buffer;
-}
-
 // Handles ----------------------------------------------------------------------------------------
 
 static bool tbMoverIsLive( const tbLuaMover* mover )
@@ -139,7 +124,7 @@ static bool tbReadPath( tbLuaDef* def, tbMoverPathDef* path )
 			char got[96];
 			char text[64];
 			luaL_error( L, "%s: %spath[%d] must be %s, got %s", def->fn, def->prefix, i + 1,
-						tbLimitText( text, sizeof( text ), 3, TB_MAX_POSITION, "m" ),
+						tbLua_LimitText( text, sizeof( text ), 3, TB_MAX_POSITION, "m" ),
 						tbLua_Describe( L, -1, got, sizeof( got ) ) );
 		}
 		lua_pop( L, 1 );
@@ -151,7 +136,7 @@ static bool tbReadPath( tbLuaDef* def, tbMoverPathDef* path )
 	if ( tbDef_Number( def, "speed", &path->speed, tbCheck_positive ) && path->speed > TB_MAX_SPEED )
 	{
 		char text[64];
-		tbDef_FieldError( def, "speed", tbLimitText( text, sizeof( text ), 1, TB_MAX_SPEED, "m/s" ) );
+		tbDef_FieldError( def, "speed", tbLua_LimitText( text, sizeof( text ), 1, TB_MAX_SPEED, "m/s" ) );
 	}
 	tbDef_Number( def, "acceleration", &path->acceleration, tbCheck_positive );
 	int end = 0;
@@ -206,7 +191,7 @@ static void tbReadPose( tbLuaDef* def, tbBodyId body, tbVec3* pos, tbQuat* rot, 
 	if ( tbDef_Vec3( def, "pos", pos, tbCheck_finite ) && tbIsBoundedVec3( *pos, TB_MAX_POSITION ) == false )
 	{
 		char text[64];
-		tbDef_FieldError( def, "pos", tbLimitText( text, sizeof( text ), 3, TB_MAX_POSITION, "m" ) );
+		tbDef_FieldError( def, "pos", tbLua_LimitText( text, sizeof( text ), 3, TB_MAX_POSITION, "m" ) );
 	}
 	tbDef_Quat( def, "rot", rot );
 	tbDef_Number( def, "time", time, tbCheck_positive );
@@ -251,7 +236,7 @@ static void tbReadCommand( tbLuaDef* def, tbBodyId body, tbMoverCommand* command
 	if ( hasVelocity && tbIsBoundedVec3( command->linearVelocity, TB_MAX_SPEED ) == false )
 	{
 		char text[64];
-		tbDef_FieldError( def, "velocity", tbLimitText( text, sizeof( text ), 3, TB_MAX_SPEED, "m/s" ) );
+		tbDef_FieldError( def, "velocity", tbLua_LimitText( text, sizeof( text ), 3, TB_MAX_SPEED, "m/s" ) );
 	}
 	if ( tbDef_Vec3( def, "angular_velocity", &command->angularVelocity, tbCheck_finite ) )
 	{
@@ -260,7 +245,7 @@ static void tbReadCommand( tbLuaDef* def, tbBodyId body, tbMoverCommand* command
 		{
 			char text[64];
 			tbDef_FieldError( def, "angular_velocity",
-							  tbLimitText( text, sizeof( text ), 3, TB_MAX_ANGULAR_SPEED, "rad/s" ) );
+							  tbLua_LimitText( text, sizeof( text ), 3, TB_MAX_ANGULAR_SPEED, "rad/s" ) );
 		}
 	}
 	bool hasTarget = tbReadTarget( def, body, &command->position, &command->rotation, &command->time );
@@ -385,12 +370,12 @@ static int tbMover_SetVelocityMethod( lua_State* L )
 	if ( tbIsBoundedVec3( v, TB_MAX_SPEED ) == false )
 	{
 		return luaL_error( L, "%s: velocity must be %s", fn,
-						   tbLimitText( text, sizeof( text ), 3, TB_MAX_SPEED, "m/s" ) );
+						   tbLua_LimitText( text, sizeof( text ), 3, TB_MAX_SPEED, "m/s" ) );
 	}
 	if ( tbIsBoundedVec3( w, TB_MAX_ANGULAR_SPEED ) == false )
 	{
 		return luaL_error( L, "%s: angular velocity must be %s", fn,
-						   tbLimitText( text, sizeof( text ), 3, TB_MAX_ANGULAR_SPEED, "rad/s" ) );
+						   tbLua_LimitText( text, sizeof( text ), 3, TB_MAX_ANGULAR_SPEED, "rad/s" ) );
 	}
 	tbMoverCheckResult( L, tbMover_SetVelocity( mover->id, v, w ), fn );
 	return 0;
@@ -489,7 +474,7 @@ static int tbMover_SetSpeed( lua_State* L )
 	{
 		char text[64];
 		return luaL_error( L, "%s: value must be %s, got %f", fn,
-						   tbLimitText( text, sizeof( text ), 1, TB_MAX_SPEED, "m/s" ), (double)speed );
+						   tbLua_LimitText( text, sizeof( text ), 1, TB_MAX_SPEED, "m/s" ), (double)speed );
 	}
 	if ( tbMover_GetMode( mover->id ) != tbMover_path )
 	{

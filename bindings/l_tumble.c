@@ -682,6 +682,21 @@ bool tbDef_Floats( tbLuaDef* def, const char* key, float* values, int count, tbL
 	return true;
 }
 
+// What a range check asks for: "3 finite numbers within +-LIMIT UNIT" or, for a count of 1, "a
+// number in (0, LIMIT] UNIT" (the input limits of collision.h).
+const char* tbLua_LimitText( char* buffer, size_t size, int count, float limit, const char* unit )
+{
+	if ( count == 1 )
+	{
+		snprintf( buffer, size, "a number in (0, %g] (%s)", (double)limit, unit );
+	}
+	else
+	{
+		snprintf( buffer, size, "3 finite numbers within +-%g (%s)", (double)limit, unit );
+	}
+	return buffer;
+}
+
 int tbDef_FieldError( tbLuaDef* def, const char* key, const char* expected )
 {
 	lua_getfield( def->L, def->table, key );

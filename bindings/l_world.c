@@ -101,7 +101,8 @@ static void tbReadWorldSettings( lua_State* L, int index, const char* fn, tbWorl
 	if ( tbDef_Number( &def, "max_linear_speed", &settings->maxLinearSpeed, tbCheck_positive ) &&
 		 settings->maxLinearSpeed > TB_MAX_SPEED )
 	{
-		tbDef_FieldError( &def, "max_linear_speed", "a number in (0, 100000] (m/s)" );
+		char text[64];
+		tbDef_FieldError( &def, "max_linear_speed", tbLua_LimitText( text, sizeof( text ), 1, TB_MAX_SPEED, "m/s" ) );
 	}
 	if ( tbDef_Integer( &def, "threads", &n, 1, TB_MAX_WORKER_COUNT ) )
 	{

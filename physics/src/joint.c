@@ -1612,16 +1612,12 @@ void tbSolveEqualityBlock( tbJointMotion* m, const tbJointRow* J, const float* C
 // matches the accumulated impulses, which then grow (test_joints disagreeing_joints_on_a_light_axis).
 static tbVec3 tbBoundPointRhs( tbVec3 rhs, tbVec3 rA, tbVec3 rB )
 {
-	float rhsSq = tbLengthSquared( rhs );
-	if ( rhsSq > 4.0f * TB_MAX_SPEED * TB_MAX_SPEED )
+	// The lever arms' lengths (two square roots) only when the lever-free part of the bound is passed.
+	if ( tbLengthSquared( rhs ) <= 4.0f * TB_MAX_SPEED * TB_MAX_SPEED )
 	{
-		float limit = 2.0f * ( TB_MAX_SPEED + TB_MAX_ANGULAR_SPEED * ( tbLength( rA ) + tbLength( rB ) ) );
-		if ( isinf( rhsSq ) || rhsSq > limit * limit )
-		{
-			rhs = tbClampLength( rhs, limit );
-		}
+		return rhs;
 	}
-	return rhs;
+	return tbClampLength( rhs, 2.0f * ( TB_MAX_SPEED + TB_MAX_ANGULAR_SPEED * ( tbLength( rA ) + tbLength( rB ) ) ) );
 }
 
 // The same for an angular block: at most twice the fastest relative spin the clamps allow. A fixed
@@ -1630,8 +1626,7 @@ static tbVec3 tbBoundPointRhs( tbVec3 rhs, tbVec3 rA, tbVec3 rB )
 // (fuzz finding 52).
 static tbVec3 tbBoundAngularRhs( tbVec3 rhs )
 {
-	const float limit = 4.0f * TB_MAX_ANGULAR_SPEED;
-	return tbLengthSquared( rhs ) > limit * limit ? tbClampLength( rhs, limit ) : rhs;
+	return tbClampLength( rhs, 4.0f * TB_MAX_ANGULAR_SPEED );
 }
 
 void tbApplyPointImpulse( tbJointMotion* m, const tbJointPose* p, tbVec3 impulse )
