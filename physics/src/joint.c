@@ -2,6 +2,7 @@
 // the row algebra shared by every joint type (see joint.h for the conventions).
 // SPDX-License-Identifier: MIT
 #include "joint.h"
+#include "joint_wide.h"
 
 #include "body.h"
 #include "contact.h"
@@ -1273,6 +1274,7 @@ typedef struct tbJointStageTask
 	const int* jointIds; ///< the colour's joints
 	tbJointStage stage;
 	bool useBias;
+	bool refresh;     ///< warm start: rebuild the rows first (the bodies moved since they were built)
 	bool computePose; ///< solve: measure the pose first (the relax call's first pass)
 	bool trackPeak;   ///< solve: the sub-step's last pass, record breakable joints' reactions
 } tbJointStageTask;
@@ -1307,8 +1309,11 @@ static void tbJointStageBlock( int start, int end, int blockIndex, void* context
 				tbRefreshJoint( ctx, joint, cls, &m );
 				break;
 			case tbJointStage_warmStart:
-				// A new sub-step begins here (soft mode); in the other modes this repeats the prepare.
-				tbRefreshJoint( ctx, joint, cls, &m );
+				// A new sub-step begins here when the bodies have moved since the rows were built.
+				if ( task->refresh )
+				{
+					tbRefreshJoint( ctx, joint, cls, &m );
+				}
 				cls->warmStart( ctx, joint, &m );
 				tbStoreMotion( ctx, joint, &m );
 				break;
@@ -1330,12 +1335,42 @@ static void tbJointStageBlock( int start, int end, int blockIndex, void* context
 	}
 }
 
+// The wide stage that goes with a scalar one (joint_wide.c); the prepare has none, it runs scalar
+// for every joint before the lanes are packed.
+static void tbRunWideStage( tbStepContext* ctx, const tbJointStageTask* task, int color )
+{
+	switch ( task->stage )
+	{
+		case tbJointStage_prepare:
+			break;
+		case tbJointStage_refresh:
+			tbRunWideJoints( ctx, color, tbWideJointStage_refresh, ctx->jointSoftness, false );
+			break;
+		case tbJointStage_warmStart:
+			if ( task->refresh )
+			{
+				tbRunWideJoints( ctx, color, tbWideJointStage_refresh, ctx->jointSoftness, false );
+			}
+			tbRunWideJoints( ctx, color, tbWideJointStage_warmStart, ctx->jointSoftness, false );
+			break;
+		case tbJointStage_solve:
+			tbRunWideJoints( ctx, color, tbWideJointStage_solve, tbJointSoftness( ctx, task->useBias ),
+							 task->computePose );
+			break;
+	}
+}
+
 static void tbRunJointStage( tbStepContext* ctx, tbJointStageTask task )
 {
 	task.ctx = ctx;
 	for ( int color = 0; color <= TB_JOINT_COLOR_COUNT; ++color )
 	{
 		int start = ctx->jointColorStarts[color];
+		if ( task.stage != tbJointStage_prepare && color < TB_JOINT_COLOR_COUNT )
+		{
+			tbRunWideStage( ctx, &task, color );
+			start = ctx->jointScalarStarts[color];
+		}
 		int count = ctx->jointColorStarts[color + 1] - start;
 		if ( count == 0 )
 		{
@@ -1357,7 +1392,10 @@ void tbWarmStartJoints( tbStepContext* ctx )
 {
 	tbJointStageTask task = { 0 };
 	task.stage = tbJointStage_warmStart;
+	// The first sub-step's rows are the prepare's: nothing has moved since.
+	task.refresh = ctx->jointRowsCurrent == false;
 	tbRunJointStage( ctx, task );
+	ctx->jointRowsCurrent = true;
 }
 
 void tbPrepareJoints( tbStepContext* ctx )
@@ -1378,17 +1416,20 @@ void tbPrepareJoints( tbStepContext* ctx )
 	tbJointStageTask task = { 0 };
 	task.stage = tbJointStage_prepare;
 	tbRunJointStage( ctx, task );
+	tbPackWideJoints( ctx );
+	ctx->jointRowsCurrent = true;
 }
 
 void tbSolveJoints( tbStepContext* ctx, bool useBias )
 {
 	// Without warm starting the sub-step's first call is its biased solve: refresh the rows there.
 	// Baumgarte and split modes have one sub-step, prepared by tbPrepareJoints.
-	if ( useBias && ctx->mode == tbSolver_soft && ctx->enableWarmStarting == false )
+	if ( useBias && ctx->mode == tbSolver_soft && ctx->enableWarmStarting == false && ctx->jointRowsCurrent == false )
 	{
 		tbJointStageTask task = { 0 };
 		task.stage = tbJointStage_refresh;
 		tbRunJointStage( ctx, task );
+		ctx->jointRowsCurrent = true;
 	}
 	int passes = tbJointPasses( ctx );
 	for ( int pass = 0; pass < passes; ++pass )
@@ -1410,6 +1451,7 @@ void tbSolveJoints( tbStepContext* ctx, bool useBias )
 // step); the break event carries the peaks that broke it.
 void tbFinalizeJoints( tbStepContext* ctx )
 {
+	tbUnpackWideJoints( ctx );
 	tbWorld* world = ctx->world;
 	for ( int i = 0; i < ctx->jointCount; ++i )
 	{

@@ -203,6 +203,7 @@ static void tbIntegratePositionsBlock( int start, int end, int blockIndex, void*
 
 static void tbIntegratePositions( tbStepContext* ctx )
 {
+	ctx->jointRowsCurrent = false;
 	tbParallelFor( ctx->jobs, ctx->bodyCount, TB_BODY_BLOCK_SIZE, tbIntegratePositionsBlock, ctx );
 }
 

@@ -82,6 +82,15 @@ typedef struct tbStepContext
 	/// First joint of each colour in jointIds; colour TB_JOINT_COLOR_COUNT is the overflow, solved on
 	/// one thread; the last entry is jointCount.
 	int jointColorStarts[TB_JOINT_COLOR_COUNT + 2];
+	/// The joints of each colour that the wide path solves come first (joint_wide.c); the scalar
+	/// ones start here (the overflow colour's start: it is all scalar).
+	int jointScalarStarts[TB_JOINT_COLOR_COUNT + 1];
+	struct tbJointLanes* jointLanes; ///< lane groups of eight wide joints, by colour
+	/// First lane group of each colour; the last entry is the group count.
+	int jointLaneStarts[TB_JOINT_COLOR_COUNT + 2];
+	/// The joints' rows match the bodies' motion: nothing has moved since they were built (the
+	/// warm start of the first sub-step follows the prepare with no position update between).
+	bool jointRowsCurrent;
 
 	tbSoftness contactSoftness;       ///< dynamic vs dynamic
 	tbSoftness staticSoftness;        ///< dynamic vs static/kinematic (stiffer)

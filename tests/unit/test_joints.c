@@ -803,6 +803,97 @@ static void scenes_chains( void** state )
 	assert_true( endMax < 0.01f );
 }
 
+// The wide joint path (joint_wide.c) against the scalar rows -----------------------------------------
+
+// 6 chains of 24 boxes starting horizontal, hinged to the world, their links joined alternately by
+// hinges and ball joints (both kinds in one lane group), run 90 steps with the SIMD level given.
+// Returns the largest anchor gap over the run and writes the bodies' final positions.
+#define LANE_CHAINS 6
+#define LANE_LINKS 24
+static float laneChains( tbSimdLevel level, tbVec3* positions )
+{
+	tbSetSimdLevel( level );
+	tbWorldId world = makeDefaultWorld();
+	tbJointId joints[LANE_CHAINS * LANE_LINKS];
+	tbBodyId bodies[LANE_CHAINS * LANE_LINKS];
+	tbVec3 half = { 0.25f, 0.1f, 0.1f };
+	for ( int c = 0; c < LANE_CHAINS; ++c )
+	{
+		float y = 2.0f * (float)c;
+		tbBodyId prev = tb_nullBodyId;
+		for ( int k = 0; k < LANE_LINKS; ++k )
+		{
+			int i = c * LANE_LINKS + k;
+			bodies[i] = addBox( world, tbMakeVec3( 0.25f + 0.5f * (float)k, y, 30.0f ), half, 1.0f + 0.25f * (float)( k % 3 ) );
+			tbVec3 anchor = { 0.5f * (float)k, y, 30.0f };
+			if ( k % 2 == 0 )
+			{
+				tbHingeJointDef def = tbDefaultHingeJointDef();
+				tbJointFramesFromWorld( prev, bodies[i], anchor, tbMakeVec3( 0, 1, 0 ), &def.base );
+				joints[i] = tbCreateHingeJoint( world, &def, NULL );
+			}
+			else
+			{
+				tbBallJointDef def = tbDefaultBallJointDef();
+				tbJointFramesFromWorld( prev, bodies[i], anchor, tbMakeVec3( 0, 1, 0 ), &def.base );
+				joints[i] = tbCreateBallJoint( world, &def, NULL );
+			}
+			assert_false( TB_IS_NULL( joints[i] ) );
+			prev = bodies[i];
+		}
+	}
+	float runMax = 0.0f;
+	for ( int s = 0; s < 90; ++s )
+	{
+		run( world, 1 );
+		for ( int j = 0; j < LANE_CHAINS * LANE_LINKS; ++j )
+		{
+			runMax = tbMaxFloat( runMax, anchorGap( joints[j] ) );
+		}
+	}
+	for ( int i = 0; i < LANE_CHAINS * LANE_LINKS; ++i )
+	{
+		positions[i] = tbBody_GetPosition( bodies[i] );
+	}
+	tbDestroyWorld( world );
+	tbSetSimdLevel( tbSimd_auto );
+	return runMax;
+}
+
+// Every SIMD level this CPU has holds the chains as the scalar rows do, and ends within 1 cm of
+// them (the lanes invert the point block in float, the scalar rows in double, and the whip of a
+// chain amplifies the difference). A lane path that applied no warm start (a miscompile GCC 12
+// made of it once) drifts by decimetres.
+static void wide_lanes_match_scalar_rows( void** state )
+{
+	(void)state;
+	static tbVec3 scalar[LANE_CHAINS * LANE_LINKS], wide[LANE_CHAINS * LANE_LINKS];
+	float scalarGap = laneChains( tbSimd_none, scalar );
+	printf( "lane chains, scalar rows: run max anchor gap %.5f m\n", scalarGap );
+	assert_true( scalarGap < 0.02f );
+	tbSimdLevel levels[2] = { tbSimd_sse2, tbSimd_avx2 };
+	for ( int l = 0; l < 2; ++l )
+	{
+		tbSimdLevel used = tbSetSimdLevel( levels[l] );
+		tbSetSimdLevel( tbSimd_auto );
+		if ( used != levels[l] )
+		{
+			printf( "lane chains: this CPU has no AVX2 and FMA, level %d not run\n", (int)levels[l] );
+			continue;
+		}
+		float gap = laneChains( levels[l], wide );
+		float apart = 0.0f;
+		for ( int i = 0; i < LANE_CHAINS * LANE_LINKS; ++i )
+		{
+			apart = tbMaxFloat( apart, tbDistance( scalar[i], wide[i] ) );
+		}
+		printf( "lane chains, %s: run max anchor gap %.5f m, farthest body from the scalar run %.2e m\n",
+				used == tbSimd_avx2 ? "AVX2" : "SSE2", gap, apart );
+		assert_true( gap < 0.02f );
+		assert_true( apart < 0.01f );
+	}
+}
+
 // SCENES.md ragdolls: 100 ragdolls of 11 capsules with cone-twist joints, dropped in a pile. After
 // 600 steps the joint gap is < 5 mm and the swing and twist limits are exceeded by < 1 degree.
 typedef struct RagPart
@@ -2152,6 +2243,7 @@ int main( void )
 		cmocka_unit_test( slider_motor_and_limits ),
 		cmocka_unit_test( fixed_beam_holds ),
 		cmocka_unit_test( mass_ratio_chain ),
+		cmocka_unit_test( wide_lanes_match_scalar_rows ),
 		cmocka_unit_test( breakable_joint ),
 		cmocka_unit_test( breakable_peak_over_substeps ),
 		cmocka_unit_test( distance_length_limit ),

@@ -43,6 +43,25 @@ TB_API long tbGetAllocationCount( void );
 typedef int tbAssertFcn( const char* condition, const char* fileName, int lineNumber );
 TB_API void tbSetAssertFcn( tbAssertFcn* assertFcn );
 
+/// The SIMD paths of the wide solvers (joints today). tbSimd_auto, the default, takes AVX2 with FMA
+/// when the CPU has both and SSE2 otherwise; the choice is made at run time, so no build flag is
+/// needed. tbSimd_none solves every joint with the scalar rows (for comparison and debugging). The
+/// paths may differ in the last bits of a result; one path gives the same bits for any thread count.
+typedef enum tbSimdLevel
+{
+	tbSimd_auto,
+	tbSimd_none,
+	tbSimd_sse2,
+	tbSimd_avx2,
+} tbSimdLevel;
+
+/// Process-wide; call it between steps. A level the CPU lacks falls back to SSE2 (on CPUs other
+/// than x86, tbSimd_sse2 is the compiler's generic 4-lane vectors). Returns the level in use
+/// afterwards (never tbSimd_auto).
+TB_API tbSimdLevel tbSetSimdLevel( tbSimdLevel level );
+/// The level in use: tbSimd_none, tbSimd_sse2 or tbSimd_avx2.
+TB_API tbSimdLevel tbGetSimdLevel( void );
+
 /// Library version.
 typedef struct tbVersion
 {

@@ -1,0 +1,532 @@
+// Tumble physics: the lane arithmetic of the wide joint rows (joint_wide.c says what they are).
+//
+// A template, included twice by joint_wide.c and nowhere else: once for 4-lane SSE2 vectors and
+// once for 8-lane vectors in functions compiled for AVX2 and FMA, the one chosen at run time. The
+// includer defines:
+//   TB_W          lanes per vector (4 or 8)
+//   TB_VF, TB_VI  the float and int32 vector types of TB_W lanes (GCC/clang vector extensions)
+//   TB_TARGET     the target attribute of every function here (empty for the 4-lane one)
+//   TB_NAME( x )  the name of x in this instance
+//   TB_SQRT( v )  lane-wise square root
+//   TB_ANY( m )   true when any lane of the int mask m is set
+//   TB_NOIPA      keeps a function out of line and out of interprocedural analysis
+// Every function is static inline in its instance, so no vector crosses a call boundary whose ABI
+// depends on the target. A group holds TB_JOINT_LANES (8) joints: the 4-lane instance solves it as
+// two halves, lanes [lane0, lane0 + TB_W).
+
+#define TB_FN static inline TB_TARGET
+#define tbV3 TB_NAME( V3 )
+#define tbQ4 TB_NAME( Q4 )
+#define tbL TB_NAME( L )
+
+typedef struct tbV3
+{
+	TB_VF x, y, z;
+} tbV3;
+
+typedef struct tbQ4
+{
+	TB_VF x, y, z, w;
+} tbQ4;
+
+TB_FN TB_VF TB_NAME( Load )( const float* p )
+{
+	TB_VF v;
+	memcpy( &v, p, sizeof( v ) );
+	return v;
+}
+
+TB_FN void TB_NAME( Store )( float* p, TB_VF v )
+{
+	memcpy( p, &v, sizeof( v ) );
+}
+
+TB_FN TB_VF TB_NAME( Splat )( float s )
+{
+	TB_VF v = { 0 };
+	return v + s;
+}
+
+TB_FN TB_VF TB_NAME( Sqrt )( TB_VF v )
+{
+	return (TB_VF)TB_SQRT( v );
+}
+
+// Lane-wise mask ? a : b.
+TB_FN TB_VF TB_NAME( Select )( TB_VI mask, TB_VF a, TB_VF b )
+{
+	return (TB_VF)( ( mask & (TB_VI)a ) | ( ~mask & (TB_VI)b ) );
+}
+
+TB_FN TB_VF TB_NAME( Min )( TB_VF a, TB_VF b )
+{
+	return TB_NAME( Select )( a < b, a, b );
+}
+
+TB_FN TB_VF TB_NAME( Max )( TB_VF a, TB_VF b )
+{
+	return TB_NAME( Select )( a > b, a, b );
+}
+
+// A lane array float[3 or 4][TB_JOINT_LANES] as vectors of lanes [lane0, lane0 + TB_W). The rows
+// are reached through the array's own type: a pointer to its first row may not step into the next.
+TB_FN tbV3 TB_NAME( Load3 )( float ( *p )[TB_JOINT_LANES], int lane0 )
+{
+	tbV3 v = { TB_NAME( Load )( p[0] + lane0 ), TB_NAME( Load )( p[1] + lane0 ), TB_NAME( Load )( p[2] + lane0 ) };
+	return v;
+}
+
+TB_FN void TB_NAME( Store3 )( float ( *p )[TB_JOINT_LANES], int lane0, tbV3 v )
+{
+	TB_NAME( Store )( p[0] + lane0, v.x );
+	TB_NAME( Store )( p[1] + lane0, v.y );
+	TB_NAME( Store )( p[2] + lane0, v.z );
+}
+
+TB_FN tbQ4 TB_NAME( Load4 )( float ( *p )[TB_JOINT_LANES], int lane0 )
+{
+	tbQ4 q = { TB_NAME( Load )( p[0] + lane0 ), TB_NAME( Load )( p[1] + lane0 ), TB_NAME( Load )( p[2] + lane0 ),
+			   TB_NAME( Load )( p[3] + lane0 ) };
+	return q;
+}
+
+TB_FN tbV3 TB_NAME( Add )( tbV3 a, tbV3 b )
+{
+	tbV3 v = { a.x + b.x, a.y + b.y, a.z + b.z };
+	return v;
+}
+
+TB_FN tbV3 TB_NAME( Sub )( tbV3 a, tbV3 b )
+{
+	tbV3 v = { a.x - b.x, a.y - b.y, a.z - b.z };
+	return v;
+}
+
+TB_FN tbV3 TB_NAME( Scale )( TB_VF s, tbV3 a )
+{
+	tbV3 v = { s * a.x, s * a.y, s * a.z };
+	return v;
+}
+
+TB_FN TB_VF TB_NAME( Dot )( tbV3 a, tbV3 b )
+{
+	return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+TB_FN tbV3 TB_NAME( Cross )( tbV3 a, tbV3 b )
+{
+	tbV3 v = { a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x };
+	return v;
+}
+
+// A symmetric 3x3 matrix as its six entries xx, xy, xz, yy, yz, zz, times v.
+TB_FN tbV3 TB_NAME( MulSym )( const TB_VF* m, tbV3 v )
+{
+	tbV3 r = { m[0] * v.x + m[1] * v.y + m[2] * v.z, m[1] * v.x + m[3] * v.y + m[4] * v.z,
+			   m[2] * v.x + m[4] * v.y + m[5] * v.z };
+	return r;
+}
+
+// tbRotate lane-wise: v + 2w (u x v) + 2 u x (u x v), u the vector part.
+TB_FN tbV3 TB_NAME( Rotate )( tbQ4 q, tbV3 v )
+{
+	tbV3 u = { q.x, q.y, q.z };
+	tbV3 t = TB_NAME( Cross )( u, v );
+	t = TB_NAME( Add )( t, t );
+	return TB_NAME( Add )( TB_NAME( Add )( v, TB_NAME( Scale )( q.w, t ) ), TB_NAME( Cross )( u, t ) );
+}
+
+// tbMulQQ lane-wise.
+TB_FN tbQ4 TB_NAME( MulQQ )( tbQ4 a, tbQ4 b )
+{
+	tbQ4 q = {
+		a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+		a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+		a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+		a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
+	};
+	return q;
+}
+
+// The bodies' velocities or sub-step motion, one body per lane.
+typedef struct tbL
+{
+	tbV3 vA, wA, vB, wB;
+} tbL;
+
+TB_FN void TB_NAME( GatherVelocities )( const tbStepContext* ctx, tbJointLanes* g, int lane0, tbL* m )
+{
+	float a[12][TB_W];
+	for ( int l = 0; l < TB_W; ++l )
+	{
+		const tbBodyState* sA = ctx->states + g->indexA[lane0 + l];
+		const tbBodyState* sB = ctx->states + g->indexB[lane0 + l];
+		a[0][l] = sA->v.x, a[1][l] = sA->v.y, a[2][l] = sA->v.z;
+		a[3][l] = sA->w.x, a[4][l] = sA->w.y, a[5][l] = sA->w.z;
+		a[6][l] = sB->v.x, a[7][l] = sB->v.y, a[8][l] = sB->v.z;
+		a[9][l] = sB->w.x, a[10][l] = sB->w.y, a[11][l] = sB->w.z;
+	}
+	tbV3* out[4] = { &m->vA, &m->wA, &m->vB, &m->wB };
+	for ( int k = 0; k < 4; ++k )
+	{
+		out[k]->x = TB_NAME( Load )( a[3 * k] );
+		out[k]->y = TB_NAME( Load )( a[3 * k + 1] );
+		out[k]->z = TB_NAME( Load )( a[3 * k + 2] );
+	}
+}
+
+// Velocities back to the bodies the joints write (awake dynamic sides; tbJointLanes.writeA, B).
+// Kept out of line and out of interprocedural analysis (noipa): Debian 12's GCC 12.2 at -O1 and
+// above deleted its calls from the inlined warm start and solve as if they stored nothing (dce2,
+// after its points-to analysis; -fno-tree-pta or -fno-ipa-modref kept them), so the joints' lanes
+// applied no impulse. test_joints compares the lanes with the scalar rows and fails on that build.
+static TB_NOIPA TB_TARGET void TB_NAME( ScatterVelocities )( tbStepContext* ctx, tbJointLanes* g, int lane0,
+															 const tbL* m )
+{
+	float a[12][TB_W];
+	TB_NAME( Store )( a[0], m->vA.x );
+	TB_NAME( Store )( a[1], m->vA.y );
+	TB_NAME( Store )( a[2], m->vA.z );
+	TB_NAME( Store )( a[3], m->wA.x );
+	TB_NAME( Store )( a[4], m->wA.y );
+	TB_NAME( Store )( a[5], m->wA.z );
+	TB_NAME( Store )( a[6], m->vB.x );
+	TB_NAME( Store )( a[7], m->vB.y );
+	TB_NAME( Store )( a[8], m->vB.z );
+	TB_NAME( Store )( a[9], m->wB.x );
+	TB_NAME( Store )( a[10], m->wB.y );
+	TB_NAME( Store )( a[11], m->wB.z );
+	for ( int l = 0; l < TB_W; ++l )
+	{
+		if ( g->writeA[lane0 + l] )
+		{
+			tbBodyState* s = ctx->states + g->indexA[lane0 + l];
+			s->v = tbMakeVec3( a[0][l], a[1][l], a[2][l] );
+			s->w = tbMakeVec3( a[3][l], a[4][l], a[5][l] );
+		}
+		if ( g->writeB[lane0 + l] )
+		{
+			tbBodyState* s = ctx->states + g->indexB[lane0 + l];
+			s->v = tbMakeVec3( a[6][l], a[7][l], a[8][l] );
+			s->w = tbMakeVec3( a[9][l], a[10][l], a[11][l] );
+		}
+	}
+}
+
+// The current lever arms and the anchor gap d of every lane, and the relative frame qRel (w >= 0),
+// from the bodies' sub-step motion (tbComputeJointPose).
+TB_FN void TB_NAME( MeasurePose )( const tbStepContext* ctx, tbJointLanes* g, int lane0, bool storeArms, tbQ4* qAOut,
+								   tbQ4* qRelOut )
+{
+	float a[14][TB_W];
+	for ( int l = 0; l < TB_W; ++l )
+	{
+		const tbBodyState* sA = ctx->states + g->indexA[lane0 + l];
+		const tbBodyState* sB = ctx->states + g->indexB[lane0 + l];
+		a[0][l] = sA->dp.x, a[1][l] = sA->dp.y, a[2][l] = sA->dp.z;
+		a[3][l] = sA->dq.x, a[4][l] = sA->dq.y, a[5][l] = sA->dq.z, a[6][l] = sA->dq.w;
+		a[7][l] = sB->dp.x, a[8][l] = sB->dp.y, a[9][l] = sB->dp.z;
+		a[10][l] = sB->dq.x, a[11][l] = sB->dq.y, a[12][l] = sB->dq.z, a[13][l] = sB->dq.w;
+	}
+	tbV3 dpA = { TB_NAME( Load )( a[0] ), TB_NAME( Load )( a[1] ), TB_NAME( Load )( a[2] ) };
+	tbQ4 dqA = { TB_NAME( Load )( a[3] ), TB_NAME( Load )( a[4] ), TB_NAME( Load )( a[5] ), TB_NAME( Load )( a[6] ) };
+	tbV3 dpB = { TB_NAME( Load )( a[7] ), TB_NAME( Load )( a[8] ), TB_NAME( Load )( a[9] ) };
+	tbQ4 dqB = { TB_NAME( Load )( a[10] ), TB_NAME( Load )( a[11] ), TB_NAME( Load )( a[12] ),
+				 TB_NAME( Load )( a[13] ) };
+
+	tbV3 rA = TB_NAME( Rotate )( dqA, TB_NAME( Load3 )( g->anchorA, lane0 ) );
+	tbV3 rB = TB_NAME( Rotate )( dqB, TB_NAME( Load3 )( g->anchorB, lane0 ) );
+	tbV3 d = TB_NAME( Add )( TB_NAME( Add )( TB_NAME( Sub )( dpB, dpA ), TB_NAME( Sub )( rB, rA ) ),
+							 TB_NAME( Load3 )( g->deltaCenter, lane0 ) );
+	if ( storeArms )
+	{
+		TB_NAME( Store3 )( g->rA, lane0, rA );
+		TB_NAME( Store3 )( g->rB, lane0, rB );
+	}
+	TB_NAME( Store3 )( g->d, lane0, d );
+
+	tbQ4 qA = TB_NAME( MulQQ )( dqA, TB_NAME( Load4 )( g->frameA, lane0 ) );
+	tbQ4 qB = TB_NAME( MulQQ )( dqB, TB_NAME( Load4 )( g->frameB, lane0 ) );
+	tbQ4 conjA = { -qA.x, -qA.y, -qA.z, qA.w };
+	tbQ4 q = TB_NAME( MulQQ )( conjA, qB );
+	// The sign with w >= 0 (tbRelativeQuat): flip the lanes whose w is negative.
+	TB_VI negative = q.w < TB_NAME( Splat )( 0.0f );
+	TB_VI sign = negative & (TB_VI)TB_NAME( Splat )( -0.0f );
+	q.x = (TB_VF)( (TB_VI)q.x ^ sign );
+	q.y = (TB_VF)( (TB_VI)q.y ^ sign );
+	q.z = (TB_VF)( (TB_VI)q.z ^ sign );
+	q.w = (TB_VF)( (TB_VI)q.w ^ sign );
+	TB_NAME( Store )( g->C[0] + lane0, q.y );
+	TB_NAME( Store )( g->C[1] + lane0, q.z );
+	*qAOut = qA;
+	*qRelOut = q;
+}
+
+// tbQuatRowAxis lane-wise: R(qA) (1/2 local / |local|), zero where |local| < 1e-20.
+TB_FN tbV3 TB_NAME( QuatRowAxis )( tbQ4 qA, tbV3 local )
+{
+	TB_VF length = TB_NAME( Sqrt )( TB_NAME( Dot )( local, local ) );
+	TB_VF zero = TB_NAME( Splat )( 0.0f );
+	TB_VF s = TB_NAME( Select )( length < TB_NAME( Splat )( 1.0e-20f ), zero, TB_NAME( Splat )( 0.5f ) / length );
+	return TB_NAME( Rotate )( qA, TB_NAME( Scale )( s, local ) );
+}
+
+// The rows of the sub-step (joint.h, prepared rows): pose, the hinge's quaternion row axes, the
+// inverse inertias the bodies have now, and the inverses of both blocks' effective masses.
+TB_FN void TB_NAME( Refresh )( const tbStepContext* ctx, tbJointLanes* g, int lane0 )
+{
+	tbQ4 qA, q;
+	TB_NAME( MeasurePose )( ctx, g, lane0, true, &qA, &q );
+	tbV3 local0 = { -q.z, q.w, q.x };
+	tbV3 local1 = { q.y, -q.x, q.w };
+	tbV3 a0 = TB_NAME( QuatRowAxis )( qA, local0 );
+	tbV3 a1 = TB_NAME( QuatRowAxis )( qA, local1 );
+	TB_NAME( Store3 )( g->axis0, lane0, a0 );
+	TB_NAME( Store3 )( g->axis1, lane0, a1 );
+
+	// The inverse inertias of the written sides as the solver has them now (tbRefreshSideInertia);
+	// read-only sides have none.
+	float in[12][TB_W];
+	for ( int l = 0; l < TB_W; ++l )
+	{
+		const tbMat3 zero = tb_mat3Zero;
+		const tbMat3* iA = g->writeA[lane0 + l] ? &ctx->bodies[g->indexA[lane0 + l]].invInertia : &zero;
+		const tbMat3* iB = g->writeB[lane0 + l] ? &ctx->bodies[g->indexB[lane0 + l]].invInertia : &zero;
+		in[0][l] = iA->cx.x, in[1][l] = iA->cy.x, in[2][l] = iA->cz.x;
+		in[3][l] = iA->cy.y, in[4][l] = iA->cz.y, in[5][l] = iA->cz.z;
+		in[6][l] = iB->cx.x, in[7][l] = iB->cy.x, in[8][l] = iB->cz.x;
+		in[9][l] = iB->cy.y, in[10][l] = iB->cz.y, in[11][l] = iB->cz.z;
+	}
+	TB_VF iA[6], iB[6], iSum[6];
+	for ( int k = 0; k < 6; ++k )
+	{
+		iA[k] = TB_NAME( Load )( in[k] );
+		iB[k] = TB_NAME( Load )( in[6 + k] );
+		iSum[k] = iA[k] + iB[k];
+		TB_NAME( Store )( g->invIA[k] + lane0, iA[k] );
+		TB_NAME( Store )( g->invIB[k] + lane0, iB[k] );
+	}
+
+	// Point block: K = (mA + mB) E + [rA]^T IA^-1 [rA] + [rB]^T IB^-1 [rB] (tbAddAngularMass), in
+	// float: the lanes take only joints whose K is well conditioned (joint_wide.c).
+	TB_VF mSum = TB_NAME( Load )( g->mA + lane0 ) + TB_NAME( Load )( g->mB + lane0 );
+	TB_VF k[6] = { mSum, TB_NAME( Splat )( 0.0f ), TB_NAME( Splat )( 0.0f ), mSum, TB_NAME( Splat )( 0.0f ), mSum };
+	for ( int side = 0; side < 2; ++side )
+	{
+		const TB_VF* I = side == 0 ? iA : iB;
+		tbV3 r = side == 0 ? TB_NAME( Load3 )( g->rA, lane0 ) : TB_NAME( Load3 )( g->rB, lane0 );
+		TB_VF xx = I[0], xy = I[1], xz = I[2], yy = I[3], yz = I[4], zz = I[5];
+		TB_VF x = r.x, y = r.y, z = r.z;
+		TB_VF m0[3] = { xy * z - xz * y, yy * z - yz * y, yz * z - zz * y };
+		TB_VF m1[3] = { xz * x - xx * z, yz * x - xy * z, zz * x - xz * z };
+		TB_VF m2[3] = { xx * y - xy * x, xy * y - yy * x, xz * y - yz * x };
+		k[0] += z * m0[1] - y * m0[2];
+		k[1] += z * m1[1] - y * m1[2];
+		k[2] += z * m2[1] - y * m2[2];
+		k[3] += x * m1[2] - z * m1[0];
+		k[4] += x * m2[2] - z * m2[0];
+		k[5] += y * m2[0] - x * m2[1];
+	}
+	// The inverse by cofactors; K is positive definite when mA + mB > 0, which the lanes require.
+	TB_VF c[6] = { k[3] * k[5] - k[4] * k[4], k[2] * k[4] - k[1] * k[5], k[1] * k[4] - k[2] * k[3],
+				   k[0] * k[5] - k[2] * k[2], k[1] * k[2] - k[0] * k[4], k[0] * k[3] - k[1] * k[1] };
+	TB_VF det = k[0] * c[0] + k[1] * c[1] + k[2] * c[2];
+	TB_VF zero = TB_NAME( Splat )( 0.0f );
+	TB_VF inv = TB_NAME( Select )( det > zero, TB_NAME( Splat )( 1.0f ) / det, zero );
+	for ( int i = 0; i < 6; ++i )
+	{
+		TB_NAME( Store )( g->pointInvK[i] + lane0, c[i] * inv );
+	}
+
+	// Hinge block (tbPrepareAngularBlock, n = 2), zero in the lanes of ball joints.
+	tbV3 Ia0 = TB_NAME( MulSym )( iSum, a0 );
+	tbV3 Ia1 = TB_NAME( MulSym )( iSum, a1 );
+	TB_VF k00 = TB_NAME( Dot )( a0, Ia0 ), k01 = TB_NAME( Dot )( a0, Ia1 ), k11 = TB_NAME( Dot )( a1, Ia1 );
+	TB_VF adet = k00 * k11 - k01 * k01;
+	TB_VF ainv =
+		TB_NAME( Select )( adet > TB_NAME( Splat )( 1.0e-5f ) * k00 * k11, TB_NAME( Splat )( 1.0f ) / adet, zero );
+	ainv = ainv * TB_NAME( Load )( g->hinge + lane0 );
+	TB_NAME( Store )( g->angularInvK[0] + lane0, ainv * k11 );
+	TB_NAME( Store )( g->angularInvK[1] + lane0, -ainv * k01 );
+	TB_NAME( Store )( g->angularInvK[2] + lane0, ainv * k00 );
+}
+
+TB_FN void TB_NAME( LoadInertia )( tbJointLanes* g, int lane0, TB_VF* iA, TB_VF* iB )
+{
+	for ( int k = 0; k < 6; ++k )
+	{
+		iA[k] = TB_NAME( Load )( g->invIA[k] + lane0 );
+		iB[k] = TB_NAME( Load )( g->invIB[k] + lane0 );
+	}
+}
+
+// P at the anchors: vA -= mA P, wA -= IA^-1 (rA x P), and the opposite on B.
+TB_FN void TB_NAME( ApplyPoint )( tbJointLanes* g, int lane0, const TB_VF* iA, const TB_VF* iB, tbV3 P, tbL* m )
+{
+	tbV3 rA = TB_NAME( Load3 )( g->rA, lane0 );
+	tbV3 rB = TB_NAME( Load3 )( g->rB, lane0 );
+	TB_VF mA = TB_NAME( Load )( g->mA + lane0 ), mB = TB_NAME( Load )( g->mB + lane0 );
+	m->vA = TB_NAME( Sub )( m->vA, TB_NAME( Scale )( mA, P ) );
+	m->wA = TB_NAME( Sub )( m->wA, TB_NAME( MulSym )( iA, TB_NAME( Cross )( rA, P ) ) );
+	m->vB = TB_NAME( Add )( m->vB, TB_NAME( Scale )( mB, P ) );
+	m->wB = TB_NAME( Add )( m->wB, TB_NAME( MulSym )( iB, TB_NAME( Cross )( rB, P ) ) );
+}
+
+TB_FN void TB_NAME( ApplyAngular )( const TB_VF* iA, const TB_VF* iB, tbV3 L, tbL* m )
+{
+	m->wA = TB_NAME( Sub )( m->wA, TB_NAME( MulSym )( iA, L ) );
+	m->wB = TB_NAME( Add )( m->wB, TB_NAME( MulSym )( iB, L ) );
+}
+
+// The accumulated impulses of the step so far, applied again at the start of a sub-step (the
+// hinge's angular impulse first, as tbWarmStartHinge does).
+TB_FN void TB_NAME( WarmStart )( tbStepContext* ctx, tbJointLanes* g, int lane0 )
+{
+	tbL m;
+	TB_NAME( GatherVelocities )( ctx, g, lane0, &m );
+	TB_VF iA[6], iB[6];
+	TB_NAME( LoadInertia )( g, lane0, iA, iB );
+	tbV3 a0 = TB_NAME( Load3 )( g->axis0, lane0 ), a1 = TB_NAME( Load3 )( g->axis1, lane0 );
+	TB_VF l0 = TB_NAME( Load )( g->angularImpulse[0] + lane0 ), l1 = TB_NAME( Load )( g->angularImpulse[1] + lane0 );
+	TB_NAME( ApplyAngular )( iA, iB, TB_NAME( Add )( TB_NAME( Scale )( l0, a0 ), TB_NAME( Scale )( l1, a1 ) ), &m );
+	TB_NAME( ApplyPoint )( g, lane0, iA, iB, TB_NAME( Load3 )( g->linearImpulse, lane0 ), &m );
+	TB_NAME( ScatterVelocities )( ctx, g, lane0, &m );
+}
+
+// Every lane of v through tbClampLength (inf-safe) with its lane's limit. The callers bound what a
+// pass asks for, which matters only in runaway scenes: they test all lanes at once and come here
+// when a lane is past its bound. Lanes go through arrays, not vector subscripts.
+TB_FN tbV3 TB_NAME( ClampLanes )( tbV3 v, const float* limits )
+{
+	float a[3][TB_W];
+	TB_NAME( Store )( a[0], v.x );
+	TB_NAME( Store )( a[1], v.y );
+	TB_NAME( Store )( a[2], v.z );
+	for ( int l = 0; l < TB_W; ++l )
+	{
+		tbVec3 c = tbClampLength( tbMakeVec3( a[0][l], a[1][l], a[2][l] ), limits[l] );
+		a[0][l] = c.x;
+		a[1][l] = c.y;
+		a[2][l] = c.z;
+	}
+	v.x = TB_NAME( Load )( a[0] );
+	v.y = TB_NAME( Load )( a[1] );
+	v.z = TB_NAME( Load )( a[2] );
+	return v;
+}
+
+// One Gauss-Seidel pass over the lanes: the hinge block (tbSolvePreparedAngularBlock) and then the
+// point block (tbSolvePoint), each with the same bounds as the scalar rows.
+TB_FN void TB_NAME( Solve )( tbStepContext* ctx, tbJointLanes* g, int lane0, tbSoftness soft, bool measure )
+{
+	if ( measure )
+	{
+		tbQ4 qA, q;
+		TB_NAME( MeasurePose )( ctx, g, lane0, false, &qA, &q );
+	}
+	tbL m;
+	TB_NAME( GatherVelocities )( ctx, g, lane0, &m );
+	TB_VF iA[6], iB[6];
+	TB_NAME( LoadInertia )( g, lane0, iA, iB );
+	TB_VF biasRate = TB_NAME( Splat )( soft.biasRate );
+	TB_VF massScale = TB_NAME( Splat )( soft.massScale );
+	TB_VF impulseScale = TB_NAME( Splat )( soft.impulseScale );
+	TB_VF maxCorrection = TB_NAME( Splat )( TB_JOINT_MAX_CORRECTION_SPEED );
+
+	// Hinge rows: rhs_i = a_i . (wB - wA) + clamp(biasRate C_i).
+	tbV3 a0 = TB_NAME( Load3 )( g->axis0, lane0 ), a1 = TB_NAME( Load3 )( g->axis1, lane0 );
+	tbV3 dw = TB_NAME( Sub )( m.wB, m.wA );
+	TB_VF b0 = TB_NAME( Load )( g->C[0] + lane0 ) * biasRate;
+	TB_VF b1 = TB_NAME( Load )( g->C[1] + lane0 ) * biasRate;
+	b0 = TB_NAME( Max )( TB_NAME( Min )( b0, maxCorrection ), -maxCorrection );
+	b1 = TB_NAME( Max )( TB_NAME( Min )( b1, maxCorrection ), -maxCorrection );
+	tbV3 rhs = { TB_NAME( Dot )( a0, dw ) + b0, TB_NAME( Dot )( a1, dw ) + b1, TB_NAME( Splat )( 0.0f ) };
+	// tbBoundAngularRhs: at most twice the fastest relative spin the clamps allow.
+	const float spinLimit = 4.0f * TB_MAX_ANGULAR_SPEED;
+	if ( TB_ANY( TB_NAME( Dot )( rhs, rhs ) > TB_NAME( Splat )( spinLimit * spinLimit ) ) )
+	{
+		float limits[TB_W];
+		for ( int l = 0; l < TB_W; ++l )
+		{
+			limits[l] = spinLimit;
+		}
+		rhs = TB_NAME( ClampLanes )( rhs, limits );
+	}
+	TB_VF k00 = TB_NAME( Load )( g->angularInvK[0] + lane0 );
+	TB_VF k01 = TB_NAME( Load )( g->angularInvK[1] + lane0 );
+	TB_VF k11 = TB_NAME( Load )( g->angularInvK[2] + lane0 );
+	TB_VF acc0 = TB_NAME( Load )( g->angularImpulse[0] + lane0 );
+	TB_VF acc1 = TB_NAME( Load )( g->angularImpulse[1] + lane0 );
+	TB_VF l0 = -massScale * ( k00 * rhs.x + k01 * rhs.y ) - impulseScale * acc0;
+	TB_VF l1 = -massScale * ( k01 * rhs.x + k11 * rhs.y ) - impulseScale * acc1;
+	TB_NAME( Store )( g->angularImpulse[0] + lane0, acc0 + l0 );
+	TB_NAME( Store )( g->angularImpulse[1] + lane0, acc1 + l1 );
+	TB_NAME( ApplyAngular )( iA, iB, TB_NAME( Add )( TB_NAME( Scale )( l0, a0 ), TB_NAME( Scale )( l1, a1 ) ), &m );
+
+	// Point rows: rhs = Cdot + biasRate d (its length held to TB_JOINT_MAX_CORRECTION_SPEED).
+	tbV3 rA = TB_NAME( Load3 )( g->rA, lane0 ), rB = TB_NAME( Load3 )( g->rB, lane0 );
+	tbV3 cdot = TB_NAME( Sub )( TB_NAME( Add )( m.vB, TB_NAME( Cross )( m.wB, rB ) ),
+								TB_NAME( Add )( m.vA, TB_NAME( Cross )( m.wA, rA ) ) );
+	tbV3 bias = TB_NAME( Scale )( biasRate, TB_NAME( Load3 )( g->d, lane0 ) );
+	TB_VF biasSq = TB_NAME( Dot )( bias, bias );
+	TB_VI fast = biasSq > maxCorrection * maxCorrection;
+	if ( TB_ANY( fast ) )
+	{
+		TB_VF s = TB_NAME( Select )( fast, maxCorrection / TB_SQRT( biasSq ), TB_NAME( Splat )( 1.0f ) );
+		bias = TB_NAME( Scale )( s, bias );
+	}
+	tbV3 prhs = TB_NAME( Add )( cdot, bias );
+	// tbBoundPointRhs: past 2 TB_MAX_SPEED, at most twice the fastest relative anchor motion.
+	if ( TB_ANY( TB_NAME( Dot )( prhs, prhs ) > TB_NAME( Splat )( 4.0f * TB_MAX_SPEED * TB_MAX_SPEED ) ) )
+	{
+		float limits[TB_W];
+		for ( int l = 0; l < TB_W; ++l )
+		{
+			tbVec3 a = { g->rA[0][lane0 + l], g->rA[1][lane0 + l], g->rA[2][lane0 + l] };
+			tbVec3 b = { g->rB[0][lane0 + l], g->rB[1][lane0 + l], g->rB[2][lane0 + l] };
+			limits[l] = 2.0f * ( TB_MAX_SPEED + TB_MAX_ANGULAR_SPEED * ( tbLength( a ) + tbLength( b ) ) );
+		}
+		prhs = TB_NAME( ClampLanes )( prhs, limits );
+	}
+	TB_VF ik[6];
+	for ( int i = 0; i < 6; ++i )
+	{
+		ik[i] = TB_NAME( Load )( g->pointInvK[i] + lane0 );
+	}
+	tbV3 x = TB_NAME( MulSym )( ik, prhs );
+	tbV3 acc = TB_NAME( Load3 )( g->linearImpulse, lane0 );
+	tbV3 P = TB_NAME( Sub )( TB_NAME( Scale )( -massScale, x ), TB_NAME( Scale )( impulseScale, acc ) );
+	TB_NAME( Store3 )( g->linearImpulse, lane0, TB_NAME( Add )( acc, P ) );
+	TB_NAME( ApplyPoint )( g, lane0, iA, iB, P, &m );
+	TB_NAME( ScatterVelocities )( ctx, g, lane0, &m );
+}
+
+// The stages over the groups [start, end) of one colour, every half of a group in turn.
+TB_FN void TB_NAME( RunStage )( tbStepContext* ctx, tbJointLanes* groups, int start, int end, tbWideJointStage stage,
+								tbSoftness soft, bool measure )
+{
+	for ( int i = start; i < end; ++i )
+	{
+		tbJointLanes* g = groups + i;
+		for ( int lane0 = 0; lane0 < TB_JOINT_LANES; lane0 += TB_W )
+		{
+			switch ( stage )
+			{
+				case tbWideJointStage_refresh:
+					TB_NAME( Refresh )( ctx, g, lane0 );
+					break;
+				case tbWideJointStage_warmStart:
+					TB_NAME( WarmStart )( ctx, g, lane0 );
+					break;
+				case tbWideJointStage_solve:
+					TB_NAME( Solve )( ctx, g, lane0, soft, measure );
+					break;
+			}
+		}
+	}
+}
+
+#undef TB_FN
+#undef tbV3
+#undef tbQ4
+#undef tbL

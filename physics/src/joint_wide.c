@@ -1,0 +1,392 @@
+// Tumble physics: the wide joint path.
+//
+// The joints of a colour share no written body, so any of them can be solved side by side. Hinge
+// joints without limit, motor or servo and ball joints, the rows of chains and of most ragdoll
+// links, are packed eight to a group (tbJointLanes, structure of arrays) and solved one joint per
+// SIMD lane: 8 lanes at a time with AVX2 on CPUs that have it, 4 with SSE2 otherwise (tbSetSimdLevel).
+// The rows are those of the scalar joints, case for case: the point block (ball_joint.c,
+// tbSolvePoint) and the hinge's two quaternion rows (hinge_joint.c, tbSolvePreparedAngularBlock),
+// rebuilt every sub-step from the bodies' motion, with the same correction clamp and the same
+// bounds on what a pass asks for. What differs is that the point block's effective mass is formed
+// and inverted in float, where the scalar rows use double (tbInvertPointMass, finding 34): a joint
+// enters the lanes only when its point block is well conditioned (tbIsWideJoint), and the rest stay
+// on the scalar path with the joint types the lanes do not cover.
+// Per joint a group holds 262 bytes: the definition the step needs, the sub-step's rows and the
+// accumulated impulses, which tbUnpackWideJoints writes back into the joint records.
+// SPDX-License-Identifier: MIT
+#include "joint_wide.h"
+
+#include "core.h"
+#include "joint.h"
+#include "world.h"
+
+#include <string.h>
+
+#if defined( __x86_64__ ) || defined( __i386__ )
+#include <immintrin.h>
+#define TB_X86 1
+#else
+#define TB_X86 0
+#endif
+
+#define TB_JOINT_LANES 8
+
+#if defined( __clang__ )
+#define TB_NOIPA __attribute__( ( noinline ) )
+#else
+#define TB_NOIPA __attribute__( ( noipa ) )
+#endif
+
+typedef struct tbJointLanes
+{
+	int jointIds[TB_JOINT_LANES]; ///< -1: an empty lane (no mass, never written)
+	int indexA[TB_JOINT_LANES];	  ///< solver state index; the static slot for the world, static or asleep bodies
+	int indexB[TB_JOINT_LANES];
+	bool writeA[TB_JOINT_LANES]; ///< awake dynamic side: velocities are stored back
+	bool writeB[TB_JOINT_LANES];
+	float mA[TB_JOINT_LANES], mB[TB_JOINT_LANES]; ///< inverse masses, 0 for sides the joint does not move
+	float hinge[TB_JOINT_LANES];				  ///< 1: hinge rows, 0: a ball joint
+	float anchorA[3][TB_JOINT_LANES];			  ///< centre to anchor at the start of the step (tbJointSide.anchor0)
+	float anchorB[3][TB_JOINT_LANES];
+	float frameA[4][TB_JOINT_LANES]; ///< joint frame at the start of the step, x y z w
+	float frameB[4][TB_JOINT_LANES];
+	float deltaCenter[3][TB_JOINT_LANES];
+
+	// The sub-step's rows.
+	float rA[3][TB_JOINT_LANES], rB[3][TB_JOINT_LANES]; ///< lever arms
+	float d[3][TB_JOINT_LANES];							///< anchor B - anchor A
+	float C[2][TB_JOINT_LANES];							///< hinge errors qRel.y, qRel.z
+	float axis0[3][TB_JOINT_LANES], axis1[3][TB_JOINT_LANES];
+	float invIA[6][TB_JOINT_LANES], invIB[6][TB_JOINT_LANES]; ///< xx xy xz yy yz zz
+	float pointInvK[6][TB_JOINT_LANES];
+	float angularInvK[3][TB_JOINT_LANES]; ///< 00 01 11
+
+	float linearImpulse[3][TB_JOINT_LANES];
+	float angularImpulse[2][TB_JOINT_LANES];
+} tbJointLanes;
+
+// The lane instances (joint_lanes.h) ---------------------------------------------------------------
+
+typedef float tbF4 __attribute__( ( vector_size( 16 ) ) );
+typedef int32_t tbI4 __attribute__( ( vector_size( 16 ) ) );
+
+#define TB_W 4
+#define TB_VF tbF4
+#define TB_VI tbI4
+#define TB_TARGET
+#define TB_NAME( x ) tbLanes4##x
+#if TB_X86
+#define TB_SQRT( v ) _mm_sqrt_ps( (__m128)( v ) )
+#define TB_ANY( m ) ( _mm_movemask_ps( (__m128)( m ) ) != 0 )
+#else
+static inline tbF4 tbSqrt4( tbF4 v )
+{
+	for ( int l = 0; l < 4; ++l )
+	{
+		v[l] = sqrtf( v[l] );
+	}
+	return v;
+}
+static inline bool tbAny4( tbI4 m )
+{
+	return ( m[0] | m[1] | m[2] | m[3] ) != 0;
+}
+#define TB_SQRT( v ) tbSqrt4( v )
+#define TB_ANY( m ) tbAny4( m )
+#endif
+#include "joint_lanes.h"
+#undef TB_W
+#undef TB_VF
+#undef TB_VI
+#undef TB_TARGET
+#undef TB_NAME
+#undef TB_SQRT
+#undef TB_ANY
+
+#if TB_X86
+typedef float tbF8 __attribute__( ( vector_size( 32 ) ) );
+typedef int32_t tbI8 __attribute__( ( vector_size( 32 ) ) );
+
+#define TB_W 8
+#define TB_VF tbF8
+#define TB_VI tbI8
+#define TB_TARGET __attribute__( ( target( "avx2,fma" ) ) )
+#define TB_NAME( x ) tbLanes8##x
+#define TB_SQRT( v ) _mm256_sqrt_ps( (__m256)( v ) )
+#define TB_ANY( m ) ( _mm256_movemask_ps( (__m256)( m ) ) != 0 )
+#include "joint_lanes.h"
+#undef TB_W
+#undef TB_VF
+#undef TB_VI
+#undef TB_TARGET
+#undef TB_NAME
+#undef TB_SQRT
+#undef TB_ANY
+#endif
+
+// The SIMD level ----------------------------------------------------------------------------------
+
+static bool tbCpuHasAvx2( void )
+{
+#if TB_X86
+	return __builtin_cpu_supports( "avx2" ) && __builtin_cpu_supports( "fma" );
+#else
+	return false;
+#endif
+}
+
+static tbSimdLevel s_simdLevel = tbSimd_auto;
+
+tbSimdLevel tbSetSimdLevel( tbSimdLevel level )
+{
+	if ( level == tbSimd_none )
+	{
+		s_simdLevel = tbSimd_none;
+	}
+	else
+	{
+		s_simdLevel = ( level == tbSimd_avx2 || level == tbSimd_auto ) && tbCpuHasAvx2() ? tbSimd_avx2 : tbSimd_sse2;
+	}
+	return s_simdLevel;
+}
+
+tbSimdLevel tbGetSimdLevel( void )
+{
+	if ( s_simdLevel == tbSimd_auto )
+	{
+		tbSetSimdLevel( tbSimd_auto );
+	}
+	return s_simdLevel;
+}
+
+// Packing -----------------------------------------------------------------------------------------
+
+// Largest row sum of |I|: bounds the largest eigenvalue of the inverse inertia.
+static float tbInertiaNorm( const tbMat3* m )
+{
+	tbMat3 t = tbTranspose( *m );
+	return tbMaxFloat( tbAbsFloat( t.cx.x ) + tbAbsFloat( t.cx.y ) + tbAbsFloat( t.cx.z ),
+					   tbMaxFloat( tbAbsFloat( t.cy.x ) + tbAbsFloat( t.cy.y ) + tbAbsFloat( t.cy.z ),
+								   tbAbsFloat( t.cz.x ) + tbAbsFloat( t.cz.y ) + tbAbsFloat( t.cz.z ) ) );
+}
+
+// The joints the lanes take. Breakable joints track their peak reaction per sub-step and stay
+// scalar, as do hinges with a limit, motor or servo. The point block's K = (mA + mB) E + angular
+// terms ~ |r|^2 |I^-1| is inverted in float, which keeps about 7 digits: a ratio of angular to
+// linear terms up to 1e4 (a lever arm 30 times the body's radius of gyration) leaves 3 of them,
+// plenty for a Gauss-Seidel pass; past it the scalar rows' double inverse is needed (finding 34's
+// lever had 1e9). The inverse masses are held within 1e-9..1e9 so that K's cofactors (cubes of
+// its entries) stay inside float range. The lever arms keep their length through the step; the
+// inertia norm bounds every rotation of it.
+static bool tbIsWideJoint( const tbJoint* joint )
+{
+	if ( tbGetSimdLevel() == tbSimd_none )
+	{
+		return false;
+	}
+	if ( joint->breakForce < FLT_MAX || joint->breakTorque < FLT_MAX )
+	{
+		return false;
+	}
+	if ( joint->type == tbJoint_hinge )
+	{
+		const tbHingeJointData* h = &joint->hinge;
+		if ( h->enableLimit || h->enableMotor || h->enableServo )
+		{
+			return false;
+		}
+	}
+	else if ( joint->type != tbJoint_ball )
+	{
+		return false;
+	}
+	float mSum = joint->sideA.invMass + joint->sideB.invMass;
+	if ( !( mSum >= 1.0e-9f && mSum <= 1.0e9f ) )
+	{
+		return false;
+	}
+	float angular = tbLengthSquared( joint->sideA.anchor0 ) * tbInertiaNorm( &joint->sideA.invI ) +
+					tbLengthSquared( joint->sideB.anchor0 ) * tbInertiaNorm( &joint->sideB.invI );
+	return angular <= 1.0e4f * mSum;
+}
+
+static void tbFillLane( tbStepContext* ctx, tbJointLanes* g, int l, const tbJoint* joint )
+{
+	const tbJointSide* sides[2] = { &joint->sideA, &joint->sideB };
+	g->jointIds[l] = joint->id;
+	for ( int s = 0; s < 2; ++s )
+	{
+		const tbJointSide* side = sides[s];
+		int index = side->solverIndex >= 0 ? side->solverIndex : ctx->bodyCount;
+		bool write = side->solverIndex >= 0 && side->invMass > 0.0f;
+		float( *anchor )[TB_JOINT_LANES] = s == 0 ? g->anchorA : g->anchorB;
+		float( *frame )[TB_JOINT_LANES] = s == 0 ? g->frameA : g->frameB;
+		*( s == 0 ? &g->indexA[l] : &g->indexB[l] ) = index;
+		*( s == 0 ? &g->writeA[l] : &g->writeB[l] ) = write;
+		*( s == 0 ? &g->mA[l] : &g->mB[l] ) = side->invMass;
+		anchor[0][l] = side->anchor0.x;
+		anchor[1][l] = side->anchor0.y;
+		anchor[2][l] = side->anchor0.z;
+		frame[0][l] = side->frame0.x;
+		frame[1][l] = side->frame0.y;
+		frame[2][l] = side->frame0.z;
+		frame[3][l] = side->frame0.w;
+	}
+	g->deltaCenter[0][l] = joint->deltaCenter.x;
+	g->deltaCenter[1][l] = joint->deltaCenter.y;
+	g->deltaCenter[2][l] = joint->deltaCenter.z;
+	bool isHinge = joint->type == tbJoint_hinge;
+	tbVec3 linear = isHinge ? joint->hinge.linearImpulse : joint->ball.linearImpulse;
+	g->hinge[l] = isHinge ? 1.0f : 0.0f;
+	g->linearImpulse[0][l] = linear.x;
+	g->linearImpulse[1][l] = linear.y;
+	g->linearImpulse[2][l] = linear.z;
+	g->angularImpulse[0][l] = isHinge ? joint->hinge.angularImpulse[0] : 0.0f;
+	g->angularImpulse[1][l] = isHinge ? joint->hinge.angularImpulse[1] : 0.0f;
+}
+
+// An empty lane: the static slot on both sides, no mass, identity frames (finite rows that apply
+// nothing).
+static void tbFillEmptyLane( tbStepContext* ctx, tbJointLanes* g, int l )
+{
+	g->jointIds[l] = -1;
+	g->indexA[l] = ctx->bodyCount;
+	g->indexB[l] = ctx->bodyCount;
+	g->frameA[3][l] = 1.0f;
+	g->frameB[3][l] = 1.0f;
+}
+
+typedef struct tbWideTask
+{
+	tbStepContext* ctx;
+	tbJointLanes* groups; ///< the colour's first group
+	tbWideJointStage stage;
+	tbSoftness soft;
+	bool measure;
+	bool avx2;
+} tbWideTask;
+
+static void tbWideStageBlock( int start, int end, int blockIndex, void* context )
+{
+	TB_UNUSED( blockIndex );
+	const tbWideTask* task = context;
+#if TB_X86
+	if ( task->avx2 )
+	{
+		tbLanes8RunStage( task->ctx, task->groups, start, end, task->stage, task->soft, task->measure );
+		return;
+	}
+#endif
+	tbLanes4RunStage( task->ctx, task->groups, start, end, task->stage, task->soft, task->measure );
+}
+
+/// Groups per parallel-for block (fixed: results must not depend on the thread count).
+#define TB_LANE_GROUP_BLOCK_SIZE 4
+
+static void tbRunWideGroups( tbStepContext* ctx, int first, int count, tbWideJointStage stage, tbSoftness soft,
+							 bool measure )
+{
+	if ( count == 0 )
+	{
+		return;
+	}
+	tbWideTask task = { ctx, ctx->jointLanes + first, stage, soft, measure, tbGetSimdLevel() == tbSimd_avx2 };
+	tbParallelFor( ctx->jobs, count, TB_LANE_GROUP_BLOCK_SIZE, tbWideStageBlock, &task );
+}
+
+void tbPackWideJoints( tbStepContext* ctx )
+{
+	tbWorld* world = ctx->world;
+	int count = ctx->jointCount;
+	int* order = TB_ARENA_ARRAY_RAW( ctx->arena, int, count > 0 ? count : 1 );
+	bool* wide = TB_ARENA_ARRAY_RAW( ctx->arena, bool, count > 0 ? count : 1 );
+	int groupCount = 0;
+	for ( int color = 0; color <= TB_JOINT_COLOR_COUNT; ++color )
+	{
+		int start = ctx->jointColorStarts[color];
+		int end = ctx->jointColorStarts[color + 1];
+		int n = 0;
+		for ( int i = start; i < end; ++i )
+		{
+			// The overflow set shares bodies between its joints: it stays serial and scalar.
+			wide[i] = color < TB_JOINT_COLOR_COUNT && tbIsWideJoint( world->joints.data + ctx->jointIds[i] );
+			n += wide[i] ? 1 : 0;
+		}
+		// The lanes' joints first, each part in its old order. Within a colour the order changes
+		// nothing: its joints touch disjoint bodies.
+		int k = start, rest = start + n;
+		for ( int i = start; i < end; ++i )
+		{
+			order[wide[i] ? k++ : rest++] = ctx->jointIds[i];
+		}
+		memcpy( ctx->jointIds + start, order + start, sizeof( int ) * (size_t)( end - start ) );
+		ctx->jointScalarStarts[color] = start + n;
+		ctx->jointLaneStarts[color] = groupCount;
+		groupCount += ( n + TB_JOINT_LANES - 1 ) / TB_JOINT_LANES;
+	}
+	ctx->jointLaneStarts[TB_JOINT_COLOR_COUNT + 1] = groupCount;
+	ctx->jointLanes = TB_ARENA_ARRAY( ctx->arena, tbJointLanes, groupCount > 0 ? groupCount : 1 );
+
+	for ( int color = 0; color < TB_JOINT_COLOR_COUNT; ++color )
+	{
+		int start = ctx->jointColorStarts[color];
+		int n = ctx->jointScalarStarts[color] - start;
+		tbJointLanes* groups = ctx->jointLanes + ctx->jointLaneStarts[color];
+		for ( int i = 0; i < ( n + TB_JOINT_LANES - 1 ) / TB_JOINT_LANES * TB_JOINT_LANES; ++i )
+		{
+			tbJointLanes* g = groups + i / TB_JOINT_LANES;
+			if ( i < n )
+			{
+				tbFillLane( ctx, g, i % TB_JOINT_LANES, world->joints.data + ctx->jointIds[start + i] );
+			}
+			else
+			{
+				tbFillEmptyLane( ctx, g, i % TB_JOINT_LANES );
+			}
+		}
+	}
+	tbSoftness none = { 0.0f, 1.0f, 0.0f };
+	tbRunWideGroups( ctx, 0, groupCount, tbWideJointStage_refresh, none, false );
+}
+
+void tbRunWideJoints( tbStepContext* ctx, int color, tbWideJointStage stage, tbSoftness soft, bool measure )
+{
+	int first = ctx->jointLaneStarts[color];
+	tbRunWideGroups( ctx, first, ctx->jointLaneStarts[color + 1] - first, stage, soft, measure );
+}
+
+void tbUnpackWideJoints( tbStepContext* ctx )
+{
+	tbWorld* world = ctx->world;
+	int groupCount = ctx->jointLaneStarts[TB_JOINT_COLOR_COUNT + 1];
+	for ( int i = 0; i < groupCount; ++i )
+	{
+		const tbJointLanes* g = ctx->jointLanes + i;
+		for ( int l = 0; l < TB_JOINT_LANES; ++l )
+		{
+			if ( g->jointIds[l] < 0 )
+			{
+				continue;
+			}
+			tbJoint* joint = world->joints.data + g->jointIds[l];
+			tbVec3 linear = { g->linearImpulse[0][l], g->linearImpulse[1][l], g->linearImpulse[2][l] };
+			joint->rA = tbMakeVec3( g->rA[0][l], g->rA[1][l], g->rA[2][l] );
+			joint->rB = tbMakeVec3( g->rB[0][l], g->rB[1][l], g->rB[2][l] );
+			if ( joint->type == tbJoint_hinge )
+			{
+				tbHingeJointData* h = &joint->hinge;
+				h->linearImpulse = linear;
+				h->angularImpulse[0] = g->angularImpulse[0][l];
+				h->angularImpulse[1] = g->angularImpulse[1][l];
+				// The reaction (tbHingeAngularImpulse) reads the impulses along the last rows.
+				h->block.n = 2;
+				h->block.axes[0] = tbMakeVec3( g->axis0[0][l], g->axis0[1][l], g->axis0[2][l] );
+				h->block.axes[1] = tbMakeVec3( g->axis1[0][l], g->axis1[1][l], g->axis1[2][l] );
+			}
+			else
+			{
+				joint->ball.linearImpulse = linear;
+			}
+		}
+	}
+}

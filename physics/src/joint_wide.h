@@ -1,0 +1,24 @@
+// Tumble physics: the wide joint path: hinge and ball joints solved in SIMD lanes, one joint per
+// lane, eight joints of one colour to a group (joint_wide.c).
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "solver.h"
+
+typedef enum tbWideJointStage
+{
+	tbWideJointStage_refresh,
+	tbWideJointStage_warmStart,
+	tbWideJointStage_solve,
+} tbWideJointStage;
+
+/// After the joints' scalar prepare: moves the joints the lanes take to the front of their colour
+/// (ctx->jointScalarStarts marks where the rest begin), packs them into ctx->jointLanes and builds
+/// their rows for the first sub-step.
+void tbPackWideJoints( tbStepContext* ctx );
+/// One stage over the lane groups of a colour (soft and measure are for the solve stage: measure
+/// takes the pose again first, after a position update).
+void tbRunWideJoints( tbStepContext* ctx, int color, tbWideJointStage stage, tbSoftness soft, bool measure );
+/// Accumulated impulses and the last rows back into the joint records (before tbFinalizeJoints
+/// reads the reactions).
+void tbUnpackWideJoints( tbStepContext* ctx );
