@@ -21,8 +21,6 @@
 
 #include <float.h>
 
-// A twist range narrower than this is locked with one equality row, rad.
-#define TB_TWIST_LOCK_RANGE 1.0e-4f
 
 tbConeJointDef tbDefaultConeJointDef( void )
 {
@@ -75,10 +73,6 @@ tbJointId tbCreateConeJoint( tbWorldId worldId, const tbConeJointDef* def, tbRes
 	return tbMakeJointId( world, joint );
 }
 
-static bool tbIsTwistLocked( const tbConeJointData* c )
-{
-	return c->enableTwistLimit && c->upperTwist - c->lowerTwist < TB_TWIST_LOCK_RANGE;
-}
 
 // Direction that increases the swing angle, (xA x xB) / |xA x xB|; any perpendicular of xA when
 // the axes are (anti)parallel.
@@ -114,11 +108,11 @@ static void tbPrepareCone( tbStepContext* ctx, tbJoint* joint )
 		c->pyramidLowerImpulse[0] = c->pyramidLowerImpulse[1] = 0.0f;
 		c->pyramidUpperImpulse[0] = c->pyramidUpperImpulse[1] = 0.0f;
 	}
-	if ( tbIsTwistLocked( c ) == false )
+	if ( tbIsConeTwistLocked( c ) == false )
 	{
 		c->twistImpulse = 0.0f;
 	}
-	if ( c->enableTwistLimit == false || tbIsTwistLocked( c ) )
+	if ( c->enableTwistLimit == false || tbIsConeTwistLocked( c ) )
 	{
 		c->twistLowerImpulse = 0.0f;
 		c->twistUpperImpulse = 0.0f;
@@ -168,7 +162,7 @@ static void tbSolveCone( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, b
 	if ( c->enableTwistLimit )
 	{
 		float angle = tbPoseTwist( p );
-		if ( tbIsTwistLocked( c ) )
+		if ( tbIsConeTwistLocked( c ) )
 		{
 			float target = 0.5f * ( c->lowerTwist + c->upperTwist );
 			tbSolveAngularEquality( m, &c->twist, tbWrapAngle( angle - target ), soft, &c->twistImpulse );

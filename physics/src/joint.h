@@ -144,6 +144,14 @@ typedef struct tbConeJointData
 	tbAngularAxis pyramid[2]; ///< step data: pyramid rows (quaternion rows y, z)
 } tbConeJointData;
 
+/// A cone joint's twist range narrower than this is locked with one equality row, rad.
+#define TB_TWIST_LOCK_RANGE 1.0e-4f
+
+static inline bool tbIsConeTwistLocked( const tbConeJointData* c )
+{
+	return c->enableTwistLimit && c->upperTwist - c->lowerTwist < TB_TWIST_LOCK_RANGE;
+}
+
 typedef struct tbFixedJointData
 {
 	tbVec3 linearImpulse;

@@ -216,7 +216,7 @@ static TB_NOIPA TB_TARGET void TB_NAME( ScatterVelocities )( tbStepContext* ctx,
 // The current lever arms and the anchor gap d of every lane, and the relative frame qRel (w >= 0),
 // from the bodies' sub-step motion (tbComputeJointPose).
 TB_FN void TB_NAME( MeasurePose )( const tbStepContext* ctx, tbJointLanes* g, int lane0, bool storeArms, tbQ4* qAOut,
-								   tbQ4* qRelOut )
+								   tbQ4* qBOut, tbQ4* qRelOut )
 {
 	float a[14][TB_W];
 	for ( int l = 0; l < TB_W; ++l )
@@ -258,7 +258,23 @@ TB_FN void TB_NAME( MeasurePose )( const tbStepContext* ctx, tbJointLanes* g, in
 	q.w = (TB_VF)( (TB_VI)q.w ^ sign );
 	TB_NAME( Store )( g->C[0] + lane0, q.y );
 	TB_NAME( Store )( g->C[1] + lane0, q.z );
+	if ( g->anyTwist || g->anyCone )
+	{
+		// The twist and swing angles (tbTwistAngle, tbSwingAngle), lane by lane.
+		float x[TB_W], y[TB_W], z[TB_W], w[TB_W];
+		TB_NAME( Store )( x, q.x );
+		TB_NAME( Store )( y, q.y );
+		TB_NAME( Store )( z, q.z );
+		TB_NAME( Store )( w, q.w );
+		for ( int l = 0; l < TB_W; ++l )
+		{
+			tbQuat ql = { x[l], y[l], z[l], w[l] };
+			g->twist[lane0 + l] = tbTwistAngle( ql );
+			g->swing[lane0 + l] = tbSwingAngle( ql );
+		}
+	}
 	*qAOut = qA;
+	*qBOut = qB;
 	*qRelOut = q;
 }
 
@@ -271,12 +287,50 @@ TB_FN tbV3 TB_NAME( QuatRowAxis )( tbQ4 qA, tbV3 local )
 	return TB_NAME( Rotate )( qA, TB_NAME( Scale )( s, local ) );
 }
 
+// 1 / (a . (IA^-1 + IB^-1) a), 0 where no body can turn about a (tbMakeAngularAxis).
+TB_FN TB_VF TB_NAME( AxisMass )( const TB_VF* iSum, tbV3 a )
+{
+	TB_VF k = TB_NAME( Dot )( a, TB_NAME( MulSym )( iSum, a ) );
+	TB_VF zero = TB_NAME( Splat )( 0.0f );
+	return TB_NAME( Select )( k > zero, TB_NAME( Splat )( 1.0f ) / TB_NAME( Max )( k, TB_NAME( Splat )( FLT_MIN ) ),
+							  zero );
+}
+
+// The swing direction of the lanes whose frames' x axes are (anti)parallel (tbSwingDirection): the
+// swing rotation axis of qRel, or frame A's y axis. Rare, so lane by lane.
+TB_FN tbV3 TB_NAME( ParallelSwingDirection )( tbQ4 qA, tbQ4 q, TB_VI parallel, tbV3 dir )
+{
+	float a[4][TB_W], r[4][TB_W], out[3][TB_W];
+	int32_t mask[TB_W];
+	TB_NAME( Store )
+	( a[0], qA.x ), TB_NAME( Store )( a[1], qA.y ), TB_NAME( Store )( a[2], qA.z ), TB_NAME( Store )( a[3], qA.w );
+	TB_NAME( Store )( r[1], q.y ), TB_NAME( Store )( r[2], q.z );
+	TB_NAME( Store )( out[0], dir.x ), TB_NAME( Store )( out[1], dir.y ), TB_NAME( Store )( out[2], dir.z );
+	memcpy( mask, &parallel, sizeof( mask ) );
+	for ( int l = 0; l < TB_W; ++l )
+	{
+		if ( mask[l] == 0 )
+		{
+			continue;
+		}
+		tbQuat ql = { a[0][l], a[1][l], a[2][l], a[3][l] };
+		tbVec3 local = { 0.0f, r[1][l], r[2][l] };
+		tbVec3 d = tbLengthSquared( local ) < 1.0e-12f ? tbRotate( ql, tbMakeVec3( 0.0f, 1.0f, 0.0f ) )
+													   : tbRotate( ql, tbNormalize( local ) );
+		out[0][l] = d.x;
+		out[1][l] = d.y;
+		out[2][l] = d.z;
+	}
+	tbV3 v = { TB_NAME( Load )( out[0] ), TB_NAME( Load )( out[1] ), TB_NAME( Load )( out[2] ) };
+	return v;
+}
+
 // The rows of the sub-step (joint.h, prepared rows): pose, the hinge's quaternion row axes, the
 // inverse inertias the bodies have now, and the inverses of both blocks' effective masses.
 TB_FN void TB_NAME( Refresh )( const tbStepContext* ctx, tbJointLanes* g, int lane0 )
 {
-	tbQ4 qA, q;
-	TB_NAME( MeasurePose )( ctx, g, lane0, true, &qA, &q );
+	tbQ4 qA, qB, q;
+	TB_NAME( MeasurePose )( ctx, g, lane0, true, &qA, &qB, &q );
 	tbV3 local0 = { -q.z, q.w, q.x };
 	tbV3 local1 = { q.y, -q.x, q.w };
 	tbV3 a0 = TB_NAME( QuatRowAxis )( qA, local0 );
@@ -349,6 +403,35 @@ TB_FN void TB_NAME( Refresh )( const tbStepContext* ctx, tbJointLanes* g, int la
 	TB_NAME( Store )( g->angularInvK[0] + lane0, ainv * k11 );
 	TB_NAME( Store )( g->angularInvK[1] + lane0, -ainv * k01 );
 	TB_NAME( Store )( g->angularInvK[2] + lane0, ainv * k00 );
+
+	TB_VF one = TB_NAME( Splat )( 1.0f );
+	if ( g->anyTwist )
+	{
+		// tbTwistAxis: d(twist)/dt = R(qA) (1, (w z + x y) / s, (x z - w y) / s) . (wB - wA), s = w^2 + x^2.
+		TB_VF sq = TB_NAME( Max )( q.w * q.w + q.x * q.x, TB_NAME( Splat )( 1.0e-6f ) );
+		TB_VF inv = one / sq;
+		tbV3 local = { one, ( q.w * q.z + q.x * q.y ) * inv, ( q.x * q.z - q.w * q.y ) * inv };
+		tbV3 axis = TB_NAME( Rotate )( qA, local );
+		axis = TB_NAME( Scale )( TB_NAME( Load )( g->twistLimit + lane0 ), axis );
+		TB_NAME( Store3 )( g->twistAxis, lane0, axis );
+		TB_NAME( Store )( g->twistMass + lane0, TB_NAME( AxisMass )( iSum, axis ) );
+	}
+	if ( g->anyCone )
+	{
+		// tbSwingDirection: xA x xB normalised; the row pushes back along its opposite.
+		tbV3 ex = { one, zero, zero };
+		tbV3 n = TB_NAME( Cross )( TB_NAME( Rotate )( qA, ex ), TB_NAME( Rotate )( qB, ex ) );
+		TB_VF length = TB_NAME( Sqrt )( TB_NAME( Dot )( n, n ) );
+		TB_VI parallel = length < TB_NAME( Splat )( 1.0e-6f );
+		tbV3 dir = TB_NAME( Scale )( one / TB_NAME( Max )( length, TB_NAME( Splat )( 1.0e-6f ) ), n );
+		if ( TB_ANY( parallel ) )
+		{
+			dir = TB_NAME( ParallelSwingDirection )( qA, q, parallel, dir );
+		}
+		tbV3 axis = TB_NAME( Scale )( -TB_NAME( Load )( g->coneLimit + lane0 ), dir );
+		TB_NAME( Store3 )( g->swingAxis, lane0, axis );
+		TB_NAME( Store )( g->swingMass + lane0, TB_NAME( AxisMass )( iSum, axis ) );
+	}
 }
 
 TB_FN void TB_NAME( LoadInertia )( tbJointLanes* g, int lane0, TB_VF* iA, TB_VF* iB )
@@ -388,7 +471,18 @@ TB_FN void TB_NAME( WarmStart )( tbStepContext* ctx, tbJointLanes* g, int lane0 
 	TB_NAME( LoadInertia )( g, lane0, iA, iB );
 	tbV3 a0 = TB_NAME( Load3 )( g->axis0, lane0 ), a1 = TB_NAME( Load3 )( g->axis1, lane0 );
 	TB_VF l0 = TB_NAME( Load )( g->angularImpulse[0] + lane0 ), l1 = TB_NAME( Load )( g->angularImpulse[1] + lane0 );
-	TB_NAME( ApplyAngular )( iA, iB, TB_NAME( Add )( TB_NAME( Scale )( l0, a0 ), TB_NAME( Scale )( l1, a1 ) ), &m );
+	tbV3 angular = TB_NAME( Add )( TB_NAME( Scale )( l0, a0 ), TB_NAME( Scale )( l1, a1 ) );
+	if ( g->anyTwist )
+	{
+		TB_VF twist = TB_NAME( Load )( g->lowerImpulse + lane0 ) - TB_NAME( Load )( g->upperImpulse + lane0 );
+		angular = TB_NAME( Add )( angular, TB_NAME( Scale )( twist, TB_NAME( Load3 )( g->twistAxis, lane0 ) ) );
+	}
+	if ( g->anyCone )
+	{
+		TB_VF cone = TB_NAME( Load )( g->coneImpulse + lane0 );
+		angular = TB_NAME( Add )( angular, TB_NAME( Scale )( cone, TB_NAME( Load3 )( g->swingAxis, lane0 ) ) );
+	}
+	TB_NAME( ApplyAngular )( iA, iB, angular, &m );
 	TB_NAME( ApplyPoint )( g, lane0, iA, iB, TB_NAME( Load3 )( g->linearImpulse, lane0 ), &m );
 	TB_NAME( ScatterVelocities )( ctx, g, lane0, &m );
 }
@@ -415,14 +509,36 @@ TB_FN tbV3 TB_NAME( ClampLanes )( tbV3 v, const float* limits )
 	return v;
 }
 
+// An inequality row C >= 0 about a world axis (tbSolveAngularLimit): speculative while C > 0 (the
+// approach that closes the gap within the sub-step, no more), soft past it in a biased pass, hard
+// in a relax pass. The accumulated impulse stays >= 0.
+TB_FN void TB_NAME( SolveLimit )( const tbStepContext* ctx, const TB_VF* iA, const TB_VF* iB, tbV3 axis, TB_VF mass,
+								  TB_VF C, tbSoftness soft, float* accumulated, tbL* m )
+{
+	TB_VF zero = TB_NAME( Splat )( 0.0f );
+	TB_VF maxCorrection = TB_NAME( Splat )( TB_JOINT_MAX_CORRECTION_SPEED );
+	TB_VI speculative = C > zero;
+	TB_VF gapBias = TB_NAME( Min )( C, TB_NAME( Splat )( TB_MAX_JOINT_LENGTH ) ) * ctx->inv_h;
+	TB_VF softBias = TB_NAME( Max )( TB_NAME( Min )( soft.biasRate * C, maxCorrection ), -maxCorrection );
+	TB_VF bias = TB_NAME( Select )( speculative, gapBias, softBias );
+	TB_VF massScale = TB_NAME( Select )( speculative, TB_NAME( Splat )( 1.0f ), TB_NAME( Splat )( soft.massScale ) );
+	TB_VF impulseScale = TB_NAME( Select )( speculative, zero, TB_NAME( Splat )( soft.impulseScale ) );
+	TB_VF cdot = TB_NAME( Dot )( axis, TB_NAME( Sub )( m->wB, m->wA ) );
+	TB_VF old = TB_NAME( Load )( accumulated );
+	TB_VF lambda = -massScale * mass * ( cdot + bias ) - impulseScale * old;
+	TB_VF total = TB_NAME( Max )( old + lambda, zero );
+	TB_NAME( Store )( accumulated, total );
+	TB_NAME( ApplyAngular )( iA, iB, TB_NAME( Scale )( total - old, axis ), m );
+}
+
 // One Gauss-Seidel pass over the lanes: the hinge block (tbSolvePreparedAngularBlock) and then the
 // point block (tbSolvePoint), each with the same bounds as the scalar rows.
 TB_FN void TB_NAME( Solve )( tbStepContext* ctx, tbJointLanes* g, int lane0, tbSoftness soft, bool measure )
 {
 	if ( measure )
 	{
-		tbQ4 qA, q;
-		TB_NAME( MeasurePose )( ctx, g, lane0, false, &qA, &q );
+		tbQ4 qA, qB, q;
+		TB_NAME( MeasurePose )( ctx, g, lane0, false, &qA, &qB, &q );
 	}
 	tbL m;
 	TB_NAME( GatherVelocities )( ctx, g, lane0, &m );
@@ -432,6 +548,26 @@ TB_FN void TB_NAME( Solve )( tbStepContext* ctx, tbJointLanes* g, int lane0, tbS
 	TB_VF massScale = TB_NAME( Splat )( soft.massScale );
 	TB_VF impulseScale = TB_NAME( Splat )( soft.impulseScale );
 	TB_VF maxCorrection = TB_NAME( Splat )( TB_JOINT_MAX_CORRECTION_SPEED );
+
+	// The limits first, as the scalar joints solve them: the twist range, then the cone.
+	if ( g->anyTwist )
+	{
+		tbV3 axis = TB_NAME( Load3 )( g->twistAxis, lane0 );
+		TB_VF mass = TB_NAME( Load )( g->twistMass + lane0 );
+		TB_VF twist = TB_NAME( Load )( g->twist + lane0 );
+		TB_VF lowerC = twist - TB_NAME( Load )( g->lower + lane0 );
+		TB_VF upperC = TB_NAME( Load )( g->upper + lane0 ) - twist;
+		TB_NAME( SolveLimit )( ctx, iA, iB, axis, mass, lowerC, soft, g->lowerImpulse + lane0, &m );
+		tbV3 reversed = TB_NAME( Scale )( TB_NAME( Splat )( -1.0f ), axis );
+		TB_NAME( SolveLimit )( ctx, iA, iB, reversed, mass, upperC, soft, g->upperImpulse + lane0, &m );
+	}
+	if ( g->anyCone )
+	{
+		tbV3 axis = TB_NAME( Load3 )( g->swingAxis, lane0 );
+		TB_VF C = TB_NAME( Load )( g->coneAngle + lane0 ) - TB_NAME( Load )( g->swing + lane0 );
+		TB_NAME( SolveLimit )
+		( ctx, iA, iB, axis, TB_NAME( Load )( g->swingMass + lane0 ), C, soft, g->coneImpulse + lane0, &m );
+	}
 
 	// Hinge rows: rhs_i = a_i . (wB - wA) + clamp(biasRate C_i).
 	tbV3 a0 = TB_NAME( Load3 )( g->axis0, lane0 ), a1 = TB_NAME( Load3 )( g->axis1, lane0 );

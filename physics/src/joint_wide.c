@@ -44,9 +44,16 @@ typedef struct tbJointLanes
 	int indexB[TB_JOINT_LANES];
 	bool writeA[TB_JOINT_LANES]; ///< awake dynamic side: velocities are stored back
 	bool writeB[TB_JOINT_LANES];
+	/// Which rows the group's lanes have: a group skips the rows none of its lanes has (the packing
+	/// puts joints of one kind together).
+	bool anyHinge, anyTwist, anyCone;
 	float mA[TB_JOINT_LANES], mB[TB_JOINT_LANES]; ///< inverse masses, 0 for sides the joint does not move
-	float hinge[TB_JOINT_LANES];				  ///< 1: hinge rows, 0: a ball joint
-	float anchorA[3][TB_JOINT_LANES];			  ///< centre to anchor at the start of the step (tbJointSide.anchor0)
+	float hinge[TB_JOINT_LANES];				  ///< 1: the hinge's two quaternion rows
+	float twistLimit[TB_JOINT_LANES];			  ///< 1: twist limit rows (a hinge's angle limit, a cone's twist range)
+	float coneLimit[TB_JOINT_LANES];			  ///< 1: the cone limit row
+	float lower[TB_JOINT_LANES], upper[TB_JOINT_LANES]; ///< twist range, rad
+	float coneAngle[TB_JOINT_LANES];					///< rad
+	float anchorA[3][TB_JOINT_LANES]; ///< centre to anchor at the start of the step (tbJointSide.anchor0)
 	float anchorB[3][TB_JOINT_LANES];
 	float frameA[4][TB_JOINT_LANES]; ///< joint frame at the start of the step, x y z w
 	float frameB[4][TB_JOINT_LANES];
@@ -56,13 +63,17 @@ typedef struct tbJointLanes
 	float rA[3][TB_JOINT_LANES], rB[3][TB_JOINT_LANES]; ///< lever arms
 	float d[3][TB_JOINT_LANES];							///< anchor B - anchor A
 	float C[2][TB_JOINT_LANES];							///< hinge errors qRel.y, qRel.z
+	float twist[TB_JOINT_LANES], swing[TB_JOINT_LANES]; ///< angles of the last pose measured, rad
 	float axis0[3][TB_JOINT_LANES], axis1[3][TB_JOINT_LANES];
+	float twistAxis[3][TB_JOINT_LANES], swingAxis[3][TB_JOINT_LANES]; ///< swingAxis: towards less swing
+	float twistMass[TB_JOINT_LANES], swingMass[TB_JOINT_LANES];
 	float invIA[6][TB_JOINT_LANES], invIB[6][TB_JOINT_LANES]; ///< xx xy xz yy yz zz
 	float pointInvK[6][TB_JOINT_LANES];
 	float angularInvK[3][TB_JOINT_LANES]; ///< 00 01 11
 
 	float linearImpulse[3][TB_JOINT_LANES];
 	float angularImpulse[2][TB_JOINT_LANES];
+	float lowerImpulse[TB_JOINT_LANES], upperImpulse[TB_JOINT_LANES], coneImpulse[TB_JOINT_LANES];
 } tbJointLanes;
 
 // The lane instances (joint_lanes.h) ---------------------------------------------------------------
@@ -170,8 +181,9 @@ static float tbInertiaNorm( const tbMat3* m )
 								   tbAbsFloat( t.cz.x ) + tbAbsFloat( t.cz.y ) + tbAbsFloat( t.cz.z ) ) );
 }
 
-// The joints the lanes take. Breakable joints track their peak reaction per sub-step and stay
-// scalar, as do hinges with a limit, motor or servo. The point block's K = (mA + mB) E + angular
+// The joints the lanes take: ball joints, hinges without motor or servo, cone joints with cone and
+// twist limits (not the pyramid limit, not a locked twist). Breakable joints track their peak
+// reaction per sub-step and stay scalar. The point block's K = (mA + mB) E + angular
 // terms ~ |r|^2 |I^-1| is inverted in float, which keeps about 7 digits: a ratio of angular to
 // linear terms up to 1e4 (a lever arm 30 times the body's radius of gyration) leaves 3 of them,
 // plenty for a Gauss-Seidel pass; past it the scalar rows' double inverse is needed (finding 34's
@@ -188,17 +200,26 @@ static bool tbIsWideJoint( const tbJoint* joint )
 	{
 		return false;
 	}
-	if ( joint->type == tbJoint_hinge )
+	switch ( joint->type )
 	{
-		const tbHingeJointData* h = &joint->hinge;
-		if ( h->enableLimit || h->enableMotor || h->enableServo )
-		{
-			return false;
+		case tbJoint_ball:
+			break;
+		case tbJoint_hinge:
+			if ( joint->hinge.enableMotor || joint->hinge.enableServo )
+			{
+				return false;
+			}
+			break;
+		case tbJoint_cone: {
+			const tbConeJointData* c = &joint->cone;
+			if ( c->enablePyramidLimit || tbIsConeTwistLocked( c ) )
+			{
+				return false;
+			}
+			break;
 		}
-	}
-	else if ( joint->type != tbJoint_ball )
-	{
-		return false;
+		default:
+			return false;
 	}
 	float mSum = joint->sideA.invMass + joint->sideB.invMass;
 	if ( !( mSum >= 1.0e-9f && mSum <= 1.0e9f ) )
@@ -235,14 +256,46 @@ static void tbFillLane( tbStepContext* ctx, tbJointLanes* g, int l, const tbJoin
 	g->deltaCenter[0][l] = joint->deltaCenter.x;
 	g->deltaCenter[1][l] = joint->deltaCenter.y;
 	g->deltaCenter[2][l] = joint->deltaCenter.z;
-	bool isHinge = joint->type == tbJoint_hinge;
-	tbVec3 linear = isHinge ? joint->hinge.linearImpulse : joint->ball.linearImpulse;
-	g->hinge[l] = isHinge ? 1.0f : 0.0f;
+	tbVec3 linear = tb_vec3_zero;
+	switch ( joint->type )
+	{
+		case tbJoint_hinge: {
+			const tbHingeJointData* h = &joint->hinge;
+			linear = h->linearImpulse;
+			g->hinge[l] = 1.0f;
+			g->angularImpulse[0][l] = h->angularImpulse[0];
+			g->angularImpulse[1][l] = h->angularImpulse[1];
+			g->twistLimit[l] = h->enableLimit ? 1.0f : 0.0f;
+			g->lower[l] = h->lowerAngle;
+			g->upper[l] = h->upperAngle;
+			g->lowerImpulse[l] = h->lowerImpulse;
+			g->upperImpulse[l] = h->upperImpulse;
+			g->anyHinge = true;
+			g->anyTwist = g->anyTwist || h->enableLimit;
+			break;
+		}
+		case tbJoint_cone: {
+			const tbConeJointData* c = &joint->cone;
+			linear = c->linearImpulse;
+			g->twistLimit[l] = c->enableTwistLimit ? 1.0f : 0.0f;
+			g->lower[l] = c->lowerTwist;
+			g->upper[l] = c->upperTwist;
+			g->lowerImpulse[l] = c->twistLowerImpulse;
+			g->upperImpulse[l] = c->twistUpperImpulse;
+			g->coneLimit[l] = c->enableConeLimit ? 1.0f : 0.0f;
+			g->coneAngle[l] = c->coneAngle;
+			g->coneImpulse[l] = c->coneImpulse;
+			g->anyTwist = g->anyTwist || c->enableTwistLimit;
+			g->anyCone = g->anyCone || c->enableConeLimit;
+			break;
+		}
+		default:
+			linear = joint->ball.linearImpulse;
+			break;
+	}
 	g->linearImpulse[0][l] = linear.x;
 	g->linearImpulse[1][l] = linear.y;
 	g->linearImpulse[2][l] = linear.z;
-	g->angularImpulse[0][l] = isHinge ? joint->hinge.angularImpulse[0] : 0.0f;
-	g->angularImpulse[1][l] = isHinge ? joint->hinge.angularImpulse[1] : 0.0f;
 }
 
 // An empty lane: the static slot on both sides, no mass, identity frames (finite rows that apply
@@ -294,6 +347,16 @@ static void tbRunWideGroups( tbStepContext* ctx, int first, int count, tbWideJoi
 	tbParallelFor( ctx->jobs, count, TB_LANE_GROUP_BLOCK_SIZE, tbWideStageBlock, &task );
 }
 
+// Lane kinds, which have different rows: point (and hinge) rows only, twist limits, cone limits.
+static int tbLaneKind( const tbJoint* joint )
+{
+	if ( joint->type == tbJoint_cone )
+	{
+		return 2;
+	}
+	return joint->type == tbJoint_hinge && joint->hinge.enableLimit ? 1 : 0;
+}
+
 void tbPackWideJoints( tbStepContext* ctx )
 {
 	tbWorld* world = ctx->world;
@@ -312,12 +375,26 @@ void tbPackWideJoints( tbStepContext* ctx )
 			wide[i] = color < TB_JOINT_COLOR_COUNT && tbIsWideJoint( world->joints.data + ctx->jointIds[i] );
 			n += wide[i] ? 1 : 0;
 		}
-		// The lanes' joints first, each part in its old order. Within a colour the order changes
-		// nothing: its joints touch disjoint bodies.
+		// The lanes' joints first, by kind, so that a group has the rows of one kind; the rest after
+		// them, each part in its old order. Within a colour the order changes nothing: its joints
+		// touch disjoint bodies.
 		int k = start, rest = start + n;
+		for ( int kind = 0; kind < 3; ++kind )
+		{
+			for ( int i = start; i < end; ++i )
+			{
+				if ( wide[i] && tbLaneKind( world->joints.data + ctx->jointIds[i] ) == kind )
+				{
+					order[k++] = ctx->jointIds[i];
+				}
+			}
+		}
 		for ( int i = start; i < end; ++i )
 		{
-			order[wide[i] ? k++ : rest++] = ctx->jointIds[i];
+			if ( wide[i] == false )
+			{
+				order[rest++] = ctx->jointIds[i];
+			}
 		}
 		memcpy( ctx->jointIds + start, order + start, sizeof( int ) * (size_t)( end - start ) );
 		ctx->jointScalarStarts[color] = start + n;
@@ -372,20 +449,39 @@ void tbUnpackWideJoints( tbStepContext* ctx )
 			tbVec3 linear = { g->linearImpulse[0][l], g->linearImpulse[1][l], g->linearImpulse[2][l] };
 			joint->rA = tbMakeVec3( g->rA[0][l], g->rA[1][l], g->rA[2][l] );
 			joint->rB = tbMakeVec3( g->rB[0][l], g->rB[1][l], g->rB[2][l] );
-			if ( joint->type == tbJoint_hinge )
+			tbVec3 twistAxis = { g->twistAxis[0][l], g->twistAxis[1][l], g->twistAxis[2][l] };
+			switch ( joint->type )
 			{
-				tbHingeJointData* h = &joint->hinge;
-				h->linearImpulse = linear;
-				h->angularImpulse[0] = g->angularImpulse[0][l];
-				h->angularImpulse[1] = g->angularImpulse[1][l];
-				// The reaction (tbHingeAngularImpulse) reads the impulses along the last rows.
-				h->block.n = 2;
-				h->block.axes[0] = tbMakeVec3( g->axis0[0][l], g->axis0[1][l], g->axis0[2][l] );
-				h->block.axes[1] = tbMakeVec3( g->axis1[0][l], g->axis1[1][l], g->axis1[2][l] );
-			}
-			else
-			{
-				joint->ball.linearImpulse = linear;
+				case tbJoint_hinge: {
+					tbHingeJointData* h = &joint->hinge;
+					h->linearImpulse = linear;
+					h->angularImpulse[0] = g->angularImpulse[0][l];
+					h->angularImpulse[1] = g->angularImpulse[1][l];
+					h->lowerImpulse = g->lowerImpulse[l];
+					h->upperImpulse = g->upperImpulse[l];
+					// The reaction (tbHingeAngularImpulse) reads the impulses along the last rows.
+					h->block.n = 2;
+					h->block.axes[0] = tbMakeVec3( g->axis0[0][l], g->axis0[1][l], g->axis0[2][l] );
+					h->block.axes[1] = tbMakeVec3( g->axis1[0][l], g->axis1[1][l], g->axis1[2][l] );
+					h->twist.axis = twistAxis;
+					h->twist.mass = g->twistMass[l];
+					break;
+				}
+				case tbJoint_cone: {
+					tbConeJointData* c = &joint->cone;
+					c->linearImpulse = linear;
+					c->twistLowerImpulse = g->lowerImpulse[l];
+					c->twistUpperImpulse = g->upperImpulse[l];
+					c->coneImpulse = g->coneImpulse[l];
+					c->twist.axis = twistAxis;
+					c->twist.mass = g->twistMass[l];
+					c->swing.axis = tbMakeVec3( g->swingAxis[0][l], g->swingAxis[1][l], g->swingAxis[2][l] );
+					c->swing.mass = g->swingMass[l];
+					break;
+				}
+				default:
+					joint->ball.linearImpulse = linear;
+					break;
 			}
 		}
 	}

@@ -805,8 +805,9 @@ static void scenes_chains( void** state )
 
 // The wide joint path (joint_wide.c) against the scalar rows -----------------------------------------
 
-// 6 chains of 24 boxes starting horizontal, hinged to the world, their links joined alternately by
-// hinges and ball joints (both kinds in one lane group), run 90 steps with the SIMD level given.
+// 6 chains of 24 boxes starting horizontal, hinged to the world, their links joined in turn by a
+// hinge, a ball joint, a cone joint with cone and twist limits and a hinge with limits (every kind
+// the lanes take, limits reached as the chains fall), run 90 steps with the SIMD level given.
 // Returns the largest anchor gap over the run and writes the bodies' final positions.
 #define LANE_CHAINS 6
 #define LANE_LINKS 24
@@ -826,17 +827,30 @@ static float laneChains( tbSimdLevel level, tbVec3* positions )
 			int i = c * LANE_LINKS + k;
 			bodies[i] = addBox( world, tbMakeVec3( 0.25f + 0.5f * (float)k, y, 30.0f ), half, 1.0f + 0.25f * (float)( k % 3 ) );
 			tbVec3 anchor = { 0.5f * (float)k, y, 30.0f };
-			if ( k % 2 == 0 )
+			if ( k % 4 == 0 || k % 4 == 3 )
 			{
 				tbHingeJointDef def = tbDefaultHingeJointDef();
 				tbJointFramesFromWorld( prev, bodies[i], anchor, tbMakeVec3( 0, 1, 0 ), &def.base );
+				def.enableLimit = k % 4 == 3;
+				def.lowerAngle = -0.5f;
+				def.upperAngle = 0.4f;
 				joints[i] = tbCreateHingeJoint( world, &def, NULL );
 			}
-			else
+			else if ( k % 4 == 1 )
 			{
 				tbBallJointDef def = tbDefaultBallJointDef();
 				tbJointFramesFromWorld( prev, bodies[i], anchor, tbMakeVec3( 0, 1, 0 ), &def.base );
 				joints[i] = tbCreateBallJoint( world, &def, NULL );
+			}
+			else
+			{
+				tbConeJointDef def = tbDefaultConeJointDef();
+				tbJointFramesFromWorld( prev, bodies[i], anchor, tbMakeVec3( 1, 0, 0 ), &def.base );
+				def.enableConeLimit = true;
+				def.coneAngle = 0.4f;
+				def.lowerTwist = -0.2f;
+				def.upperTwist = 0.3f;
+				joints[i] = tbCreateConeJoint( world, &def, NULL );
 			}
 			assert_false( TB_IS_NULL( joints[i] ) );
 			prev = bodies[i];
