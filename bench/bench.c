@@ -5,6 +5,8 @@
 #define _GNU_SOURCE // clock_gettime, malloc_trim
 #include "bench.h"
 
+#include "tumble/base.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,7 @@ typedef struct tbBenchOptions
 	int iterations; ///< 0: TB_BENCH_DEFAULT_ITERATIONS
 	int threads;
 	int subSteps; ///< 0: Tumble's default
+	float jointHertz; ///< 0: Tumble's default
 	const char* csvPath;
 } tbBenchOptions;
 
@@ -201,6 +204,7 @@ static void tbBench_Run( tbBenchRun* run, const tbBenchEngine* engine, const tbB
 	settings.iterationsSet = options->iterations > 0;
 	settings.threads = options->threads;
 	settings.subSteps = options->subSteps;
+	settings.jointHertz = options->jointHertz;
 
 	memset( run, 0, sizeof( *run ) );
 	snprintf( run->scene, sizeof( run->scene ), "%s", scene->name );
@@ -438,6 +442,8 @@ static void tbBench_Usage( FILE* file )
 				   "  --iters N             solver iterations (default 10; Tumble keeps its own unless given)\n"
 				   "  --threads N           worker threads (Tumble only)\n"
 				   "  --substeps N          Tumble soft-mode sub-steps per step (default: Tumble's own)\n"
+				   "  --joint-hertz HZ      Tumble soft joint stiffness (default: Tumble's own)\n"
+				   "  --simd LEVEL          Tumble's wide joint path: auto, none, sse2 or avx2 (default auto)\n"
 				   "  --csv FILE            also write every run as a CSV row\n"
 				   "scenes:" );
 	for ( int i = 0; i < count; ++i )
@@ -445,6 +451,39 @@ static void tbBench_Usage( FILE* file )
 		fprintf( file, " %s", table[i].name );
 	}
 	fprintf( file, "\n  families for scaling: pyramidN, stackN, chainsN\n" );
+}
+
+static bool tbBench_ParseHertz( const char* text, float* value )
+{
+	char* end = NULL;
+	double parsed = strtod( text, &end );
+	if ( end == text || *end != '\0' || !( parsed > 0.0 && parsed <= 1.0e4 ) )
+	{
+		fprintf( stderr, "bench: expected a stiffness in Hz above 0 and at most 10000, got '%s'\n", text );
+		return false;
+	}
+	*value = (float)parsed;
+	return true;
+}
+
+static bool tbBench_ParseSimd( const char* text )
+{
+	static const char* names[] = { "auto", "none", "sse2", "avx2" };
+	static const tbSimdLevel levels[] = { tbSimd_auto, tbSimd_none, tbSimd_sse2, tbSimd_avx2 };
+	for ( int i = 0; i < 4; ++i )
+	{
+		if ( strcmp( text, names[i] ) == 0 )
+		{
+			tbSimdLevel used = tbSetSimdLevel( levels[i] );
+			if ( levels[i] == tbSimd_avx2 && used != tbSimd_avx2 )
+			{
+				fprintf( stderr, "bench: this CPU has no AVX2 and FMA; the joints run on SSE2\n" );
+			}
+			return true;
+		}
+	}
+	fprintf( stderr, "bench: expected --simd auto, none, sse2 or avx2, got '%s'\n", text );
+	return false;
 }
 
 static bool tbBench_ParseInt( const char* text, int* value )
@@ -559,6 +598,14 @@ static bool tbBench_ParseOptions( tbBenchOptions* options, int argc, char** argv
 		else if ( strcmp( arg, "--substeps" ) == 0 )
 		{
 			ok = tbBench_ParseInt( value, &options->subSteps ) && options->subSteps <= 64;
+		}
+		else if ( strcmp( arg, "--joint-hertz" ) == 0 )
+		{
+			ok = tbBench_ParseHertz( value, &options->jointHertz );
+		}
+		else if ( strcmp( arg, "--simd" ) == 0 )
+		{
+			ok = tbBench_ParseSimd( value );
 		}
 		else if ( strcmp( arg, "--csv" ) == 0 )
 		{

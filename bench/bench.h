@@ -162,6 +162,7 @@ typedef struct tbBenchSettings
 	bool iterationsSet; ///< --iters given: engines with another default (Tumble) use it too
 	int threads;		///< worker threads (Tumble only; the reference engines run one)
 	int subSteps;		///< Tumble soft-mode sub-steps; 0 keeps Tumble's default (--substeps)
+	float jointHertz;	///< Tumble soft joint stiffness, Hz; 0 keeps Tumble's default (--joint-hertz)
 } tbBenchSettings;
 
 /// The same C interface for every engine. Only step() is timed.

@@ -101,6 +101,10 @@ static void* tbTumble_Create( const tbBenchScene* scene, const tbBenchSettings* 
 	{
 		worldDef.subSteps = settings->subSteps;
 	}
+	if ( settings->jointHertz > 0.0f )
+	{
+		worldDef.jointHertz = settings->jointHertz;
+	}
 	// Results are bit-identical for any worker count; only the time changes.
 	worldDef.workerCount = settings->threads;
 
@@ -283,6 +287,8 @@ static void tbTumble_AddFields( void* handle, const tbBenchScene* scene, tbBench
 						  ? modeNames[settings.solverMode]
 						  : "unknown" );
 	tbBench_AddField( fields, "threads", "%d", w->threads );
+	static const char* simdNames[] = { "auto", "none", "sse2", "avx2" };
+	tbBench_AddField( fields, "simd", "%s", simdNames[tbGetSimdLevel()] );
 	// Touching contacts after the last step, and how many of them were remeasured, not recomputed.
 	tbWorldCounters counters = tbWorld_GetCounters( w->worldId );
 	tbBench_AddField( fields, "contacts", "%d", counters.contactCount );

@@ -1274,7 +1274,7 @@ typedef struct tbJointStageTask
 	const int* jointIds; ///< the colour's joints
 	tbJointStage stage;
 	bool useBias;
-	bool refresh;     ///< warm start: rebuild the rows first (the bodies moved since they were built)
+	bool refresh;     ///< prepare, warm start: build the rows first (prepare: the scalar joints)
 	bool computePose; ///< solve: measure the pose first (the relax call's first pass)
 	bool trackPeak;   ///< solve: the sub-step's last pass, record breakable joints' reactions
 } tbJointStageTask;
@@ -1301,8 +1301,13 @@ static void tbJointStageBlock( int start, int end, int blockIndex, void* context
 		switch ( task->stage )
 		{
 			case tbJointStage_prepare:
-				// The rows first: the guard measures the warm-start impulses along them.
-				tbRefreshJoint( ctx, joint, cls, &m );
+				// The rows first: the guard measures the warm-start impulses along them. The lanes'
+				// joints are measured along the rows they ended the last step with (tbUnpackWideJoints);
+				// their rows are built in the lanes.
+				if ( task->refresh )
+				{
+					tbRefreshJoint( ctx, joint, cls, &m );
+				}
 				tbGuardWarmStart( ctx, joint, cls );
 				break;
 			case tbJointStage_refresh:
@@ -1366,7 +1371,21 @@ static void tbRunJointStage( tbStepContext* ctx, tbJointStageTask task )
 	for ( int color = 0; color <= TB_JOINT_COLOR_COUNT; ++color )
 	{
 		int start = ctx->jointColorStarts[color];
-		if ( task.stage != tbJointStage_prepare && color < TB_JOINT_COLOR_COUNT )
+		if ( task.stage == tbJointStage_prepare )
+		{
+			// The lanes' joints are prepared here too, without their scalar rows.
+			int wideCount = ctx->jointScalarStarts[color] - start;
+			if ( wideCount > 0 )
+			{
+				tbJointStageTask wideTask = task;
+				wideTask.jointIds = ctx->jointIds + start;
+				wideTask.refresh = false;
+				tbParallelFor( ctx->jobs, wideCount, TB_JOINT_BLOCK_SIZE, tbJointStageBlock, &wideTask );
+			}
+			task.refresh = true;
+			start = ctx->jointScalarStarts[color];
+		}
+		else if ( color < TB_JOINT_COLOR_COUNT )
 		{
 			tbRunWideStage( ctx, &task, color );
 			start = ctx->jointScalarStarts[color];
@@ -1413,6 +1432,7 @@ void tbPrepareJoints( tbStepContext* ctx )
 	// The colours need the sides; each joint's prepare writes only that joint, so it runs by colour
 	// too (custom joints, which call user code, on this thread).
 	tbColorJoints( ctx );
+	tbSortWideJoints( ctx );
 	tbJointStageTask task = { 0 };
 	task.stage = tbJointStage_prepare;
 	tbRunJointStage( ctx, task );

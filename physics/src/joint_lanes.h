@@ -154,85 +154,41 @@ typedef struct tbL
 	tbV3 vA, wA, vB, wB;
 } tbL;
 
-TB_FN void TB_NAME( GatherVelocities )( const tbStepContext* ctx, tbJointLanes* g, int lane0, tbL* m )
+TB_FN void TB_NAME( GatherVelocities )( tbJointLanes* g, int lane0, tbL* m )
 {
-	float a[12][TB_W];
-	for ( int l = 0; l < TB_W; ++l )
-	{
-		const tbBodyState* sA = ctx->states + g->indexA[lane0 + l];
-		const tbBodyState* sB = ctx->states + g->indexB[lane0 + l];
-		a[0][l] = sA->v.x, a[1][l] = sA->v.y, a[2][l] = sA->v.z;
-		a[3][l] = sA->w.x, a[4][l] = sA->w.y, a[5][l] = sA->w.z;
-		a[6][l] = sB->v.x, a[7][l] = sB->v.y, a[8][l] = sB->v.z;
-		a[9][l] = sB->w.x, a[10][l] = sB->w.y, a[11][l] = sB->w.z;
-	}
-	tbV3* out[4] = { &m->vA, &m->wA, &m->vB, &m->wB };
-	for ( int k = 0; k < 4; ++k )
-	{
-		out[k]->x = TB_NAME( Load )( a[3 * k] );
-		out[k]->y = TB_NAME( Load )( a[3 * k + 1] );
-		out[k]->z = TB_NAME( Load )( a[3 * k + 2] );
-	}
+	TB_VF a[6], b[6];
+	TB_NAME( LoadVelocities )( g->readA + lane0, a );
+	TB_NAME( LoadVelocities )( g->readB + lane0, b );
+	m->vA = ( tbV3 ){ a[0], a[1], a[2] };
+	m->wA = ( tbV3 ){ a[3], a[4], a[5] };
+	m->vB = ( tbV3 ){ b[0], b[1], b[2] };
+	m->wB = ( tbV3 ){ b[3], b[4], b[5] };
 }
 
-// Velocities back to the bodies the joints write (awake dynamic sides; tbJointLanes.writeA, B).
+// Velocities back to the bodies (the sides the joints only read write into the group's sink).
 // Kept out of line and out of interprocedural analysis (noipa): Debian 12's GCC 12.2 at -O1 and
 // above deleted its calls from the inlined warm start and solve as if they stored nothing (dce2,
 // after its points-to analysis; -fno-tree-pta or -fno-ipa-modref kept them), so the joints' lanes
 // applied no impulse. test_joints compares the lanes with the scalar rows and fails on that build.
-static TB_NOIPA TB_TARGET void TB_NAME( ScatterVelocities )( tbStepContext* ctx, tbJointLanes* g, int lane0,
-															 const tbL* m )
+static TB_NOIPA TB_TARGET void TB_NAME( ScatterVelocities )( tbJointLanes* g, int lane0, const tbL* m )
 {
-	float a[12][TB_W];
-	TB_NAME( Store )( a[0], m->vA.x );
-	TB_NAME( Store )( a[1], m->vA.y );
-	TB_NAME( Store )( a[2], m->vA.z );
-	TB_NAME( Store )( a[3], m->wA.x );
-	TB_NAME( Store )( a[4], m->wA.y );
-	TB_NAME( Store )( a[5], m->wA.z );
-	TB_NAME( Store )( a[6], m->vB.x );
-	TB_NAME( Store )( a[7], m->vB.y );
-	TB_NAME( Store )( a[8], m->vB.z );
-	TB_NAME( Store )( a[9], m->wB.x );
-	TB_NAME( Store )( a[10], m->wB.y );
-	TB_NAME( Store )( a[11], m->wB.z );
-	for ( int l = 0; l < TB_W; ++l )
-	{
-		if ( g->writeA[lane0 + l] )
-		{
-			tbBodyState* s = ctx->states + g->indexA[lane0 + l];
-			s->v = tbMakeVec3( a[0][l], a[1][l], a[2][l] );
-			s->w = tbMakeVec3( a[3][l], a[4][l], a[5][l] );
-		}
-		if ( g->writeB[lane0 + l] )
-		{
-			tbBodyState* s = ctx->states + g->indexB[lane0 + l];
-			s->v = tbMakeVec3( a[6][l], a[7][l], a[8][l] );
-			s->w = tbMakeVec3( a[9][l], a[10][l], a[11][l] );
-		}
-	}
+	TB_VF a[6] = { m->vA.x, m->vA.y, m->vA.z, m->wA.x, m->wA.y, m->wA.z };
+	TB_VF b[6] = { m->vB.x, m->vB.y, m->vB.z, m->wB.x, m->wB.y, m->wB.z };
+	TB_NAME( StoreVelocities )( g->writeA + lane0, a );
+	TB_NAME( StoreVelocities )( g->writeB + lane0, b );
 }
 
 // The current lever arms and the anchor gap d of every lane, and the relative frame qRel (w >= 0),
 // from the bodies' sub-step motion (tbComputeJointPose).
-TB_FN void TB_NAME( MeasurePose )( const tbStepContext* ctx, tbJointLanes* g, int lane0, bool storeArms, tbQ4* qAOut,
-								   tbQ4* qBOut, tbQ4* qRelOut )
+TB_FN void TB_NAME( MeasurePose )( tbJointLanes* g, int lane0, bool storeArms, tbQ4* qAOut, tbQ4* qBOut, tbQ4* qRelOut )
 {
-	float a[14][TB_W];
-	for ( int l = 0; l < TB_W; ++l )
-	{
-		const tbBodyState* sA = ctx->states + g->indexA[lane0 + l];
-		const tbBodyState* sB = ctx->states + g->indexB[lane0 + l];
-		a[0][l] = sA->dp.x, a[1][l] = sA->dp.y, a[2][l] = sA->dp.z;
-		a[3][l] = sA->dq.x, a[4][l] = sA->dq.y, a[5][l] = sA->dq.z, a[6][l] = sA->dq.w;
-		a[7][l] = sB->dp.x, a[8][l] = sB->dp.y, a[9][l] = sB->dp.z;
-		a[10][l] = sB->dq.x, a[11][l] = sB->dq.y, a[12][l] = sB->dq.z, a[13][l] = sB->dq.w;
-	}
-	tbV3 dpA = { TB_NAME( Load )( a[0] ), TB_NAME( Load )( a[1] ), TB_NAME( Load )( a[2] ) };
-	tbQ4 dqA = { TB_NAME( Load )( a[3] ), TB_NAME( Load )( a[4] ), TB_NAME( Load )( a[5] ), TB_NAME( Load )( a[6] ) };
-	tbV3 dpB = { TB_NAME( Load )( a[7] ), TB_NAME( Load )( a[8] ), TB_NAME( Load )( a[9] ) };
-	tbQ4 dqB = { TB_NAME( Load )( a[10] ), TB_NAME( Load )( a[11] ), TB_NAME( Load )( a[12] ),
-				 TB_NAME( Load )( a[13] ) };
+	TB_VF a[7], b[7];
+	TB_NAME( LoadMotion )( g->readA + lane0, a );
+	TB_NAME( LoadMotion )( g->readB + lane0, b );
+	tbV3 dpA = { a[0], a[1], a[2] };
+	tbQ4 dqA = { a[3], a[4], a[5], a[6] };
+	tbV3 dpB = { b[0], b[1], b[2] };
+	tbQ4 dqB = { b[3], b[4], b[5], b[6] };
 
 	tbV3 rA = TB_NAME( Rotate )( dqA, TB_NAME( Load3 )( g->anchorA, lane0 ) );
 	tbV3 rB = TB_NAME( Rotate )( dqB, TB_NAME( Load3 )( g->anchorB, lane0 ) );
@@ -330,7 +286,7 @@ TB_FN tbV3 TB_NAME( ParallelSwingDirection )( tbQ4 qA, tbQ4 q, TB_VI parallel, t
 TB_FN void TB_NAME( Refresh )( const tbStepContext* ctx, tbJointLanes* g, int lane0 )
 {
 	tbQ4 qA, qB, q;
-	TB_NAME( MeasurePose )( ctx, g, lane0, true, &qA, &qB, &q );
+	TB_NAME( MeasurePose )( g, lane0, true, &qA, &qB, &q );
 	tbV3 local0 = { -q.z, q.w, q.x };
 	tbV3 local1 = { q.y, -q.x, q.w };
 	tbV3 a0 = TB_NAME( QuatRowAxis )( qA, local0 );
@@ -344,8 +300,8 @@ TB_FN void TB_NAME( Refresh )( const tbStepContext* ctx, tbJointLanes* g, int la
 	for ( int l = 0; l < TB_W; ++l )
 	{
 		const tbMat3 zero = tb_mat3Zero;
-		const tbMat3* iA = g->writeA[lane0 + l] ? &ctx->bodies[g->indexA[lane0 + l]].invInertia : &zero;
-		const tbMat3* iB = g->writeB[lane0 + l] ? &ctx->bodies[g->indexB[lane0 + l]].invInertia : &zero;
+		const tbMat3* iA = g->writeA[lane0 + l] != g->sink ? &ctx->bodies[g->indexA[lane0 + l]].invInertia : &zero;
+		const tbMat3* iB = g->writeB[lane0 + l] != g->sink ? &ctx->bodies[g->indexB[lane0 + l]].invInertia : &zero;
 		in[0][l] = iA->cx.x, in[1][l] = iA->cy.x, in[2][l] = iA->cz.x;
 		in[3][l] = iA->cy.y, in[4][l] = iA->cz.y, in[5][l] = iA->cz.z;
 		in[6][l] = iB->cx.x, in[7][l] = iB->cy.x, in[8][l] = iB->cz.x;
@@ -463,10 +419,10 @@ TB_FN void TB_NAME( ApplyAngular )( const TB_VF* iA, const TB_VF* iB, tbV3 L, tb
 
 // The accumulated impulses of the step so far, applied again at the start of a sub-step (the
 // hinge's angular impulse first, as tbWarmStartHinge does).
-TB_FN void TB_NAME( WarmStart )( tbStepContext* ctx, tbJointLanes* g, int lane0 )
+TB_FN void TB_NAME( WarmStart )( tbJointLanes* g, int lane0 )
 {
 	tbL m;
-	TB_NAME( GatherVelocities )( ctx, g, lane0, &m );
+	TB_NAME( GatherVelocities )( g, lane0, &m );
 	TB_VF iA[6], iB[6];
 	TB_NAME( LoadInertia )( g, lane0, iA, iB );
 	tbV3 a0 = TB_NAME( Load3 )( g->axis0, lane0 ), a1 = TB_NAME( Load3 )( g->axis1, lane0 );
@@ -484,7 +440,7 @@ TB_FN void TB_NAME( WarmStart )( tbStepContext* ctx, tbJointLanes* g, int lane0 
 	}
 	TB_NAME( ApplyAngular )( iA, iB, angular, &m );
 	TB_NAME( ApplyPoint )( g, lane0, iA, iB, TB_NAME( Load3 )( g->linearImpulse, lane0 ), &m );
-	TB_NAME( ScatterVelocities )( ctx, g, lane0, &m );
+	TB_NAME( ScatterVelocities )( g, lane0, &m );
 }
 
 // Every lane of v through tbClampLength (inf-safe) with its lane's limit. The callers bound what a
@@ -538,10 +494,10 @@ TB_FN void TB_NAME( Solve )( tbStepContext* ctx, tbJointLanes* g, int lane0, tbS
 	if ( measure )
 	{
 		tbQ4 qA, qB, q;
-		TB_NAME( MeasurePose )( ctx, g, lane0, false, &qA, &qB, &q );
+		TB_NAME( MeasurePose )( g, lane0, false, &qA, &qB, &q );
 	}
 	tbL m;
-	TB_NAME( GatherVelocities )( ctx, g, lane0, &m );
+	TB_NAME( GatherVelocities )( g, lane0, &m );
 	TB_VF iA[6], iB[6];
 	TB_NAME( LoadInertia )( g, lane0, iA, iB );
 	TB_VF biasRate = TB_NAME( Splat )( soft.biasRate );
@@ -634,7 +590,7 @@ TB_FN void TB_NAME( Solve )( tbStepContext* ctx, tbJointLanes* g, int lane0, tbS
 	tbV3 P = TB_NAME( Sub )( TB_NAME( Scale )( -massScale, x ), TB_NAME( Scale )( impulseScale, acc ) );
 	TB_NAME( Store3 )( g->linearImpulse, lane0, TB_NAME( Add )( acc, P ) );
 	TB_NAME( ApplyPoint )( g, lane0, iA, iB, P, &m );
-	TB_NAME( ScatterVelocities )( ctx, g, lane0, &m );
+	TB_NAME( ScatterVelocities )( g, lane0, &m );
 }
 
 // The stages over the groups [start, end) of one colour, every half of a group in turn.
@@ -652,7 +608,7 @@ TB_FN void TB_NAME( RunStage )( tbStepContext* ctx, tbJointLanes* groups, int st
 					TB_NAME( Refresh )( ctx, g, lane0 );
 					break;
 				case tbWideJointStage_warmStart:
-					TB_NAME( WarmStart )( ctx, g, lane0 );
+					TB_NAME( WarmStart )( g, lane0 );
 					break;
 				case tbWideJointStage_solve:
 					TB_NAME( Solve )( ctx, g, lane0, soft, measure );

@@ -12,9 +12,11 @@ typedef enum tbWideJointStage
 	tbWideJointStage_solve,
 } tbWideJointStage;
 
-/// After the joints' scalar prepare: moves the joints the lanes take to the front of their colour
-/// (ctx->jointScalarStarts marks where the rest begin), packs them into ctx->jointLanes and builds
-/// their rows for the first sub-step.
+/// Once the joints are coloured: moves the joints the lanes take to the front of their colour, by
+/// kind (ctx->jointScalarStarts marks where the rest begin), and counts the lane groups.
+void tbSortWideJoints( tbStepContext* ctx );
+/// After the joints' prepare: packs the lanes' joints into ctx->jointLanes and builds their rows
+/// for the first sub-step.
 void tbPackWideJoints( tbStepContext* ctx );
 /// One stage over the lane groups of a colour (soft and measure are for the solve stage: measure
 /// takes the pose again first, after a position update).

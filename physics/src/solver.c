@@ -90,6 +90,7 @@ static void tbPrepareBodies( tbWorld* world, tbStepContext* ctx )
 		sb->q0 = body->transform.q;
 		sb->bodyId = body->id;
 		sb->isKinematic = body->type == tbBody_kinematic;
+		sb->turnsInertia = body->invMass > 0.0f && tbIsScaledIdentity( body->invLocalInertia ) == false;
 		k += 1;
 	}
 	// The static slot: zero velocity, zero inverse mass, identity motion.
@@ -193,7 +194,7 @@ static void tbIntegratePositionsBlock( int start, int end, int blockIndex, void*
 		state->w = tbClampLength( state->w, maxRotation / h );
 		state->dp = tbMulAdd( state->dp, h, state->v );
 		state->dq = tbIntegrateRotation( state->dq, state->w, h );
-		if ( sb->invMass > 0.0f )
+		if ( sb->turnsInertia )
 		{
 			tbQuat q = tbMulQQ( state->dq, sb->q0 );
 			sb->invInertia = tbRotateInertia( q, sb->invLocalInertia );

@@ -34,6 +34,8 @@ typedef struct tbSolverBody
 	tbMat3 invLocalInertia;
 	int bodyId;
 	bool isKinematic;
+	/// The world inverse inertia turns with the body: dynamic and not isotropic (R s 1 R^T = s 1).
+	bool turnsInertia;
 } tbSolverBody;
 
 /// Soft constraint coefficients (Catto, "Solver2D"/soft step): for stiffness hertz and damping
