@@ -256,7 +256,6 @@ typedef struct tbLuaMover
 	tbLuaWorld* world;
 } tbLuaMover;
 
-extern const char* const tb_jointTypeNames[]; ///< indexed by tbJointType, NULL-terminated
 
 /// The live joint at index, or raises "attempt to use a destroyed Joint".
 tbLuaJoint* tbLua_CheckJoint( lua_State* L, int index, const char* fn );

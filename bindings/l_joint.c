@@ -12,9 +12,6 @@
 #define TB_LUA_MAX_NAME 31
 #define TB_LUA_PI 3.14159265358979f
 
-const char* const tb_jointTypeNames[] = { "distance", "ball",  "hinge", "cone",	  "fixed", "slider",
-										  "six_dof",  "motor", "mouse", "custom", NULL };
-
 static const char* const tb_sixDofAxisNames[] = { "x", "y", "z", "rx", "ry", "rz", NULL };
 
 // Handles ----------------------------------------------------------------------------------------
@@ -1139,7 +1136,7 @@ static tbLuaJoint* tbCheckJointOf( lua_State* L, const char* fn, unsigned typeMa
 	tbLuaJoint* joint = mutating ? tbCheckMutableJoint( L, fn ) : tbLua_CheckJoint( L, 1, fn );
 	if ( ( typeMask & ( 1u << joint->type ) ) == 0 )
 	{
-		luaL_error( L, "%s: not available on a %s joint", fn, tb_jointTypeNames[joint->type] );
+		luaL_error( L, "%s: not available on a %s joint", fn, tbJointTypeName( joint->type ) );
 	}
 	return joint;
 }
@@ -1212,11 +1209,11 @@ static int tbJoint_ToString( lua_State* L )
 	const char* name = tbJoint_GetName( joint->id );
 	if ( name != NULL && name[0] != '\0' )
 	{
-		lua_pushfstring( L, "Joint '%s' (%s)", name, tb_jointTypeNames[joint->type] );
+		lua_pushfstring( L, "Joint '%s' (%s)", name, tbJointTypeName( joint->type ) );
 	}
 	else
 	{
-		lua_pushfstring( L, "Joint #%d (%s)", (int)joint->id.index1, tb_jointTypeNames[joint->type] );
+		lua_pushfstring( L, "Joint #%d (%s)", (int)joint->id.index1, tbJointTypeName( joint->type ) );
 	}
 	return 1;
 }
@@ -1261,7 +1258,7 @@ static int tbJoint_SetNameProp( lua_State* L )
 static int tbJoint_GetTypeProp( lua_State* L )
 {
 	tbLuaJoint* joint = tbLua_CheckJoint( L, 1, "Joint.type" );
-	lua_pushstring( L, tb_jointTypeNames[joint->type] );
+	lua_pushstring( L, tbJointTypeName( joint->type ) );
 	return 1;
 }
 

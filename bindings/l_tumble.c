@@ -1027,7 +1027,13 @@ int luaopen_tumble( lua_State* L )
 	lua_setfield( L, -2, "mix_rules" );
 	tbPushNameList( L, tb_eventNames );
 	lua_setfield( L, -2, "events" );
-	tbPushNameList( L, tb_jointTypeNames );
+	// The joint types' names come from the core's type table (tbJointTypeName).
+	lua_newtable( L );
+	for ( int i = 0; i < tbJoint_typeCount; ++i )
+	{
+		lua_pushstring( L, tbJointTypeName( (tbJointType)i ) );
+		lua_rawseti( L, -2, i + 1 );
+	}
 	lua_setfield( L, -2, "joint_types" );
 
 	lua_newtable( L );

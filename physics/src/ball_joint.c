@@ -77,5 +77,5 @@ static void tbErrorBall( const tbJoint* joint, const tbJointPose* p, float* line
 }
 
 const tbJointClass tb_ballJointClass = {
-	tbPrepareBall, tbWarmStartBall, tbSolveBall, tbScaleBall, tbReactionBall, tbErrorBall, tbRefreshBall,
+	tbPrepareBall, tbWarmStartBall, tbSolveBall, tbScaleBall, tbReactionBall, tbErrorBall, tbRefreshBall, "ball",
 };

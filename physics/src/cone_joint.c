@@ -242,83 +242,84 @@ static void tbErrorCone( const tbJoint* joint, const tbJointPose* p, float* line
 }
 
 const tbJointClass tb_coneJointClass = {
-	tbPrepareCone, tbWarmStartCone, tbSolveCone, tbScaleCone, tbReactionCone, tbErrorCone, tbRefreshCone,
+	tbPrepareCone, tbWarmStartCone, tbSolveCone, tbScaleCone, tbReactionCone, tbErrorCone, tbRefreshCone, "cone",
 };
 
 // Parameters (the shared field setters of joint.h) -------------------------------------------------
 
-#define TB_CONE( member ) tbJoint_cone, TB_JOINT_FIELD( cone.member )
+#define TB_CONE_FLOAT( member ) tbJoint_cone, TB_JOINT_FLOAT( cone.member )
+#define TB_CONE_BOOL( member ) tbJoint_cone, TB_JOINT_BOOL( cone.member )
 
 tbResult tbConeJoint_EnableConeLimit( tbJointId jointId, bool enable )
 {
-	return tbSetJointBool( jointId, TB_CONE( enableConeLimit ), enable );
+	return tbSetJointBool( jointId, TB_CONE_BOOL( enableConeLimit ), enable );
 }
 
 bool tbConeJoint_IsConeLimitEnabled( tbJointId jointId )
 {
-	return tbGetJointBool( jointId, TB_CONE( enableConeLimit ) );
+	return tbGetJointBool( jointId, TB_CONE_BOOL( enableConeLimit ) );
 }
 
 tbResult tbConeJoint_SetConeAngle( tbJointId jointId, float angle )
 {
-	return tbSetJointFloat( jointId, TB_CONE( coneAngle ), angle, tbIsValidSwing( angle ) );
+	return tbSetJointFloat( jointId, TB_CONE_FLOAT( coneAngle ), angle, tbIsValidSwing( angle ) );
 }
 
 float tbConeJoint_GetConeAngle( tbJointId jointId )
 {
-	return tbGetJointFloat( jointId, TB_CONE( coneAngle ) );
+	return tbGetJointFloat( jointId, TB_CONE_FLOAT( coneAngle ) );
 }
 
 tbResult tbConeJoint_EnablePyramidLimit( tbJointId jointId, bool enable )
 {
-	return tbSetJointBool( jointId, TB_CONE( enablePyramidLimit ), enable );
+	return tbSetJointBool( jointId, TB_CONE_BOOL( enablePyramidLimit ), enable );
 }
 
 bool tbConeJoint_IsPyramidLimitEnabled( tbJointId jointId )
 {
-	return tbGetJointBool( jointId, TB_CONE( enablePyramidLimit ) );
+	return tbGetJointBool( jointId, TB_CONE_BOOL( enablePyramidLimit ) );
 }
 
 tbResult tbConeJoint_SetPyramidLimits( tbJointId jointId, float maxSwingY, float maxSwingZ )
 {
-	return tbSetJointFloats( jointId, TB_CONE( maxSwingY ), maxSwingY, TB_JOINT_FIELD( cone.maxSwingZ ), maxSwingZ,
+	return tbSetJointFloats( jointId, TB_CONE_FLOAT( maxSwingY ), maxSwingY, TB_JOINT_FLOAT( cone.maxSwingZ ), maxSwingZ,
 							 tbIsValidSwing( maxSwingY ) && tbIsValidSwing( maxSwingZ ) );
 }
 
 float tbConeJoint_GetMaxSwingY( tbJointId jointId )
 {
-	return tbGetJointFloat( jointId, TB_CONE( maxSwingY ) );
+	return tbGetJointFloat( jointId, TB_CONE_FLOAT( maxSwingY ) );
 }
 
 float tbConeJoint_GetMaxSwingZ( tbJointId jointId )
 {
-	return tbGetJointFloat( jointId, TB_CONE( maxSwingZ ) );
+	return tbGetJointFloat( jointId, TB_CONE_FLOAT( maxSwingZ ) );
 }
 
 tbResult tbConeJoint_EnableTwistLimit( tbJointId jointId, bool enable )
 {
-	return tbSetJointBool( jointId, TB_CONE( enableTwistLimit ), enable );
+	return tbSetJointBool( jointId, TB_CONE_BOOL( enableTwistLimit ), enable );
 }
 
 bool tbConeJoint_IsTwistLimitEnabled( tbJointId jointId )
 {
-	return tbGetJointBool( jointId, TB_CONE( enableTwistLimit ) );
+	return tbGetJointBool( jointId, TB_CONE_BOOL( enableTwistLimit ) );
 }
 
 tbResult tbConeJoint_SetTwistLimits( tbJointId jointId, float lowerTwist, float upperTwist )
 {
-	return tbSetJointFloats( jointId, TB_CONE( lowerTwist ), lowerTwist, TB_JOINT_FIELD( cone.upperTwist ), upperTwist,
+	return tbSetJointFloats( jointId, TB_CONE_FLOAT( lowerTwist ), lowerTwist, TB_JOINT_FLOAT( cone.upperTwist ), upperTwist,
 							 tbIsValidTwistRange( lowerTwist, upperTwist ) );
 }
 
 float tbConeJoint_GetLowerTwist( tbJointId jointId )
 {
-	return tbGetJointFloat( jointId, TB_CONE( lowerTwist ) );
+	return tbGetJointFloat( jointId, TB_CONE_FLOAT( lowerTwist ) );
 }
 
 float tbConeJoint_GetUpperTwist( tbJointId jointId )
 {
-	return tbGetJointFloat( jointId, TB_CONE( upperTwist ) );
+	return tbGetJointFloat( jointId, TB_CONE_FLOAT( upperTwist ) );
 }
 
 static bool tbConePose( tbJointId jointId, tbJointPose* p )

@@ -302,7 +302,7 @@ static void tbErrorCustom( const tbJoint* joint, const tbJointPose* p, float* li
 }
 
 const tbJointClass tb_customJointClass = {
-	tbPrepareCustom, tbWarmStartCustom, tbSolveCustom, tbScaleCustom, tbReactionCustom, tbErrorCustom, tbRefreshCustom,
+	tbPrepareCustom, tbWarmStartCustom, tbSolveCustom, tbScaleCustom, tbReactionCustom, tbErrorCustom, tbRefreshCustom, "custom",
 };
 
 // Parameters --------------------------------------------------------------------------------------

@@ -235,7 +235,7 @@ static void tbErrorDistance( const tbJoint* joint, const tbJointPose* p, float* 
 
 const tbJointClass tb_distanceJointClass = {
 	tbPrepareDistance, tbWarmStartDistance, tbSolveDistance, tbScaleDistance,
-	tbReactionDistance, tbErrorDistance, NULL,
+	tbReactionDistance, tbErrorDistance, NULL, "distance",
 };
 
 // Parameters --------------------------------------------------------------------------------------

@@ -101,5 +101,5 @@ static void tbErrorFixed( const tbJoint* joint, const tbJointPose* p, float* lin
 }
 
 const tbJointClass tb_fixedJointClass = {
-	tbPrepareFixed, tbWarmStartFixed, tbSolveFixed, tbScaleFixed, tbReactionFixed, tbErrorFixed, tbRefreshFixed,
+	tbPrepareFixed, tbWarmStartFixed, tbSolveFixed, tbScaleFixed, tbReactionFixed, tbErrorFixed, tbRefreshFixed, "fixed",
 };

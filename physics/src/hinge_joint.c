@@ -205,67 +205,68 @@ static void tbErrorHinge( const tbJoint* joint, const tbJointPose* p, float* lin
 }
 
 const tbJointClass tb_hingeJointClass = {
-	tbPrepareHinge, tbWarmStartHinge, tbSolveHinge, tbScaleHinge, tbReactionHinge, tbErrorHinge, tbRefreshHinge,
+	tbPrepareHinge, tbWarmStartHinge, tbSolveHinge, tbScaleHinge, tbReactionHinge, tbErrorHinge, tbRefreshHinge, "hinge",
 };
 
 // Parameters (the shared field setters of joint.h) -------------------------------------------------
 
-#define TB_HINGE( member ) tbJoint_hinge, TB_JOINT_FIELD( hinge.member )
+#define TB_HINGE_FLOAT( member ) tbJoint_hinge, TB_JOINT_FLOAT( hinge.member )
+#define TB_HINGE_BOOL( member ) tbJoint_hinge, TB_JOINT_BOOL( hinge.member )
 
 tbResult tbHingeJoint_EnableLimit( tbJointId jointId, bool enable )
 {
-	return tbSetJointBool( jointId, TB_HINGE( enableLimit ), enable );
+	return tbSetJointBool( jointId, TB_HINGE_BOOL( enableLimit ), enable );
 }
 
 bool tbHingeJoint_IsLimitEnabled( tbJointId jointId )
 {
-	return tbGetJointBool( jointId, TB_HINGE( enableLimit ) );
+	return tbGetJointBool( jointId, TB_HINGE_BOOL( enableLimit ) );
 }
 
 tbResult tbHingeJoint_SetLimits( tbJointId jointId, float lowerAngle, float upperAngle )
 {
-	return tbSetJointFloats( jointId, TB_HINGE( lowerAngle ), lowerAngle, TB_JOINT_FIELD( hinge.upperAngle ), upperAngle,
+	return tbSetJointFloats( jointId, TB_HINGE_FLOAT( lowerAngle ), lowerAngle, TB_JOINT_FLOAT( hinge.upperAngle ), upperAngle,
 							 tbIsValidAngleRange( lowerAngle, upperAngle ) );
 }
 
 float tbHingeJoint_GetLowerLimit( tbJointId jointId )
 {
-	return tbGetJointFloat( jointId, TB_HINGE( lowerAngle ) );
+	return tbGetJointFloat( jointId, TB_HINGE_FLOAT( lowerAngle ) );
 }
 
 float tbHingeJoint_GetUpperLimit( tbJointId jointId )
 {
-	return tbGetJointFloat( jointId, TB_HINGE( upperAngle ) );
+	return tbGetJointFloat( jointId, TB_HINGE_FLOAT( upperAngle ) );
 }
 
 tbResult tbHingeJoint_EnableMotor( tbJointId jointId, bool enable )
 {
-	return tbSetJointBool( jointId, TB_HINGE( enableMotor ), enable );
+	return tbSetJointBool( jointId, TB_HINGE_BOOL( enableMotor ), enable );
 }
 
 bool tbHingeJoint_IsMotorEnabled( tbJointId jointId )
 {
-	return tbGetJointBool( jointId, TB_HINGE( enableMotor ) );
+	return tbGetJointBool( jointId, TB_HINGE_BOOL( enableMotor ) );
 }
 
 tbResult tbHingeJoint_SetMotorSpeed( tbJointId jointId, float speed )
 {
-	return tbSetJointFloat( jointId, TB_HINGE( motorSpeed ), speed, tbIsFinite( speed ) );
+	return tbSetJointFloat( jointId, TB_HINGE_FLOAT( motorSpeed ), speed, tbIsFinite( speed ) );
 }
 
 float tbHingeJoint_GetMotorSpeed( tbJointId jointId )
 {
-	return tbGetJointFloat( jointId, TB_HINGE( motorSpeed ) );
+	return tbGetJointFloat( jointId, TB_HINGE_FLOAT( motorSpeed ) );
 }
 
 tbResult tbHingeJoint_SetMaxMotorTorque( tbJointId jointId, float torque )
 {
-	return tbSetJointFloat( jointId, TB_HINGE( maxMotorTorque ), torque, tbIsValidTorque( torque ) );
+	return tbSetJointFloat( jointId, TB_HINGE_FLOAT( maxMotorTorque ), torque, tbIsValidTorque( torque ) );
 }
 
 float tbHingeJoint_GetMaxMotorTorque( tbJointId jointId )
 {
-	return tbGetJointFloat( jointId, TB_HINGE( maxMotorTorque ) );
+	return tbGetJointFloat( jointId, TB_HINGE_FLOAT( maxMotorTorque ) );
 }
 
 float tbHingeJoint_GetMotorTorque( tbJointId jointId )
@@ -276,48 +277,48 @@ float tbHingeJoint_GetMotorTorque( tbJointId jointId )
 
 tbResult tbHingeJoint_EnableServo( tbJointId jointId, bool enable )
 {
-	return tbSetJointBool( jointId, TB_HINGE( enableServo ), enable );
+	return tbSetJointBool( jointId, TB_HINGE_BOOL( enableServo ), enable );
 }
 
 bool tbHingeJoint_IsServoEnabled( tbJointId jointId )
 {
-	return tbGetJointBool( jointId, TB_HINGE( enableServo ) );
+	return tbGetJointBool( jointId, TB_HINGE_BOOL( enableServo ) );
 }
 
 tbResult tbHingeJoint_SetServoAngle( tbJointId jointId, float angle )
 {
-	return tbSetJointFloat( jointId, TB_HINGE( servoAngle ), tbWrapAngle( angle ), tbIsFinite( angle ) );
+	return tbSetJointFloat( jointId, TB_HINGE_FLOAT( servoAngle ), tbWrapAngle( angle ), tbIsFinite( angle ) );
 }
 
 float tbHingeJoint_GetServoAngle( tbJointId jointId )
 {
-	return tbGetJointFloat( jointId, TB_HINGE( servoAngle ) );
+	return tbGetJointFloat( jointId, TB_HINGE_FLOAT( servoAngle ) );
 }
 
 tbResult tbHingeJoint_SetMaxServoTorque( tbJointId jointId, float torque )
 {
-	return tbSetJointFloat( jointId, TB_HINGE( maxServoTorque ), torque, tbIsValidTorque( torque ) );
+	return tbSetJointFloat( jointId, TB_HINGE_FLOAT( maxServoTorque ), torque, tbIsValidTorque( torque ) );
 }
 
 float tbHingeJoint_GetMaxServoTorque( tbJointId jointId )
 {
-	return tbGetJointFloat( jointId, TB_HINGE( maxServoTorque ) );
+	return tbGetJointFloat( jointId, TB_HINGE_FLOAT( maxServoTorque ) );
 }
 
 tbResult tbHingeJoint_SetServoGain( tbJointId jointId, float gain, float maxSpeed )
 {
 	bool valid = tbIsFinite( gain ) && gain > 0.0f && !isnan( maxSpeed ) && maxSpeed > 0.0f;
-	return tbSetJointFloats( jointId, TB_HINGE( servoGain ), gain, TB_JOINT_FIELD( hinge.maxServoSpeed ), maxSpeed, valid );
+	return tbSetJointFloats( jointId, TB_HINGE_FLOAT( servoGain ), gain, TB_JOINT_FLOAT( hinge.maxServoSpeed ), maxSpeed, valid );
 }
 
 float tbHingeJoint_GetServoGain( tbJointId jointId )
 {
-	return tbGetJointFloat( jointId, TB_HINGE( servoGain ) );
+	return tbGetJointFloat( jointId, TB_HINGE_FLOAT( servoGain ) );
 }
 
 float tbHingeJoint_GetMaxServoSpeed( tbJointId jointId )
 {
-	return tbGetJointFloat( jointId, TB_HINGE( maxServoSpeed ) );
+	return tbGetJointFloat( jointId, TB_HINGE_FLOAT( maxServoSpeed ) );
 }
 
 float tbHingeJoint_GetAngle( tbJointId jointId )

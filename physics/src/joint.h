@@ -2,7 +2,13 @@
 //
 // Every joint type lives in its own file (distance_joint.c, hinge_joint.c, ...) and fills a
 // tbJointClass: prepare once per step, warm start and solve per sub-step, plus the reaction and
-// error it reports. joint.c owns storage, body edge lists, creation checks, dispatch and breaking.
+// error it reports, and its name. The files around them:
+// - joint.c: the type table, storage, body edge lists, creation checks, the public calls shared by
+//   every type, and the world's interface (islands, collision filtering);
+// - joint_solver.c: the step: sides, colouring, the stages per colour, breaking, poses;
+// - joint_rows.c: the parts joints are built from (point block, angular blocks, quaternion rows,
+//   limits, motors, springs), each with its equations;
+// - joint_wide.c, joint_lanes.h: the same rows for hinge, ball and cone joints in SIMD lanes.
 //
 // Conventions shared by every type (the generic constraint framework of 000 ch. 7 and 004 sec. 3):
 // - A row has a Jacobian J = (linear A, angular A, linear B, angular B) so that Cdot = J v, and an
@@ -275,7 +281,12 @@ typedef struct tbJointClass
 	/// Optional: rebuild the rows' Jacobians and effective masses from the current pose (joint->rA,
 	/// rB and the sides' invI are already current). Called once per sub-step (joint.h, prepared rows).
 	void ( *refresh )( tbStepContext* ctx, tbJoint* joint, const tbJointPose* pose );
+	/// The type's name in the C API (tbJointTypeName), the Lua module and the runtime's reports.
+	const char* name;
 } tbJointClass;
+
+/// The class of a joint type (the table in joint.c), NULL for an invalid type.
+const tbJointClass* tbGetJointClass( tbJointType type );
 
 extern const tbJointClass tb_distanceJointClass;
 extern const tbJointClass tb_ballJointClass;
@@ -331,10 +342,13 @@ int tbGetJointOtherBody( tbWorld* world, tbJointId jointId, int bodyId );
 tbJoint* tbGetJointChecked( tbJointId id, tbJointType type, tbWorld** worldOut );
 /// The same for setters: also refuses a locked world. Returns ok, invalidId or worldLocked.
 tbResult tbGetMutableJoint( tbJointId id, tbJointType type, tbWorld** worldOut, tbJoint** jointOut );
-/// Parameter calls shared by the joint types: a field of tbJoint by offset (TB_JOINT_FIELD), set
+/// Parameter calls shared by the joint types: a field of tbJoint by offset (TB_JOINT_FLOAT, _BOOL), set
 /// on a live joint of the type in an unlocked world when valid (then the bodies wake). Return ok,
 /// invalidId, worldLocked or invalidArgument; the getters return false / 0 for an invalid id.
-#define TB_JOINT_FIELD( member ) offsetof( tbJoint, member )
+/// The field's offset, only for a field of that type: a float setter handed a bool field (or the
+/// reverse) does not compile.
+#define TB_JOINT_FLOAT( member ) _Generic( ( (tbJoint*)0 )->member, float: offsetof( tbJoint, member ) )
+#define TB_JOINT_BOOL( member ) _Generic( ( (tbJoint*)0 )->member, bool: offsetof( tbJoint, member ) )
 tbResult tbSetJointBool( tbJointId id, tbJointType type, size_t field, bool value );
 tbResult tbSetJointFloat( tbJointId id, tbJointType type, size_t field, float value, bool valid );
 /// Two floats at once (a range, or a value and its cap).

@@ -109,7 +109,7 @@ static void tbErrorMotor( const tbJoint* joint, const tbJointPose* p, float* lin
 }
 
 const tbJointClass tb_motorJointClass = {
-	tbPrepareMotor, tbWarmStartMotor, tbSolveMotor, tbScaleMotor, tbReactionMotor, tbErrorMotor, NULL,
+	tbPrepareMotor, tbWarmStartMotor, tbSolveMotor, tbScaleMotor, tbReactionMotor, tbErrorMotor, NULL, "motor",
 };
 
 // Parameters --------------------------------------------------------------------------------------

@@ -114,7 +114,7 @@ static void tbErrorMouse( const tbJoint* joint, const tbJointPose* p, float* lin
 }
 
 const tbJointClass tb_mouseJointClass = {
-	tbPrepareMouse, tbWarmStartMouse, tbSolveMouse, tbScaleMouse, tbReactionMouse, tbErrorMouse, NULL,
+	tbPrepareMouse, tbWarmStartMouse, tbSolveMouse, tbScaleMouse, tbReactionMouse, tbErrorMouse, NULL, "mouse",
 };
 
 // Parameters --------------------------------------------------------------------------------------

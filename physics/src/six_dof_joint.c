@@ -358,7 +358,7 @@ static void tbErrorSixDof( const tbJoint* joint, const tbJointPose* p, float* li
 }
 
 const tbJointClass tb_sixDofJointClass = {
-	tbPrepareSixDof, tbWarmStartSixDof, tbSolveSixDof, tbScaleSixDof, tbReactionSixDof, tbErrorSixDof, NULL,
+	tbPrepareSixDof, tbWarmStartSixDof, tbSolveSixDof, tbScaleSixDof, tbReactionSixDof, tbErrorSixDof, NULL, "six_dof",
 };
 
 // Parameters --------------------------------------------------------------------------------------

@@ -188,67 +188,68 @@ static void tbErrorSlider( const tbJoint* joint, const tbJointPose* p, float* li
 }
 
 const tbJointClass tb_sliderJointClass = {
-	tbPrepareSlider, tbWarmStartSlider, tbSolveSlider, tbScaleSlider, tbReactionSlider, tbErrorSlider, NULL,
+	tbPrepareSlider, tbWarmStartSlider, tbSolveSlider, tbScaleSlider, tbReactionSlider, tbErrorSlider, NULL, "slider",
 };
 
 // Parameters (the shared field setters of joint.h) -------------------------------------------------
 
-#define TB_SLIDER( member ) tbJoint_slider, TB_JOINT_FIELD( slider.member )
+#define TB_SLIDER_FLOAT( member ) tbJoint_slider, TB_JOINT_FLOAT( slider.member )
+#define TB_SLIDER_BOOL( member ) tbJoint_slider, TB_JOINT_BOOL( slider.member )
 
 tbResult tbSliderJoint_EnableLimit( tbJointId jointId, bool enable )
 {
-	return tbSetJointBool( jointId, TB_SLIDER( enableLimit ), enable );
+	return tbSetJointBool( jointId, TB_SLIDER_BOOL( enableLimit ), enable );
 }
 
 bool tbSliderJoint_IsLimitEnabled( tbJointId jointId )
 {
-	return tbGetJointBool( jointId, TB_SLIDER( enableLimit ) );
+	return tbGetJointBool( jointId, TB_SLIDER_BOOL( enableLimit ) );
 }
 
 tbResult tbSliderJoint_SetLimits( tbJointId jointId, float lower, float upper )
 {
-	return tbSetJointFloats( jointId, TB_SLIDER( lowerTranslation ), lower, TB_JOINT_FIELD( slider.upperTranslation ),
+	return tbSetJointFloats( jointId, TB_SLIDER_FLOAT( lowerTranslation ), lower, TB_JOINT_FLOAT( slider.upperTranslation ),
 							 upper, tbIsValidRange( lower, upper ) );
 }
 
 float tbSliderJoint_GetLowerLimit( tbJointId jointId )
 {
-	return tbGetJointFloat( jointId, TB_SLIDER( lowerTranslation ) );
+	return tbGetJointFloat( jointId, TB_SLIDER_FLOAT( lowerTranslation ) );
 }
 
 float tbSliderJoint_GetUpperLimit( tbJointId jointId )
 {
-	return tbGetJointFloat( jointId, TB_SLIDER( upperTranslation ) );
+	return tbGetJointFloat( jointId, TB_SLIDER_FLOAT( upperTranslation ) );
 }
 
 tbResult tbSliderJoint_EnableMotor( tbJointId jointId, bool enable )
 {
-	return tbSetJointBool( jointId, TB_SLIDER( enableMotor ), enable );
+	return tbSetJointBool( jointId, TB_SLIDER_BOOL( enableMotor ), enable );
 }
 
 bool tbSliderJoint_IsMotorEnabled( tbJointId jointId )
 {
-	return tbGetJointBool( jointId, TB_SLIDER( enableMotor ) );
+	return tbGetJointBool( jointId, TB_SLIDER_BOOL( enableMotor ) );
 }
 
 tbResult tbSliderJoint_SetMotorSpeed( tbJointId jointId, float speed )
 {
-	return tbSetJointFloat( jointId, TB_SLIDER( motorSpeed ), speed, tbIsFinite( speed ) );
+	return tbSetJointFloat( jointId, TB_SLIDER_FLOAT( motorSpeed ), speed, tbIsFinite( speed ) );
 }
 
 float tbSliderJoint_GetMotorSpeed( tbJointId jointId )
 {
-	return tbGetJointFloat( jointId, TB_SLIDER( motorSpeed ) );
+	return tbGetJointFloat( jointId, TB_SLIDER_FLOAT( motorSpeed ) );
 }
 
 tbResult tbSliderJoint_SetMaxMotorForce( tbJointId jointId, float force )
 {
-	return tbSetJointFloat( jointId, TB_SLIDER( maxMotorForce ), force, tbIsValidForce( force ) );
+	return tbSetJointFloat( jointId, TB_SLIDER_FLOAT( maxMotorForce ), force, tbIsValidForce( force ) );
 }
 
 float tbSliderJoint_GetMaxMotorForce( tbJointId jointId )
 {
-	return tbGetJointFloat( jointId, TB_SLIDER( maxMotorForce ) );
+	return tbGetJointFloat( jointId, TB_SLIDER_FLOAT( maxMotorForce ) );
 }
 
 float tbSliderJoint_GetMotorForce( tbJointId jointId )
