@@ -41,10 +41,15 @@ TB_FN void TB_NAME( Store )( float* p, TB_VF v )
 	memcpy( p, &v, sizeof( v ) );
 }
 
+// Through memory rather than {0} + s, which turns -0.0f into +0.0f (a sign mask of zero).
 TB_FN TB_VF TB_NAME( Splat )( float s )
 {
-	TB_VF v = { 0 };
-	return v + s;
+	float a[TB_W];
+	for ( int l = 0; l < TB_W; ++l )
+	{
+		a[l] = s;
+	}
+	return TB_NAME( Load )( a );
 }
 
 TB_FN TB_VF TB_NAME( Sqrt )( TB_VF v )
@@ -216,7 +221,8 @@ TB_FN void TB_NAME( MeasurePose )( tbJointLanes* g, int lane0, bool storeArms, t
 	TB_NAME( Store )( g->C[1] + lane0, q.z );
 	if ( g->anyTwist || g->anyCone )
 	{
-		// The twist and swing angles (tbTwistAngle, tbSwingAngle), lane by lane.
+		// The twist and swing angles (tbTwistAngle, tbSwingAngle), lane by lane with libm's atan2f:
+		// the same angles as the scalar rows.
 		float x[TB_W], y[TB_W], z[TB_W], w[TB_W];
 		TB_NAME( Store )( x, q.x );
 		TB_NAME( Store )( y, q.y );
