@@ -115,7 +115,8 @@ static void pendulum_period( void** state )
 		tbVec3 c0 = { pivot.x + d * sinf( theta0 ), 0.0f, pivot.z - d * cosf( theta0 ) };
 		tbBodyId body = addBox( world, c0, tbMakeVec3( 0.5f, 0.5f, 0.5f ), 1.0f );
 		tbDistanceJointDef def = tbDefaultDistanceJointDef();
-		assert_int_equal( tbJointFramesFromWorld( tb_nullBodyId, body, pivot, tbMakeVec3( 0, 1, 0 ), &def.base ), tbResult_ok );
+		assert_int_equal( tbJointFramesFromWorld( tb_nullBodyId, body, pivot, tbMakeVec3( 0, 1, 0 ), &def.base ),
+						  tbResult_ok );
 		def.length = 0.0f;
 		tbResult r;
 		tbJointId joint = tbCreateDistanceJoint( world, &def, &r );
@@ -410,7 +411,8 @@ static void hinge_axis_does_not_flip( void** state )
 			maxTilt = tbMaxFloat( maxTilt, swingBetween( hinge ) );
 		}
 		float tilt = swingBetween( hinge );
-		printf( "hinge hard hit %s: max tilt %.3f deg, final tilt %.4f deg\n", s_modeNames[m], maxTilt / DEG, tilt / DEG );
+		printf( "hinge hard hit %s: max tilt %.3f deg, final tilt %.4f deg\n", s_modeNames[m], maxTilt / DEG,
+				tilt / DEG );
 		assert_true( tilt < 0.5f * DEG );
 		assert_true( maxTilt < 90.0f * DEG );
 		tbDestroyWorld( world );
@@ -555,9 +557,10 @@ static void six_dof_axes( void** state )
 				hi[a] = tbMaxFloat( hi[a], v );
 			}
 		}
-		printf( "6dof %s: x [%.3f %.3f] free, y [%.4f %.4f] in [-0.1 0.2], z [%.5f %.5f] fixed, rx [%.3f %.3f] free, ry "
-				"[%.4f %.4f] in [-0.3 0.4], rz [%.5f %.5f] fixed\n",
-				s_modeNames[m], lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], lo[3], hi[3], lo[4], hi[4], lo[5], hi[5] );
+		printf(
+			"6dof %s: x [%.3f %.3f] free, y [%.4f %.4f] in [-0.1 0.2], z [%.5f %.5f] fixed, rx [%.3f %.3f] free, ry "
+			"[%.4f %.4f] in [-0.3 0.4], rz [%.5f %.5f] fixed\n",
+			s_modeNames[m], lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], lo[3], hi[3], lo[4], hi[4], lo[5], hi[5] );
 		// Free axes move.
 		assert_true( hi[0] - lo[0] > 0.5f );
 		assert_true( hi[3] - lo[3] > 0.5f );
@@ -772,9 +775,11 @@ static void scenes_chains( void** state )
 		tbBodyId prev = tb_nullBodyId;
 		for ( int k = 0; k < links; ++k )
 		{
-			tbBodyId body = addBody( world, tbMakeVec3( 0.25f + 0.5f * (float)k, y, 60.0f ), tb_quatIdentity, 1.0f, inertia );
+			tbBodyId body =
+				addBody( world, tbMakeVec3( 0.25f + 0.5f * (float)k, y, 60.0f ), tb_quatIdentity, 1.0f, inertia );
 			tbHingeJointDef def = tbDefaultHingeJointDef();
-			tbJointFramesFromWorld( prev, body, tbMakeVec3( 0.5f * (float)k, y, 60.0f ), tbMakeVec3( 0, 1, 0 ), &def.base );
+			tbJointFramesFromWorld( prev, body, tbMakeVec3( 0.5f * (float)k, y, 60.0f ), tbMakeVec3( 0, 1, 0 ),
+									&def.base );
 			joints[c * links + k] = tbCreateHingeJoint( world, &def, NULL );
 			prev = body;
 		}
@@ -825,7 +830,8 @@ static float laneChains( tbSimdLevel level, tbVec3* positions )
 		for ( int k = 0; k < LANE_LINKS; ++k )
 		{
 			int i = c * LANE_LINKS + k;
-			bodies[i] = addBox( world, tbMakeVec3( 0.25f + 0.5f * (float)k, y, 30.0f ), half, 1.0f + 0.25f * (float)( k % 3 ) );
+			bodies[i] =
+				addBox( world, tbMakeVec3( 0.25f + 0.5f * (float)k, y, 30.0f ), half, 1.0f + 0.25f * (float)( k % 3 ) );
 			tbVec3 anchor = { 0.5f * (float)k, y, 30.0f };
 			if ( k % 4 == 0 || k % 4 == 3 )
 			{
@@ -908,6 +914,60 @@ static void wide_lanes_match_scalar_rows( void** state )
 	}
 }
 
+// A frame quaternion and its negation are the same frame. A limited hinge and a cone joint whose
+// frame B is given negated (so conj(qA) qB starts at w = -1) hold their limits on every path: the
+// rows take the relative rotation with w >= 0 before measuring angles.
+static void negated_frames_hold_limits( void** state )
+{
+	(void)state;
+	tbSimdLevel levels[3] = { tbSimd_none, tbSimd_sse2, tbSimd_avx2 };
+	for ( int l = 0; l < 3; ++l )
+	{
+		tbSimdLevel used = tbSetSimdLevel( levels[l] );
+		tbWorldId world = makeDefaultWorld();
+		// A horizontal arm hinged about y at the origin (gravity swings it down past the limit), and a
+		// second arm hanging from the first by a cone joint, pushed sideways past its cone.
+		tbBodyId arm = addBox( world, tbMakeVec3( 0.5f, 0.0f, 10.0f ), tbMakeVec3( 0.5f, 0.05f, 0.05f ), 1.0f );
+		tbHingeJointDef hinge = tbDefaultHingeJointDef();
+		tbJointFramesFromWorld( tb_nullBodyId, arm, tbMakeVec3( 0.0f, 0.0f, 10.0f ), tbMakeVec3( 0, 1, 0 ),
+								&hinge.base );
+		tbQuat q = hinge.base.localFrameB.q;
+		hinge.base.localFrameB.q = tbMakeQuat( -q.w, -q.x, -q.y, -q.z );
+		hinge.enableLimit = true;
+		hinge.lowerAngle = -0.2f;
+		hinge.upperAngle = 0.2f;
+		tbJointId h = tbCreateHingeJoint( world, &hinge, NULL );
+		tbBodyId arm2 = addBox( world, tbMakeVec3( 1.0f, 0.0f, 9.5f ), tbMakeVec3( 0.05f, 0.05f, 0.5f ), 1.0f );
+		tbBody_SetLinearVelocity( arm2, tbMakeVec3( 0.0f, 3.0f, 0.0f ) );
+		tbConeJointDef cone = tbDefaultConeJointDef();
+		tbJointFramesFromWorld( arm, arm2, tbMakeVec3( 1.0f, 0.0f, 10.0f ), tbMakeVec3( 0, 0, -1 ), &cone.base );
+		q = cone.base.localFrameB.q;
+		cone.base.localFrameB.q = tbMakeQuat( -q.w, -q.x, -q.y, -q.z );
+		cone.enableConeLimit = true;
+		cone.coneAngle = 0.3f;
+		cone.lowerTwist = -0.1f;
+		cone.upperTwist = 0.1f;
+		tbJointId c = tbCreateConeJoint( world, &cone, NULL );
+		assert_false( TB_IS_NULL( h ) );
+		assert_false( TB_IS_NULL( c ) );
+		float worstHinge = 0.0f, worstCone = 0.0f;
+		for ( int i = 0; i < 120; ++i )
+		{
+			run( world, 1 );
+			worstHinge = tbMaxFloat( worstHinge, tbAbsFloat( tbHingeJoint_GetAngle( h ) ) );
+			float angular = 0.0f;
+			tbJoint_GetError( c, NULL, &angular );
+			worstCone = tbMaxFloat( worstCone, angular );
+		}
+		printf( "negated frames, level %d: largest hinge angle %.4f rad (limit 0.2), cone excess %.4f rad\n", (int)used,
+				worstHinge, worstCone );
+		tbDestroyWorld( world );
+		assert_true( worstHinge < 0.2f + 1.0f * DEG );
+		assert_true( worstCone < 3.0f * DEG );
+	}
+	tbSetSimdLevel( tbSimd_auto );
+}
+
 // SCENES.md ragdolls: 100 ragdolls of 11 capsules with cone-twist joints, dropped in a pile. After
 // 600 steps the joint gap is < 5 mm and the swing and twist limits are exceeded by < 1 degree.
 typedef struct RagPart
@@ -924,20 +984,20 @@ typedef struct RagJoint
 } RagJoint;
 
 static const RagPart s_ragParts[11] = {
-	{ 0.13f, 0.05f, 12.0f, { 0.0f, 0.0f, 1.00f } },   { 0.15f, 0.12f, 20.0f, { 0.0f, 0.0f, 1.40f } },
-	{ 0.11f, 0.03f, 5.0f, { 0.0f, 0.0f, 1.83f } },    { 0.07f, 0.16f, 8.0f, { 0.0f, 0.10f, 0.70f } },
-	{ 0.06f, 0.17f, 4.0f, { 0.0f, 0.10f, 0.25f } },   { 0.07f, 0.16f, 8.0f, { 0.0f, -0.10f, 0.70f } },
-	{ 0.06f, 0.17f, 4.0f, { 0.0f, -0.10f, 0.25f } },  { 0.05f, 0.12f, 2.5f, { 0.0f, 0.24f, 1.42f } },
-	{ 0.04f, 0.11f, 1.5f, { 0.0f, 0.24f, 1.10f } },   { 0.05f, 0.12f, 2.5f, { 0.0f, -0.24f, 1.42f } },
+	{ 0.13f, 0.05f, 12.0f, { 0.0f, 0.0f, 1.00f } },	 { 0.15f, 0.12f, 20.0f, { 0.0f, 0.0f, 1.40f } },
+	{ 0.11f, 0.03f, 5.0f, { 0.0f, 0.0f, 1.83f } },	 { 0.07f, 0.16f, 8.0f, { 0.0f, 0.10f, 0.70f } },
+	{ 0.06f, 0.17f, 4.0f, { 0.0f, 0.10f, 0.25f } },	 { 0.07f, 0.16f, 8.0f, { 0.0f, -0.10f, 0.70f } },
+	{ 0.06f, 0.17f, 4.0f, { 0.0f, -0.10f, 0.25f } }, { 0.05f, 0.12f, 2.5f, { 0.0f, 0.24f, 1.42f } },
+	{ 0.04f, 0.11f, 1.5f, { 0.0f, 0.24f, 1.10f } },	 { 0.05f, 0.12f, 2.5f, { 0.0f, -0.24f, 1.42f } },
 	{ 0.04f, 0.11f, 1.5f, { 0.0f, -0.24f, 1.10f } },
 };
 
 static const RagJoint s_ragJoints[10] = {
-	{ 0, 1, { 0.0f, 0.0f, 1.16f }, 0.5f, 0.3f },    { 1, 2, { 0.0f, 0.0f, 1.66f }, 0.6f, 0.6f },
-	{ 0, 3, { 0.0f, 0.10f, 0.90f }, 0.8f, 0.3f },   { 3, 4, { 0.0f, 0.10f, 0.475f }, 0.6f, 0.1f },
-	{ 0, 5, { 0.0f, -0.10f, 0.90f }, 0.8f, 0.3f },  { 5, 6, { 0.0f, -0.10f, 0.475f }, 0.6f, 0.1f },
-	{ 1, 7, { 0.0f, 0.24f, 1.58f }, 1.2f, 0.5f },   { 7, 8, { 0.0f, 0.24f, 1.26f }, 1.0f, 0.1f },
-	{ 1, 9, { 0.0f, -0.24f, 1.58f }, 1.2f, 0.5f },  { 9, 10, { 0.0f, -0.24f, 1.26f }, 1.0f, 0.1f },
+	{ 0, 1, { 0.0f, 0.0f, 1.16f }, 0.5f, 0.3f },   { 1, 2, { 0.0f, 0.0f, 1.66f }, 0.6f, 0.6f },
+	{ 0, 3, { 0.0f, 0.10f, 0.90f }, 0.8f, 0.3f },  { 3, 4, { 0.0f, 0.10f, 0.475f }, 0.6f, 0.1f },
+	{ 0, 5, { 0.0f, -0.10f, 0.90f }, 0.8f, 0.3f }, { 5, 6, { 0.0f, -0.10f, 0.475f }, 0.6f, 0.1f },
+	{ 1, 7, { 0.0f, 0.24f, 1.58f }, 1.2f, 0.5f },  { 7, 8, { 0.0f, 0.24f, 1.26f }, 1.0f, 0.1f },
+	{ 1, 9, { 0.0f, -0.24f, 1.58f }, 1.2f, 0.5f }, { 9, 10, { 0.0f, -0.24f, 1.26f }, 1.0f, 0.1f },
 };
 
 static int compareFloats( const void* a, const void* b )
@@ -981,7 +1041,8 @@ static void scenes_ragdolls( void** state )
 			float rho = m / ( TB_PI * r * r * L + 4.0f / 3.0f * TB_PI * r * r * r );
 			float mc = rho * TB_PI * r * r * L, mh = rho * 4.0f / 3.0f * TB_PI * r * r * r;
 			float izz = mc * r * r / 2.0f + mh * 2.0f * r * r / 5.0f;
-			float ixx = mc * ( r * r / 4.0f + L * L / 12.0f ) + mh * ( 2.0f * r * r / 5.0f + L * L / 4.0f + 3.0f * L * r / 8.0f );
+			float ixx = mc * ( r * r / 4.0f + L * L / 12.0f ) +
+						mh * ( 2.0f * r * r / 5.0f + L * L / 4.0f + 3.0f * L * r / 8.0f );
 			tbBodyMass md = { m, { 0.0f, 0.0f, 0.0f }, { ixx, ixx, izz } };
 			tbBody_SetMassData( parts[p], md );
 		}
@@ -1032,8 +1093,8 @@ static void scenes_ragdolls( void** state )
 	free( gaps );
 	free( joints );
 	tbDestroyWorld( world );
-	// The joints hold: 99 % of them within 1 mm (0.3-0.6 mm measured), on average 0.15 mm (0.04-0.07). The worst joint at the end is
-	// one sample of a chaotic pile: a limb pressed into the ground, where the soft contact position
+	// The joints hold: 99 % of them within 1 mm (0.3-0.6 mm measured), on average 0.15 mm (0.04-0.07). The worst joint
+	// at the end is one sample of a chaotic pile: a limb pressed into the ground, where the soft contact position
 	// passes move it after the joints were solved (docs/SOLVER.md); it ranges from 0.6 to 16 mm with
 	// gravity nudged by 1e-6 (the same spread before and after changes to the joint arithmetic), so
 	// the bars on it are the ones it always meets, still well under ODE's 32 mm, 24 deg and Bullet's
@@ -1170,7 +1231,8 @@ static void joint_far_from_rest( void** state )
 		tbBodyId body = tbCreateBody( world, &bd );
 		float mass = 1000.0f * 4.0f / 3.0f * TB_PI * radius * radius * radius;
 		float I = 0.4f * mass * radius * radius;
-		tbBodyMass md = { mass, k < 3 ? tbMakeVec3( 0.0f, 0.0f, -6.25f ) : tbMakeVec3( -1.0f, -1.0f, -1.0f ), { I, I, I } };
+		tbBodyMass md = {
+			mass, k < 3 ? tbMakeVec3( 0.0f, 0.0f, -6.25f ) : tbMakeVec3( -1.0f, -1.0f, -1.0f ), { I, I, I } };
 		assert_int_equal( tbBody_SetMassData( body, md ), tbResult_ok );
 		tbFixedJointDef def = tbDefaultFixedJointDef();
 		tbTransform frame = { { -9.66064f, -10.0f, -10.0f },
@@ -1324,7 +1386,8 @@ static void extreme_settings_stay_finite( void** state )
 			// capped at what a body may reach.
 			what = "motor joint at 1e38 rad/s";
 			tbMotorJointDef def = tbDefaultMotorJointDef();
-			tbJointFramesFromWorld( tb_nullBodyId, box, tbMakeVec3( 0.0f, 0.0f, 5.0f ), tbMakeVec3( 0, 0, 1 ), &def.base );
+			tbJointFramesFromWorld( tb_nullBodyId, box, tbMakeVec3( 0.0f, 0.0f, 5.0f ), tbMakeVec3( 0, 0, 1 ),
+									&def.base );
 			def.motorSpeed = 1.0e38f;
 			assert_false( TB_IS_NULL( tbCreateMotorJoint( world, &def, NULL ) ) );
 		}
@@ -1333,7 +1396,8 @@ static void extreme_settings_stay_finite( void** state )
 			// A hinge servo with the largest gain, speed and torque.
 			what = "hinge servo of gain 3.4e38";
 			tbHingeJointDef def = tbDefaultHingeJointDef();
-			tbJointFramesFromWorld( tb_nullBodyId, box, tbMakeVec3( 0.0f, 0.0f, 5.0f ), tbMakeVec3( 0, 0, 1 ), &def.base );
+			tbJointFramesFromWorld( tb_nullBodyId, box, tbMakeVec3( 0.0f, 0.0f, 5.0f ), tbMakeVec3( 0, 0, 1 ),
+									&def.base );
 			def.enableServo = true;
 			def.servoAngle = 1.0f;
 			def.servoGain = FLT_MAX;
@@ -1347,7 +1411,8 @@ static void extreme_settings_stay_finite( void** state )
 			// omega / 0. Such a spring applies nothing: the box falls freely.
 			what = "distance spring of 1.4e-45 Hz";
 			tbDistanceJointDef def = tbDefaultDistanceJointDef();
-			tbJointFramesFromWorld( tb_nullBodyId, box, tbMakeVec3( 0.0f, 0.0f, 8.0f ), tbMakeVec3( 0, 0, 1 ), &def.base );
+			tbJointFramesFromWorld( tb_nullBodyId, box, tbMakeVec3( 0.0f, 0.0f, 8.0f ), tbMakeVec3( 0, 0, 1 ),
+									&def.base );
 			def.base.localFrameB.p = tb_vec3_zero;
 			def.length = 0.0f;
 			def.enableSpring = true;
@@ -1420,8 +1485,9 @@ static void fixed_joint_half_turn( void** state )
 		}
 		float gap, angle;
 		assert_int_equal( tbJoint_GetError( joint, &gap, &angle ), tbResult_ok );
-		printf( "fixed joint a half turn from rest %s: %.2f m, %.1f deg -> %.5f m, %.4f deg; max %.1f rad/s, %.1f m/s\n",
-				s_modeNames[m], gap0, angle0 / DEG, gap, angle / DEG, maxRate, maxSpeed );
+		printf(
+			"fixed joint a half turn from rest %s: %.2f m, %.1f deg -> %.5f m, %.4f deg; max %.1f rad/s, %.1f m/s\n",
+			s_modeNames[m], gap0, angle0 / DEG, gap, angle / DEG, maxRate, maxSpeed );
 		assert_true( angle0 > 179.0f * DEG );
 		// At most half a turn per step (a body spinning at 2e9 rad/s shows a random angle per step,
 		// so this alone would not catch it; the bounded speed of the lever does): the anchor is 5.4 m
@@ -1617,9 +1683,10 @@ static void custom_rows_match_ball_joint( void** state )
 		int calls;
 		float travel;
 		float diff = customVsBall( s_modes[m], false, &calls, &travel );
-		printf( "custom rows (once per step) vs ball %s: max position difference %.6f m over 300 steps (travel %.3f m), "
-				"%d callbacks\n",
-				s_modeNames[m], diff, travel, calls );
+		printf(
+			"custom rows (once per step) vs ball %s: max position difference %.6f m over 300 steps (travel %.3f m), "
+			"%d callbacks\n",
+			s_modeNames[m], diff, travel, calls );
 		assert_int_equal( calls, 300 );
 		assert_true( travel > 0.3f );
 		if ( s_modes[m] != tbSolver_soft )
@@ -1934,7 +2001,8 @@ static void collide_connected( void** state )
 			tbCreateBoxShape( bodies[i], &sd, tbMakeVec3( 0.5f, 0.5f, 0.5f ), tb_transformIdentity, NULL );
 		}
 		tbBallJointDef def = tbDefaultBallJointDef();
-		tbJointFramesFromWorld( bodies[0], bodies[1], tbMakeVec3( 0.4f, 0.0f, 0.0f ), tbMakeVec3( 1, 0, 0 ), &def.base );
+		tbJointFramesFromWorld( bodies[0], bodies[1], tbMakeVec3( 0.4f, 0.0f, 0.0f ), tbMakeVec3( 1, 0, 0 ),
+								&def.base );
 		def.base.collideConnected = pass == 1;
 		tbJointId joint = tbCreateBallJoint( world, &def, NULL );
 		run( world, 2 );
@@ -1985,7 +2053,8 @@ static void joints_sleep_and_wake( void** state )
 
 static int s_lockedResult = -1;
 
-static int lockProbeRows( tbJointId id, const tbCustomRowsInput* in, tbCustomRow rows[TB_MAX_CUSTOM_ROWS], void* context )
+static int lockProbeRows( tbJointId id, const tbCustomRowsInput* in, tbCustomRow rows[TB_MAX_CUSTOM_ROWS],
+						  void* context )
 {
 	(void)in;
 	(void)rows;
@@ -2008,7 +2077,8 @@ static void api_validation( void** state )
 					  tbResult_invalidArgument );
 	assert_int_equal( tbJointFramesFromWorld( a, b, tbMakeVec3( NAN, 0, 1 ), tbMakeVec3( 0, 0, 1 ), &hd.base ),
 					  tbResult_invalidArgument );
-	assert_int_equal( tbJointFramesFromWorld( a, b, tbMakeVec3( 0.5f, 0, 1 ), tbMakeVec3( 0, 0, 1 ), &hd.base ), tbResult_ok );
+	assert_int_equal( tbJointFramesFromWorld( a, b, tbMakeVec3( 0.5f, 0, 1 ), tbMakeVec3( 0, 0, 1 ), &hd.base ),
+					  tbResult_ok );
 
 	// Bad parameters.
 	tbHingeJointDef bad = hd;
@@ -2118,49 +2188,44 @@ static void every_type_to_static( void** state )
 			tbVec3 c = { 3.0f * (float)t, 0.0f, 5.0f };
 			bodies[n] = addBox( world, c, tbMakeVec3( 0.2f, 0.2f, 0.2f ), 1.0f );
 			tbJointDef base = tbDefaultFixedJointDef().base;
-			tbJointFramesFromWorld( ground, bodies[n], tbAdd( c, tbMakeVec3( 0.0f, 0.0f, 0.3f ) ), tbMakeVec3( 0, 1, 0 ), &base );
+			tbJointFramesFromWorld( ground, bodies[n], tbAdd( c, tbMakeVec3( 0.0f, 0.0f, 0.3f ) ),
+									tbMakeVec3( 0, 1, 0 ), &base );
 			tbJointId id = tb_nullJointId;
 			switch ( (tbJointType)t )
 			{
-				case tbJoint_distance:
-				{
+				case tbJoint_distance: {
 					tbDistanceJointDef d = tbDefaultDistanceJointDef();
 					d.base = base;
 					d.length = 0.0f;
 					id = tbCreateDistanceJoint( world, &d, NULL );
 					break;
 				}
-				case tbJoint_ball:
-				{
+				case tbJoint_ball: {
 					tbBallJointDef d = tbDefaultBallJointDef();
 					d.base = base;
 					id = tbCreateBallJoint( world, &d, NULL );
 					break;
 				}
-				case tbJoint_hinge:
-				{
+				case tbJoint_hinge: {
 					tbHingeJointDef d = tbDefaultHingeJointDef();
 					d.base = base;
 					id = tbCreateHingeJoint( world, &d, NULL );
 					break;
 				}
-				case tbJoint_cone:
-				{
+				case tbJoint_cone: {
 					tbConeJointDef d = tbDefaultConeJointDef();
 					d.base = base;
 					d.enableConeLimit = true;
 					id = tbCreateConeJoint( world, &d, NULL );
 					break;
 				}
-				case tbJoint_fixed:
-				{
+				case tbJoint_fixed: {
 					tbFixedJointDef d = tbDefaultFixedJointDef();
 					d.base = base;
 					id = tbCreateFixedJoint( world, &d, NULL );
 					break;
 				}
-				case tbJoint_slider:
-				{
+				case tbJoint_slider: {
 					tbSliderJointDef d = tbDefaultSliderJointDef();
 					d.base = base;
 					d.enableLimit = true;
@@ -2169,24 +2234,21 @@ static void every_type_to_static( void** state )
 					id = tbCreateSliderJoint( world, &d, NULL );
 					break;
 				}
-				case tbJoint_sixDof:
-				{
+				case tbJoint_sixDof: {
 					tbSixDofJointDef d = tbDefaultSixDofJointDef();
 					d.base = base;
 					d.mode[tbSixDof_rx] = tbAxis_free;
 					id = tbCreateSixDofJoint( world, &d, NULL );
 					break;
 				}
-				case tbJoint_motor:
-				{
+				case tbJoint_motor: {
 					tbMotorJointDef d = tbDefaultMotorJointDef();
 					d.base = base;
 					d.motorSpeed = 1.0f;
 					id = tbCreateMotorJoint( world, &d, NULL );
 					break;
 				}
-				case tbJoint_mouse:
-				{
+				case tbJoint_mouse: {
 					tbMouseJointDef d = tbDefaultMouseJointDef();
 					d.base.bodyB = bodies[n];
 					d.base.localFrameB = base.localFrameB;
@@ -2196,8 +2258,7 @@ static void every_type_to_static( void** state )
 					id = tbCreateMouseJoint( world, &d, NULL );
 					break;
 				}
-				case tbJoint_custom:
-				{
+				case tbJoint_custom: {
 					static int calls;
 					tbCustomJointDef d = tbDefaultCustomJointDef();
 					d.base = base;
@@ -2230,8 +2291,8 @@ static void every_type_to_static( void** state )
 		{
 			float gap = gapOf( joints[k] );
 			tbVec3 p = tbBody_GetPosition( bodies[k] );
-			printf( "%s to %s: position error %.5f m\n", tbJointTypeName( (tbJointType)k ), staticBody ? "static body" : "world",
-					gap );
+			printf( "%s to %s: position error %.5f m\n", tbJointTypeName( (tbJointType)k ),
+					staticBody ? "static body" : "world", gap );
 			assert_true( tbIsValidVec3( p ) );
 			assert_true( gap < ( k == tbJoint_mouse ? 0.05f : 0.005f ) );
 		}
@@ -2258,6 +2319,7 @@ int main( void )
 		cmocka_unit_test( fixed_beam_holds ),
 		cmocka_unit_test( mass_ratio_chain ),
 		cmocka_unit_test( wide_lanes_match_scalar_rows ),
+		cmocka_unit_test( negated_frames_hold_limits ),
 		cmocka_unit_test( breakable_joint ),
 		cmocka_unit_test( breakable_peak_over_substeps ),
 		cmocka_unit_test( distance_length_limit ),
