@@ -93,6 +93,8 @@ typedef struct tbStepContext
 	/// The joints' rows match the bodies' motion: nothing has moved since they were built (the
 	/// warm start of the first sub-step follows the prepare with no position update between).
 	bool jointRowsCurrent;
+	/// Time step of the implicit gyroscopic term in this velocity integration, s (0: none).
+	float gyroscopicH;
 
 	tbSoftness contactSoftness;       ///< dynamic vs dynamic
 	tbSoftness staticSoftness;        ///< dynamic vs static/kinematic (stiffer)
