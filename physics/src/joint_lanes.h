@@ -10,9 +10,11 @@
 //   TB_SQRT( v )  lane-wise square root
 //   TB_ANY( m )   true when any lane of the int mask m is set
 //   TB_NOIPA      keeps a function out of line and out of interprocedural analysis
-// Every function is static inline in its instance, so no vector crosses a call boundary whose ABI
-// depends on the target. A group holds TB_JOINT_LANES (8) joints: the 4-lane instance solves it as
-// two halves, lanes [lane0, lane0 + TB_W).
+//   TB_NAME( LoadVelocities ), TB_NAME( LoadMotion ), TB_NAME( StoreVelocities )
+//                 a group's bodies' v, w and dp, dq in and v, w out as vectors of lanes
+// Every function is static to its instance and carries its target, so a vector crosses no call
+// boundary whose ABI depends on the target. A group holds TB_JOINT_LANES (8) joints: the 4-lane
+// instance solves it as two halves, lanes [lane0, lane0 + TB_W).
 
 #define TB_FN static inline TB_TARGET
 #define tbV3 TB_NAME( V3 )
@@ -614,6 +616,10 @@ TB_FN void TB_NAME( RunStage )( tbStepContext* ctx, tbJointLanes* groups, int st
 					TB_NAME( Refresh )( ctx, g, lane0 );
 					break;
 				case tbWideJointStage_warmStart:
+					TB_NAME( WarmStart )( g, lane0 );
+					break;
+				case tbWideJointStage_refreshWarmStart:
+					TB_NAME( Refresh )( ctx, g, lane0 );
 					TB_NAME( WarmStart )( g, lane0 );
 					break;
 				case tbWideJointStage_solve:

@@ -10,8 +10,8 @@
 #include "core.h"
 #include "jobs.h"
 #include "solver.h"
-#include "world.h"
 #include "tumble/tumble.h"
+#include "world.h"
 
 #include <float.h>
 #include <string.h>
@@ -20,7 +20,7 @@
 // joint with an accumulated impulse that, replayed as next step's warm start, throws the bodies
 // apart. Warm-start impulses are scaled down so that on their own they would not change the
 // relative velocity of the two bodies by more than these (and NaN/inf clears them).
-#define TB_WARM_START_MAX_SPEED 50.0f          // m/s
+#define TB_WARM_START_MAX_SPEED 50.0f		   // m/s
 #define TB_WARM_START_MAX_ANGULAR_SPEED 100.0f // rad/s
 
 // Step --------------------------------------------------------------------------------------------
@@ -279,8 +279,8 @@ static bool tbIsBreakable( const tbJoint* joint )
 }
 
 // Reaction force and torque of the sub-step just solved, N and N m (the impulses are per sub-step).
-static void tbSubStepReaction( const tbStepContext* ctx, const tbJoint* joint, const tbJointClass* cls,
-							   tbVec3* force, tbVec3* torque )
+static void tbSubStepReaction( const tbStepContext* ctx, const tbJoint* joint, const tbJointClass* cls, tbVec3* force,
+							   tbVec3* torque )
 {
 	tbVec3 linear, angular;
 	cls->getReaction( joint, &linear, &angular );
@@ -312,9 +312,9 @@ typedef struct tbJointStageTask
 	const int* jointIds; ///< the colour's joints
 	tbJointStage stage;
 	bool useBias;
-	bool refresh;     ///< prepare, warm start: build the rows first (prepare: the scalar joints)
+	bool refresh;	  ///< prepare, warm start: build the rows first (prepare: the scalar joints)
 	bool computePose; ///< solve: measure the pose first (the relax call's first pass)
-	bool trackPeak;   ///< solve: the sub-step's last pass, record breakable joints' reactions
+	bool trackPeak;	  ///< solve: the sub-step's last pass, record breakable joints' reactions
 } tbJointStageTask;
 
 /// Joints per parallel-for block (fixed: results must not depend on the thread count).
@@ -390,11 +390,8 @@ static void tbRunWideStage( tbStepContext* ctx, const tbJointStageTask* task, in
 			tbRunWideJoints( ctx, color, tbWideJointStage_refresh, ctx->jointSoftness, false );
 			break;
 		case tbJointStage_warmStart:
-			if ( task->refresh )
-			{
-				tbRunWideJoints( ctx, color, tbWideJointStage_refresh, ctx->jointSoftness, false );
-			}
-			tbRunWideJoints( ctx, color, tbWideJointStage_warmStart, ctx->jointSoftness, false );
+			tbRunWideJoints( ctx, color, task->refresh ? tbWideJointStage_refreshWarmStart : tbWideJointStage_warmStart,
+							 ctx->jointSoftness, false );
 			break;
 		case tbJointStage_solve:
 			tbRunWideJoints( ctx, color, tbWideJointStage_solve, tbJointSoftness( ctx, task->useBias ),

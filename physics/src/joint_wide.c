@@ -1,17 +1,18 @@
 // Tumble physics: the wide joint path.
 //
-// The joints of a colour share no written body, so any of them can be solved side by side. Hinge
-// joints without limit, motor or servo and ball joints, the rows of chains and of most ragdoll
-// links, are packed eight to a group (tbJointLanes, structure of arrays) and solved one joint per
-// SIMD lane: 8 lanes at a time with AVX2 on CPUs that have it, 4 with SSE2 otherwise (tbSetSimdLevel).
-// The rows are those of the scalar joints, case for case: the point block (ball_joint.c,
-// tbSolvePoint) and the hinge's two quaternion rows (hinge_joint.c, tbSolvePreparedAngularBlock),
-// rebuilt every sub-step from the bodies' motion, with the same correction clamp and the same
-// bounds on what a pass asks for. What differs is that the point block's effective mass is formed
-// and inverted in float, where the scalar rows use double (tbInvertPointMass, finding 34): a joint
-// enters the lanes only when its point block is well conditioned (tbIsWideJoint), and the rest stay
-// on the scalar path with the joint types the lanes do not cover.
-// Per joint a group holds 262 bytes: the definition the step needs, the sub-step's rows and the
+// The joints of a colour share no written body, so any of them can be solved side by side. Ball
+// joints, hinges without motor or servo and cone joints with cone and twist limits, the joints of
+// chains and ragdolls, are packed eight to a group (tbJointLanes, structure of arrays) and solved
+// one joint per SIMD lane: 8 lanes at a time with AVX2 on CPUs that have it, 4 with SSE2 otherwise
+// (tbSetSimdLevel). The rows are those of the scalar joints, case for case: the point block
+// (tbSolvePoint), the hinge's two quaternion rows (tbSolvePreparedAngularBlock), the twist and
+// cone limit rows (tbSolveAngularLimit), rebuilt every sub-step from the bodies' motion, with the
+// same correction clamp and the same bounds on what a pass asks for. What differs is that the
+// point block's effective mass is formed and inverted in float, where the scalar rows use double
+// (tbInvertPointMass, finding 34): a joint enters the lanes only when its point block is well
+// conditioned (tbIsWideJoint), and the rest stay on the scalar rows with the joint types the lanes
+// do not cover.
+// Per joint a group holds 373 bytes: the definition the step needs, the sub-step's rows and the
 // accumulated impulses, which tbUnpackWideJoints writes back into the joint records.
 // SPDX-License-Identifier: MIT
 #include "joint_wide.h"

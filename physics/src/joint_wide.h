@@ -9,6 +9,7 @@ typedef enum tbWideJointStage
 {
 	tbWideJointStage_refresh,
 	tbWideJointStage_warmStart,
+	tbWideJointStage_refreshWarmStart, ///< both, group by group (one pass over the data)
 	tbWideJointStage_solve,
 } tbWideJointStage;
 
