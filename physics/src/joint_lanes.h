@@ -2,7 +2,7 @@
 //
 // A template, included twice by joint_wide.c and nowhere else: once for 4-lane SSE2 vectors and
 // once for 8-lane vectors in functions compiled for AVX2 and FMA, the one chosen at run time. The
-// includer defines:
+// includer defines (and the template undefines at its end):
 //   TB_W          lanes per vector (4 or 8)
 //   TB_VF, TB_VI  the float and int32 vector types of TB_W lanes (GCC/clang vector extensions)
 //   TB_TARGET     the target attribute of every function here (empty for the 4-lane one)
@@ -630,7 +630,15 @@ TB_FN void TB_NAME( RunStage )( tbStepContext* ctx, tbJointLanes* groups, int st
 	}
 }
 
+// The instance's parameters end with it, so the next instance defines its own.
 #undef TB_FN
 #undef tbV3
 #undef tbQ4
 #undef tbL
+#undef TB_W
+#undef TB_VF
+#undef TB_VI
+#undef TB_TARGET
+#undef TB_NAME
+#undef TB_SQRT
+#undef TB_ANY

@@ -193,13 +193,6 @@ static inline void tbLanes4StoreVelocities( float* const rows[4], const tbF4 in[
 #define TB_ANY( m ) tbAny4( m )
 #endif
 #include "joint_lanes.h"
-#undef TB_W
-#undef TB_VF
-#undef TB_VI
-#undef TB_TARGET
-#undef TB_NAME
-#undef TB_SQRT
-#undef TB_ANY
 
 #if TB_X86
 typedef float tbF8 __attribute__( ( vector_size( 32 ) ) );
@@ -283,13 +276,6 @@ static inline TB_TARGET void tbLanes8StoreVelocities( float* const rows[8], cons
 	}
 }
 #include "joint_lanes.h"
-#undef TB_W
-#undef TB_VF
-#undef TB_VI
-#undef TB_TARGET
-#undef TB_NAME
-#undef TB_SQRT
-#undef TB_ANY
 #endif
 
 // The SIMD level ----------------------------------------------------------------------------------
