@@ -401,6 +401,13 @@ static void tbFillLane( tbStepContext* ctx, tbJointLanes* g, int l, const tbJoin
 	g->deltaCenter[0][l] = joint->deltaCenter.x;
 	g->deltaCenter[1][l] = joint->deltaCenter.y;
 	g->deltaCenter[2][l] = joint->deltaCenter.z;
+	// The rows of the kinds the lane is not: zero (the group's memory is not cleared).
+	g->hinge[l] = 0.0f;
+	g->twistLimit[l] = 0.0f;
+	g->coneLimit[l] = 0.0f;
+	g->lower[l] = g->upper[l] = g->coneAngle[l] = 0.0f;
+	g->angularImpulse[0][l] = g->angularImpulse[1][l] = 0.0f;
+	g->lowerImpulse[l] = g->upperImpulse[l] = g->coneImpulse[l] = 0.0f;
 	tbVec3 linear = tb_vec3_zero;
 	switch ( joint->type )
 	{
@@ -557,7 +564,10 @@ void tbPackWideJoints( tbStepContext* ctx )
 {
 	tbWorld* world = ctx->world;
 	int groupCount = ctx->jointLaneStarts[TB_JOINT_COLOR_COUNT + 1];
-	ctx->jointLanes = TB_ARENA_ARRAY( ctx->arena, tbJointLanes, groupCount > 0 ? groupCount : 1 );
+	// Not cleared by the arena: every lane's definition and impulses are written below, and a
+	// group's sub-step rows are built before they are read (those of a kind no lane has are never
+	// read). A group with empty lanes is cleared whole, so they hold zeros.
+	ctx->jointLanes = TB_ARENA_ARRAY_RAW( ctx->arena, tbJointLanes, groupCount > 0 ? groupCount : 1 );
 
 	for ( int color = 0; color < TB_JOINT_COLOR_COUNT; ++color )
 	{
@@ -567,6 +577,14 @@ void tbPackWideJoints( tbStepContext* ctx )
 		for ( int i = 0; i < ( n + TB_JOINT_LANES - 1 ) / TB_JOINT_LANES * TB_JOINT_LANES; ++i )
 		{
 			tbJointLanes* g = groups + i / TB_JOINT_LANES;
+			if ( i % TB_JOINT_LANES == 0 )
+			{
+				if ( n - i < TB_JOINT_LANES )
+				{
+					memset( g, 0, sizeof( *g ) );
+				}
+				g->anyHinge = g->anyTwist = g->anyCone = false;
+			}
 			if ( i < n )
 			{
 				tbFillLane( ctx, g, i % TB_JOINT_LANES, world->joints.data + ctx->jointIds[start + i] );
@@ -604,7 +622,10 @@ void tbUnpackWideJoints( tbStepContext* ctx )
 			tbVec3 linear = { g->linearImpulse[0][l], g->linearImpulse[1][l], g->linearImpulse[2][l] };
 			joint->rA = tbMakeVec3( g->rA[0][l], g->rA[1][l], g->rA[2][l] );
 			joint->rB = tbMakeVec3( g->rB[0][l], g->rB[1][l], g->rB[2][l] );
-			tbVec3 twistAxis = { g->twistAxis[0][l], g->twistAxis[1][l], g->twistAxis[2][l] };
+			// The twist and swing rows exist only in groups with lanes of those kinds.
+			tbVec3 twistAxis =
+				g->anyTwist ? tbMakeVec3( g->twistAxis[0][l], g->twistAxis[1][l], g->twistAxis[2][l] ) : tb_vec3_zero;
+			float twistMass = g->anyTwist ? g->twistMass[l] : 0.0f;
 			switch ( joint->type )
 			{
 				case tbJoint_hinge: {
@@ -619,7 +640,7 @@ void tbUnpackWideJoints( tbStepContext* ctx )
 					h->block.axes[0] = tbMakeVec3( g->axis0[0][l], g->axis0[1][l], g->axis0[2][l] );
 					h->block.axes[1] = tbMakeVec3( g->axis1[0][l], g->axis1[1][l], g->axis1[2][l] );
 					h->twist.axis = twistAxis;
-					h->twist.mass = g->twistMass[l];
+					h->twist.mass = twistMass;
 					break;
 				}
 				case tbJoint_cone: {
@@ -629,9 +650,11 @@ void tbUnpackWideJoints( tbStepContext* ctx )
 					c->twistUpperImpulse = g->upperImpulse[l];
 					c->coneImpulse = g->coneImpulse[l];
 					c->twist.axis = twistAxis;
-					c->twist.mass = g->twistMass[l];
-					c->swing.axis = tbMakeVec3( g->swingAxis[0][l], g->swingAxis[1][l], g->swingAxis[2][l] );
-					c->swing.mass = g->swingMass[l];
+					c->twist.mass = twistMass;
+					c->swing.axis = g->anyCone
+										? tbMakeVec3( g->swingAxis[0][l], g->swingAxis[1][l], g->swingAxis[2][l] )
+										: tb_vec3_zero;
+					c->swing.mass = g->anyCone ? g->swingMass[l] : 0.0f;
 					break;
 				}
 				default:
