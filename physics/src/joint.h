@@ -243,7 +243,7 @@ typedef struct tbJoint
 	tbVec3 rA, rB;      ///< centres of mass to the anchors at the last refresh (the sub-step's lever arms)
 	/// Inverse effective mass of the point rows at the last refresh, kept in double: with a lever
 	/// arm long against the body (finding 34: 141 km) K's eigenvalues differ by 1e9 and a float
-	/// K or K^-1 loses the small one (tbInvertPointMass, joint.c).
+	/// K or K^-1 loses the small one (tbInvertPointMass, joint_rows.c).
 	double pointInvK[3][3];
 	/// Current pose for joints with prepared rows: the bodies move only in tbIntegratePositions, so
 	/// it is measured at the refresh and again once per relax call, not in every pass.
@@ -522,7 +522,7 @@ void tbApplyPointImpulse( tbJointMotion* m, const tbJointPose* p, tbVec3 impulse
 /// stays v_i, bounded by 1, so the bias stays bounded too. Zero at the exact extreme.
 tbVec3 tbQuatRowAxis( const tbJointPose* p, int i );
 /// Error of a full rotation lock whose rows are the world axes (Cdot = wB - wA): frame B's
-/// rotation from frame A as a world rotation vector theta n, theta in [0, pi] (joint.c says why the
+/// rotation from frame A as a world rotation vector theta n, theta in [0, pi] (joint_rows.c says why the
 /// quaternion rows are not used for it).
 tbVec3 tbRotationLockError( const tbJointPose* p );
 /// Twist angle of qRel about frame x (swing-twist decomposition), rad in [-pi, pi].

@@ -79,7 +79,7 @@ typedef struct tbStepContext
 	struct tbContactConstraintW* wideContacts; ///< four constraints of one colour each (contact_solver.c)
 	int wideStarts[TB_GRAPH_COLOR_COUNT + 1];  ///< first wide constraint of each colour; the last entry is the total
 
-	int* jointIds; ///< awake, enabled joints solved this step, sorted by colour (joint.c)
+	int* jointIds; ///< awake, enabled joints solved this step, sorted by colour (joint_solver.c)
 	int jointCount;
 	/// First joint of each colour in jointIds; colour TB_JOINT_COLOR_COUNT is the overflow, solved on
 	/// one thread; the last entry is jointCount.
