@@ -304,11 +304,12 @@ tbSimdLevel tbSetSimdLevel( tbSimdLevel level )
 	return s_simdLevel;
 }
 
+// Reads only: worlds stepping on several threads at once all call it.
 tbSimdLevel tbGetSimdLevel( void )
 {
 	if ( s_simdLevel == tbSimd_auto )
 	{
-		tbSetSimdLevel( tbSimd_auto );
+		return tbCpuHasAvx2() ? tbSimd_avx2 : tbSimd_sse2;
 	}
 	return s_simdLevel;
 }
