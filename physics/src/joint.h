@@ -386,6 +386,15 @@ static inline bool tbIsFinite( float x )
 {
 	return tbIsValidFloat( x );
 }
+/// Largest row sum of |m|: a bound on the largest eigenvalue of an inverse inertia (the warm-start
+/// guard, and which joints the lanes take).
+static inline float tbMaxRowSum( tbMat3 m )
+{
+	tbMat3 t = tbTranspose( m );
+	return tbMaxFloat( tbAbsFloat( t.cx.x ) + tbAbsFloat( t.cx.y ) + tbAbsFloat( t.cx.z ),
+					   tbMaxFloat( tbAbsFloat( t.cy.x ) + tbAbsFloat( t.cy.y ) + tbAbsFloat( t.cy.z ),
+								   tbAbsFloat( t.cz.x ) + tbAbsFloat( t.cz.y ) + tbAbsFloat( t.cz.z ) ) );
+}
 /// Bias and mass coefficients for equality rows: soft constraint, Baumgarte, or none (relax).
 tbSoftness tbJointSoftness( const tbStepContext* ctx, bool useBias );
 

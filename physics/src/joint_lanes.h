@@ -223,8 +223,8 @@ TB_FN void TB_NAME( MeasurePose )( tbJointLanes* g, int lane0, bool storeArms, t
 	TB_NAME( Store )( g->C[1] + lane0, q.z );
 	if ( g->anyTwist || g->anyCone )
 	{
-		// The twist and swing angles (tbTwistAngle, tbSwingAngle), lane by lane with libm's atan2f:
-		// the same angles as the scalar rows.
+		// The twist and swing angles (tbTwistAngle, tbSwingAngle) the group's rows read, lane by lane
+		// with libm's atan2f: the same angles as the scalar rows.
 		float x[TB_W], y[TB_W], z[TB_W], w[TB_W];
 		TB_NAME( Store )( x, q.x );
 		TB_NAME( Store )( y, q.y );
@@ -233,8 +233,14 @@ TB_FN void TB_NAME( MeasurePose )( tbJointLanes* g, int lane0, bool storeArms, t
 		for ( int l = 0; l < TB_W; ++l )
 		{
 			tbQuat ql = { x[l], y[l], z[l], w[l] };
-			g->twist[lane0 + l] = tbTwistAngle( ql );
-			g->swing[lane0 + l] = tbSwingAngle( ql );
+			if ( g->anyTwist )
+			{
+				g->twist[lane0 + l] = tbTwistAngle( ql );
+			}
+			if ( g->anyCone )
+			{
+				g->swing[lane0 + l] = tbSwingAngle( ql );
+			}
 		}
 	}
 	*qAOut = qA;
@@ -264,12 +270,17 @@ TB_FN TB_VF TB_NAME( AxisMass )( const TB_VF* iSum, tbV3 a )
 // swing rotation axis of qRel, or frame A's y axis. Rare, so lane by lane.
 TB_FN tbV3 TB_NAME( ParallelSwingDirection )( tbQ4 qA, tbQ4 q, TB_VI parallel, tbV3 dir )
 {
-	float a[4][TB_W], r[4][TB_W], out[3][TB_W];
+	float a[4][TB_W], y[TB_W], z[TB_W], out[3][TB_W];
 	int32_t mask[TB_W];
-	TB_NAME( Store )
-	( a[0], qA.x ), TB_NAME( Store )( a[1], qA.y ), TB_NAME( Store )( a[2], qA.z ), TB_NAME( Store )( a[3], qA.w );
-	TB_NAME( Store )( r[1], q.y ), TB_NAME( Store )( r[2], q.z );
-	TB_NAME( Store )( out[0], dir.x ), TB_NAME( Store )( out[1], dir.y ), TB_NAME( Store )( out[2], dir.z );
+	TB_NAME( Store )( a[0], qA.x );
+	TB_NAME( Store )( a[1], qA.y );
+	TB_NAME( Store )( a[2], qA.z );
+	TB_NAME( Store )( a[3], qA.w );
+	TB_NAME( Store )( y, q.y );
+	TB_NAME( Store )( z, q.z );
+	TB_NAME( Store )( out[0], dir.x );
+	TB_NAME( Store )( out[1], dir.y );
+	TB_NAME( Store )( out[2], dir.z );
 	memcpy( mask, &parallel, sizeof( mask ) );
 	for ( int l = 0; l < TB_W; ++l )
 	{
@@ -278,7 +289,7 @@ TB_FN tbV3 TB_NAME( ParallelSwingDirection )( tbQ4 qA, tbQ4 q, TB_VI parallel, t
 			continue;
 		}
 		tbQuat ql = { a[0][l], a[1][l], a[2][l], a[3][l] };
-		tbVec3 local = { 0.0f, r[1][l], r[2][l] };
+		tbVec3 local = { 0.0f, y[l], z[l] };
 		tbVec3 d = tbLengthSquared( local ) < 1.0e-12f ? tbRotate( ql, tbMakeVec3( 0.0f, 1.0f, 0.0f ) )
 													   : tbRotate( ql, tbNormalize( local ) );
 		out[0][l] = d.x;
@@ -289,18 +300,13 @@ TB_FN tbV3 TB_NAME( ParallelSwingDirection )( tbQ4 qA, tbQ4 q, TB_VI parallel, t
 	return v;
 }
 
-// The rows of the sub-step (joint.h, prepared rows): pose, the hinge's quaternion row axes, the
-// inverse inertias the bodies have now, and the inverses of both blocks' effective masses.
+// The rows of the sub-step (joint.h, prepared rows): pose, the inverse inertias the bodies have
+// now, the point block's inverse effective mass, and the rows of the kinds the group has (the
+// hinge's quaternion rows and their block, the twist axis, the cone row).
 TB_FN void TB_NAME( Refresh )( const tbStepContext* ctx, tbJointLanes* g, int lane0 )
 {
 	tbQ4 qA, qB, q;
 	TB_NAME( MeasurePose )( g, lane0, true, &qA, &qB, &q );
-	tbV3 local0 = { -q.z, q.w, q.x };
-	tbV3 local1 = { q.y, -q.x, q.w };
-	tbV3 a0 = TB_NAME( QuatRowAxis )( qA, local0 );
-	tbV3 a1 = TB_NAME( QuatRowAxis )( qA, local1 );
-	TB_NAME( Store3 )( g->axis0, lane0, a0 );
-	TB_NAME( Store3 )( g->axis1, lane0, a1 );
 
 	// The inverse inertias of the written sides as the solver has them now (tbRefreshSideInertia);
 	// read-only sides have none.
@@ -356,25 +362,35 @@ TB_FN void TB_NAME( Refresh )( const tbStepContext* ctx, tbJointLanes* g, int la
 		TB_NAME( Store )( g->pointInvK[i] + lane0, c[i] * inv );
 	}
 
-	// Hinge block (tbPrepareAngularBlock, n = 2), zero in the lanes of ball joints.
-	tbV3 Ia0 = TB_NAME( MulSym )( iSum, a0 );
-	tbV3 Ia1 = TB_NAME( MulSym )( iSum, a1 );
-	TB_VF k00 = TB_NAME( Dot )( a0, Ia0 ), k01 = TB_NAME( Dot )( a0, Ia1 ), k11 = TB_NAME( Dot )( a1, Ia1 );
-	TB_VF adet = k00 * k11 - k01 * k01;
-	TB_VF ainv =
-		TB_NAME( Select )( adet > TB_NAME( Splat )( 1.0e-5f ) * k00 * k11, TB_NAME( Splat )( 1.0f ) / adet, zero );
-	ainv = ainv * TB_NAME( Load )( g->hinge + lane0 );
-	TB_NAME( Store )( g->angularInvK[0] + lane0, ainv * k11 );
-	TB_NAME( Store )( g->angularInvK[1] + lane0, -ainv * k01 );
-	TB_NAME( Store )( g->angularInvK[2] + lane0, ainv * k00 );
+	if ( g->anyHinge )
+	{
+		// The hinge's quaternion row axes and their block (tbPrepareAngularBlock, n = 2), zero in
+		// the lanes of other joints.
+		tbV3 local0 = { -q.z, q.w, q.x };
+		tbV3 local1 = { q.y, -q.x, q.w };
+		tbV3 a0 = TB_NAME( QuatRowAxis )( qA, local0 );
+		tbV3 a1 = TB_NAME( QuatRowAxis )( qA, local1 );
+		TB_NAME( Store3 )( g->axis0, lane0, a0 );
+		TB_NAME( Store3 )( g->axis1, lane0, a1 );
+		tbV3 Ia0 = TB_NAME( MulSym )( iSum, a0 );
+		tbV3 Ia1 = TB_NAME( MulSym )( iSum, a1 );
+		TB_VF k00 = TB_NAME( Dot )( a0, Ia0 ), k01 = TB_NAME( Dot )( a0, Ia1 ), k11 = TB_NAME( Dot )( a1, Ia1 );
+		TB_VF adet = k00 * k11 - k01 * k01;
+		TB_VF ainv =
+			TB_NAME( Select )( adet > TB_NAME( Splat )( 1.0e-5f ) * k00 * k11, TB_NAME( Splat )( 1.0f ) / adet, zero );
+		ainv = ainv * TB_NAME( Load )( g->hinge + lane0 );
+		TB_NAME( Store )( g->angularInvK[0] + lane0, ainv * k11 );
+		TB_NAME( Store )( g->angularInvK[1] + lane0, -ainv * k01 );
+		TB_NAME( Store )( g->angularInvK[2] + lane0, ainv * k00 );
+	}
 
 	TB_VF one = TB_NAME( Splat )( 1.0f );
 	if ( g->anyTwist )
 	{
 		// tbTwistAxis: d(twist)/dt = R(qA) (1, (w z + x y) / s, (x z - w y) / s) . (wB - wA), s = w^2 + x^2.
 		TB_VF sq = TB_NAME( Max )( q.w * q.w + q.x * q.x, TB_NAME( Splat )( 1.0e-6f ) );
-		TB_VF inv = one / sq;
-		tbV3 local = { one, ( q.w * q.z + q.x * q.y ) * inv, ( q.x * q.z - q.w * q.y ) * inv };
+		TB_VF invSq = one / sq;
+		tbV3 local = { one, ( q.w * q.z + q.x * q.y ) * invSq, ( q.x * q.z - q.w * q.y ) * invSq };
 		tbV3 axis = TB_NAME( Rotate )( qA, local );
 		axis = TB_NAME( Scale )( TB_NAME( Load )( g->twistLimit + lane0 ), axis );
 		TB_NAME( Store3 )( g->twistAxis, lane0, axis );
@@ -433,9 +449,15 @@ TB_FN void TB_NAME( WarmStart )( tbJointLanes* g, int lane0 )
 	TB_NAME( GatherVelocities )( g, lane0, &m );
 	TB_VF iA[6], iB[6];
 	TB_NAME( LoadInertia )( g, lane0, iA, iB );
-	tbV3 a0 = TB_NAME( Load3 )( g->axis0, lane0 ), a1 = TB_NAME( Load3 )( g->axis1, lane0 );
-	TB_VF l0 = TB_NAME( Load )( g->angularImpulse[0] + lane0 ), l1 = TB_NAME( Load )( g->angularImpulse[1] + lane0 );
-	tbV3 angular = TB_NAME( Add )( TB_NAME( Scale )( l0, a0 ), TB_NAME( Scale )( l1, a1 ) );
+	TB_VF zero = TB_NAME( Splat )( 0.0f );
+	tbV3 angular = { zero, zero, zero };
+	if ( g->anyHinge )
+	{
+		tbV3 a0 = TB_NAME( Load3 )( g->axis0, lane0 ), a1 = TB_NAME( Load3 )( g->axis1, lane0 );
+		TB_VF l0 = TB_NAME( Load )( g->angularImpulse[0] + lane0 );
+		TB_VF l1 = TB_NAME( Load )( g->angularImpulse[1] + lane0 );
+		angular = TB_NAME( Add )( TB_NAME( Scale )( l0, a0 ), TB_NAME( Scale )( l1, a1 ) );
+	}
 	if ( g->anyTwist )
 	{
 		TB_VF twist = TB_NAME( Load )( g->lowerImpulse + lane0 ) - TB_NAME( Load )( g->upperImpulse + lane0 );
@@ -495,8 +517,9 @@ TB_FN void TB_NAME( SolveLimit )( const tbStepContext* ctx, const TB_VF* iA, con
 	TB_NAME( ApplyAngular )( iA, iB, TB_NAME( Scale )( total - old, axis ), m );
 }
 
-// One Gauss-Seidel pass over the lanes: the hinge block (tbSolvePreparedAngularBlock) and then the
-// point block (tbSolvePoint), each with the same bounds as the scalar rows.
+// One Gauss-Seidel pass over the lanes, in the scalar joints' order: the limits
+// (tbSolveAngularLimit), the hinge block (tbSolvePreparedAngularBlock), then the point block
+// (tbSolvePoint), each with the same bounds as the scalar rows.
 TB_FN void TB_NAME( Solve )( tbStepContext* ctx, tbJointLanes* g, int lane0, tbSoftness soft, bool measure )
 {
 	if ( measure )
@@ -533,35 +556,38 @@ TB_FN void TB_NAME( Solve )( tbStepContext* ctx, tbJointLanes* g, int lane0, tbS
 		( ctx, iA, iB, axis, TB_NAME( Load )( g->swingMass + lane0 ), C, soft, g->coneImpulse + lane0, &m );
 	}
 
-	// Hinge rows: rhs_i = a_i . (wB - wA) + clamp(biasRate C_i).
-	tbV3 a0 = TB_NAME( Load3 )( g->axis0, lane0 ), a1 = TB_NAME( Load3 )( g->axis1, lane0 );
-	tbV3 dw = TB_NAME( Sub )( m.wB, m.wA );
-	TB_VF b0 = TB_NAME( Load )( g->C[0] + lane0 ) * biasRate;
-	TB_VF b1 = TB_NAME( Load )( g->C[1] + lane0 ) * biasRate;
-	b0 = TB_NAME( Max )( TB_NAME( Min )( b0, maxCorrection ), -maxCorrection );
-	b1 = TB_NAME( Max )( TB_NAME( Min )( b1, maxCorrection ), -maxCorrection );
-	tbV3 rhs = { TB_NAME( Dot )( a0, dw ) + b0, TB_NAME( Dot )( a1, dw ) + b1, TB_NAME( Splat )( 0.0f ) };
-	// tbBoundAngularRhs: at most twice the fastest relative spin the clamps allow.
-	const float spinLimit = 4.0f * TB_MAX_ANGULAR_SPEED;
-	if ( TB_ANY( TB_NAME( Dot )( rhs, rhs ) > TB_NAME( Splat )( spinLimit * spinLimit ) ) )
+	if ( g->anyHinge )
 	{
-		float limits[TB_W];
-		for ( int l = 0; l < TB_W; ++l )
+		// Hinge rows: rhs_i = a_i . (wB - wA) + clamp(biasRate C_i).
+		tbV3 a0 = TB_NAME( Load3 )( g->axis0, lane0 ), a1 = TB_NAME( Load3 )( g->axis1, lane0 );
+		tbV3 dw = TB_NAME( Sub )( m.wB, m.wA );
+		TB_VF b0 = TB_NAME( Load )( g->C[0] + lane0 ) * biasRate;
+		TB_VF b1 = TB_NAME( Load )( g->C[1] + lane0 ) * biasRate;
+		b0 = TB_NAME( Max )( TB_NAME( Min )( b0, maxCorrection ), -maxCorrection );
+		b1 = TB_NAME( Max )( TB_NAME( Min )( b1, maxCorrection ), -maxCorrection );
+		tbV3 rhs = { TB_NAME( Dot )( a0, dw ) + b0, TB_NAME( Dot )( a1, dw ) + b1, TB_NAME( Splat )( 0.0f ) };
+		// tbBoundAngularRhs: at most twice the fastest relative spin the clamps allow.
+		const float spinLimit = 4.0f * TB_MAX_ANGULAR_SPEED;
+		if ( TB_ANY( TB_NAME( Dot )( rhs, rhs ) > TB_NAME( Splat )( spinLimit * spinLimit ) ) )
 		{
-			limits[l] = spinLimit;
+			float limits[TB_W];
+			for ( int l = 0; l < TB_W; ++l )
+			{
+				limits[l] = spinLimit;
+			}
+			rhs = TB_NAME( ClampLanes )( rhs, limits );
 		}
-		rhs = TB_NAME( ClampLanes )( rhs, limits );
+		TB_VF k00 = TB_NAME( Load )( g->angularInvK[0] + lane0 );
+		TB_VF k01 = TB_NAME( Load )( g->angularInvK[1] + lane0 );
+		TB_VF k11 = TB_NAME( Load )( g->angularInvK[2] + lane0 );
+		TB_VF acc0 = TB_NAME( Load )( g->angularImpulse[0] + lane0 );
+		TB_VF acc1 = TB_NAME( Load )( g->angularImpulse[1] + lane0 );
+		TB_VF l0 = -massScale * ( k00 * rhs.x + k01 * rhs.y ) - impulseScale * acc0;
+		TB_VF l1 = -massScale * ( k01 * rhs.x + k11 * rhs.y ) - impulseScale * acc1;
+		TB_NAME( Store )( g->angularImpulse[0] + lane0, acc0 + l0 );
+		TB_NAME( Store )( g->angularImpulse[1] + lane0, acc1 + l1 );
+		TB_NAME( ApplyAngular )( iA, iB, TB_NAME( Add )( TB_NAME( Scale )( l0, a0 ), TB_NAME( Scale )( l1, a1 ) ), &m );
 	}
-	TB_VF k00 = TB_NAME( Load )( g->angularInvK[0] + lane0 );
-	TB_VF k01 = TB_NAME( Load )( g->angularInvK[1] + lane0 );
-	TB_VF k11 = TB_NAME( Load )( g->angularInvK[2] + lane0 );
-	TB_VF acc0 = TB_NAME( Load )( g->angularImpulse[0] + lane0 );
-	TB_VF acc1 = TB_NAME( Load )( g->angularImpulse[1] + lane0 );
-	TB_VF l0 = -massScale * ( k00 * rhs.x + k01 * rhs.y ) - impulseScale * acc0;
-	TB_VF l1 = -massScale * ( k01 * rhs.x + k11 * rhs.y ) - impulseScale * acc1;
-	TB_NAME( Store )( g->angularImpulse[0] + lane0, acc0 + l0 );
-	TB_NAME( Store )( g->angularImpulse[1] + lane0, acc1 + l1 );
-	TB_NAME( ApplyAngular )( iA, iB, TB_NAME( Add )( TB_NAME( Scale )( l0, a0 ), TB_NAME( Scale )( l1, a1 ) ), &m );
 
 	// Point rows: rhs = Cdot + biasRate d (its length held to TB_JOINT_MAX_CORRECTION_SPEED).
 	tbV3 rA = TB_NAME( Load3 )( g->rA, lane0 ), rB = TB_NAME( Load3 )( g->rB, lane0 );

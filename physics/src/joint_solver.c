@@ -86,12 +86,7 @@ static void tbGuardWarmStart( tbStepContext* ctx, tbJoint* joint, const tbJointC
 	{
 		scale *= TB_WARM_START_MAX_SPEED / dv;
 	}
-	// Largest row sum of the summed inverse inertia bounds its largest eigenvalue.
-	tbMat3 invI = tbAddMM( joint->sideA.invI, joint->sideB.invI );
-	tbMat3 t = tbTranspose( invI );
-	float norm = tbMaxFloat( tbAbsFloat( t.cx.x ) + tbAbsFloat( t.cx.y ) + tbAbsFloat( t.cx.z ),
-							 tbMaxFloat( tbAbsFloat( t.cy.x ) + tbAbsFloat( t.cy.y ) + tbAbsFloat( t.cy.z ),
-										 tbAbsFloat( t.cz.x ) + tbAbsFloat( t.cz.y ) + tbAbsFloat( t.cz.z ) ) );
+	float norm = tbMaxRowSum( tbAddMM( joint->sideA.invI, joint->sideB.invI ) );
 	float dw = scale * norm * tbLength( angular );
 	if ( dw > TB_WARM_START_MAX_ANGULAR_SPEED )
 	{
@@ -334,8 +329,12 @@ static void tbJointStageBlock( int start, int end, int blockIndex, void* context
 		{
 			cls->prepare( ctx, joint );
 		}
+		// The lanes' joints build no scalar rows in the prepare, so need no motion there.
 		tbJointMotion m;
-		tbLoadMotion( ctx, joint, &m );
+		if ( task->stage != tbJointStage_prepare || task->refresh )
+		{
+			tbLoadMotion( ctx, joint, &m );
+		}
 		switch ( task->stage )
 		{
 			case tbJointStage_prepare:

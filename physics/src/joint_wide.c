@@ -316,15 +316,6 @@ tbSimdLevel tbGetSimdLevel( void )
 
 // Packing -----------------------------------------------------------------------------------------
 
-// Largest row sum of |I|: bounds the largest eigenvalue of the inverse inertia.
-static float tbInertiaNorm( const tbMat3* m )
-{
-	tbMat3 t = tbTranspose( *m );
-	return tbMaxFloat( tbAbsFloat( t.cx.x ) + tbAbsFloat( t.cx.y ) + tbAbsFloat( t.cx.z ),
-					   tbMaxFloat( tbAbsFloat( t.cy.x ) + tbAbsFloat( t.cy.y ) + tbAbsFloat( t.cy.z ),
-								   tbAbsFloat( t.cz.x ) + tbAbsFloat( t.cz.y ) + tbAbsFloat( t.cz.z ) ) );
-}
-
 // The joints the lanes take: ball joints, hinges without motor or servo, cone joints with cone and
 // twist limits (not the pyramid limit, not a locked twist). Breakable joints track their peak
 // reaction per sub-step and stay scalar. The point block's K = (mA + mB) E + angular
@@ -370,8 +361,8 @@ static bool tbIsWideJoint( const tbJoint* joint )
 	{
 		return false;
 	}
-	float angular = tbLengthSquared( joint->sideA.anchor0 ) * tbInertiaNorm( &joint->sideA.invI ) +
-					tbLengthSquared( joint->sideB.anchor0 ) * tbInertiaNorm( &joint->sideB.invI );
+	float angular = tbLengthSquared( joint->sideA.anchor0 ) * tbMaxRowSum( joint->sideA.invI ) +
+					tbLengthSquared( joint->sideB.anchor0 ) * tbMaxRowSum( joint->sideB.invI );
 	return angular <= 1.0e4f * mSum;
 }
 
@@ -504,14 +495,28 @@ static void tbRunWideGroups( tbStepContext* ctx, int first, int count, tbWideJoi
 	tbParallelFor( ctx->jobs, count, TB_LANE_GROUP_BLOCK_SIZE, tbWideStageBlock, &task );
 }
 
-// Lane kinds, which have different rows: point (and hinge) rows only, twist limits, cone limits.
-static int tbLaneKind( const tbJoint* joint )
+// Lane kinds, which have different rows: point (and hinge) rows only, twist limits, cone limits;
+// and the joints that stay scalar, after them.
+enum
 {
+	tbLaneKind_point,
+	tbLaneKind_twist,
+	tbLaneKind_cone,
+	tbLaneKind_scalar,
+	tbLaneKind_count,
+};
+
+static uint8_t tbLaneKind( const tbJoint* joint )
+{
+	if ( tbIsWideJoint( joint ) == false )
+	{
+		return tbLaneKind_scalar;
+	}
 	if ( joint->type == tbJoint_cone )
 	{
-		return 2;
+		return tbLaneKind_cone;
 	}
-	return joint->type == tbJoint_hinge && joint->hinge.enableLimit ? 1 : 0;
+	return joint->type == tbJoint_hinge && joint->hinge.enableLimit ? tbLaneKind_twist : tbLaneKind_point;
 }
 
 void tbSortWideJoints( tbStepContext* ctx )
@@ -519,42 +524,38 @@ void tbSortWideJoints( tbStepContext* ctx )
 	tbWorld* world = ctx->world;
 	int count = ctx->jointCount;
 	int* order = TB_ARENA_ARRAY_RAW( ctx->arena, int, count > 0 ? count : 1 );
-	bool* wide = TB_ARENA_ARRAY_RAW( ctx->arena, bool, count > 0 ? count : 1 );
+	uint8_t* kinds = TB_ARENA_ARRAY_RAW( ctx->arena, uint8_t, count > 0 ? count : 1 );
 	int groupCount = 0;
 	for ( int color = 0; color <= TB_JOINT_COLOR_COUNT; ++color )
 	{
 		int start = ctx->jointColorStarts[color];
 		int end = ctx->jointColorStarts[color + 1];
-		int n = 0;
 		for ( int i = start; i < end; ++i )
 		{
 			// The overflow set shares bodies between its joints: it stays serial and scalar.
-			wide[i] = color < TB_JOINT_COLOR_COUNT && tbIsWideJoint( world->joints.data + ctx->jointIds[i] );
-			n += wide[i] ? 1 : 0;
+			kinds[i] =
+				color < TB_JOINT_COLOR_COUNT ? tbLaneKind( world->joints.data + ctx->jointIds[i] ) : tbLaneKind_scalar;
 		}
-		// The lanes' joints first, by kind, so that a group has the rows of one kind; the rest after
-		// them, each part in its old order. Within a colour the order changes nothing: its joints
-		// touch disjoint bodies.
-		int k = start, rest = start + n;
-		for ( int kind = 0; kind < 3; ++kind )
+		// The lanes' joints first, by kind, so that a group has the rows of one kind; the scalar ones
+		// after them; each part in its old order. Within a colour the order changes nothing: its
+		// joints touch disjoint bodies.
+		int k = start;
+		for ( int kind = 0; kind < tbLaneKind_count; ++kind )
 		{
+			if ( kind == tbLaneKind_scalar )
+			{
+				ctx->jointScalarStarts[color] = k;
+			}
 			for ( int i = start; i < end; ++i )
 			{
-				if ( wide[i] && tbLaneKind( world->joints.data + ctx->jointIds[i] ) == kind )
+				if ( kinds[i] == kind )
 				{
 					order[k++] = ctx->jointIds[i];
 				}
 			}
 		}
-		for ( int i = start; i < end; ++i )
-		{
-			if ( wide[i] == false )
-			{
-				order[rest++] = ctx->jointIds[i];
-			}
-		}
 		memcpy( ctx->jointIds + start, order + start, sizeof( int ) * (size_t)( end - start ) );
-		ctx->jointScalarStarts[color] = start + n;
+		int n = ctx->jointScalarStarts[color] - start;
 		ctx->jointLaneStarts[color] = groupCount;
 		groupCount += ( n + TB_JOINT_LANES - 1 ) / TB_JOINT_LANES;
 	}
