@@ -75,6 +75,33 @@ TB_FN TB_VF TB_NAME( Max )( TB_VF a, TB_VF b )
 	return TB_NAME( Select )( a > b, a, b );
 }
 
+// tbAtan2 lane-wise, operation for operation, so the lanes' angles are the scalar rows' angles.
+TB_FN TB_VF TB_NAME( Atan2 )( TB_VF y, TB_VF x )
+{
+	TB_VF zero = TB_NAME( Splat )( 0.0f );
+	TB_VF one = TB_NAME( Splat )( 1.0f );
+	TB_VI magnitude = ~(TB_VI)TB_NAME( Splat )( -0.0f );
+	TB_VF ax = (TB_VF)( (TB_VI)x & magnitude );
+	TB_VF ay = (TB_VF)( (TB_VI)y & magnitude );
+	TB_VI swap = ay > ax;
+	TB_VF num = TB_NAME( Select )( swap, ax, ay );
+	TB_VF den = TB_NAME( Select )( swap, ay, ax );
+	TB_VF t = num / TB_NAME( Select )( den > zero, den, one );
+	TB_VI shift = t > TB_NAME( Splat )( TB_ATAN_SHIFT );
+	TB_VF u = TB_NAME( Select )( shift, ( t - one ) / ( t + one ), t );
+	TB_VF z = u * u;
+	TB_VF p = ( ( ( TB_NAME( Splat )( TB_ATAN_C0 ) * z + TB_NAME( Splat )( TB_ATAN_C1 ) ) * z +
+				  TB_NAME( Splat )( TB_ATAN_C2 ) ) *
+					z +
+				TB_NAME( Splat )( TB_ATAN_C3 ) ) *
+				  z * u +
+			  u;
+	TB_VF r = TB_NAME( Select )( shift, p + TB_NAME( Splat )( TB_QUARTER_PI ), p );
+	r = TB_NAME( Select )( swap, TB_NAME( Splat )( TB_HALF_PI ) - r, r );
+	r = TB_NAME( Select )( x < zero, TB_NAME( Splat )( TB_PI ) - r, r );
+	return TB_NAME( Select )( y < zero, -r, r );
+}
+
 // A lane array float[3 or 4][TB_JOINT_LANES] as vectors of lanes [lane0, lane0 + TB_W). The rows
 // are reached through the array's own type: a pointer to its first row may not step into the next.
 TB_FN tbV3 TB_NAME( Load3 )( float ( *p )[TB_JOINT_LANES], int lane0 )
@@ -221,27 +248,19 @@ TB_FN void TB_NAME( MeasurePose )( tbJointLanes* g, int lane0, bool storeArms, t
 	q.w = (TB_VF)( (TB_VI)q.w ^ sign );
 	TB_NAME( Store )( g->C[0] + lane0, q.y );
 	TB_NAME( Store )( g->C[1] + lane0, q.z );
-	if ( g->anyTwist || g->anyCone )
+	// The twist and swing angles (tbTwistAngle, tbSwingAngle) the group's rows read.
+	if ( g->anyTwist )
 	{
-		// The twist and swing angles (tbTwistAngle, tbSwingAngle) the group's rows read, lane by lane
-		// with libm's atan2f: the same angles as the scalar rows.
-		float x[TB_W], y[TB_W], z[TB_W], w[TB_W];
-		TB_NAME( Store )( x, q.x );
-		TB_NAME( Store )( y, q.y );
-		TB_NAME( Store )( z, q.z );
-		TB_NAME( Store )( w, q.w );
-		for ( int l = 0; l < TB_W; ++l )
-		{
-			tbQuat ql = { x[l], y[l], z[l], w[l] };
-			if ( g->anyTwist )
-			{
-				g->twist[lane0 + l] = tbTwistAngle( ql );
-			}
-			if ( g->anyCone )
-			{
-				g->swing[lane0 + l] = tbSwingAngle( ql );
-			}
-		}
+		TB_VF two = TB_NAME( Splat )( 2.0f );
+		TB_VI degenerate = q.x * q.x + q.w * q.w < TB_NAME( Splat )( 1.0e-12f );
+		TB_VF twist = TB_NAME( Select )( degenerate, TB_NAME( Splat )( 0.0f ), two * TB_NAME( Atan2 )( q.x, q.w ) );
+		TB_NAME( Store )( g->twist + lane0, twist );
+	}
+	if ( g->anyCone )
+	{
+		TB_VF sinHalf = TB_NAME( Sqrt )( q.y * q.y + q.z * q.z );
+		TB_VF cosHalf = TB_NAME( Sqrt )( q.w * q.w + q.x * q.x );
+		TB_NAME( Store )( g->swing + lane0, TB_NAME( Splat )( 2.0f ) * TB_NAME( Atan2 )( sinHalf, cosHalf ) );
 	}
 	*qAOut = qA;
 	*qBOut = qB;

@@ -493,7 +493,7 @@ float tbTwistAngle( tbQuat q )
 	{
 		return 0.0f;
 	}
-	return 2.0f * atan2f( q.x, q.w );
+	return 2.0f * tbAtan2( q.x, q.w );
 }
 
 tbVec3 tbTwistAxis( const tbJointPose* p )
@@ -516,7 +516,7 @@ float tbSwingAngle( tbQuat q )
 {
 	// The swing part keeps |(w, x)| of qRel: swing = 2 acos(sqrt(w^2 + x^2)), computed with atan2
 	// for accuracy near zero: tan(swing / 2) = sqrt(y^2 + z^2) / sqrt(w^2 + x^2).
-	return 2.0f * atan2f( sqrtf( q.y * q.y + q.z * q.z ), sqrtf( q.w * q.w + q.x * q.x ) );
+	return 2.0f * tbAtan2( sqrtf( q.y * q.y + q.z * q.z ), sqrtf( q.w * q.w + q.x * q.x ) );
 }
 
 float tbPoseTwist( tbJointPose* p )
@@ -538,9 +538,6 @@ float tbPoseSwing( tbJointPose* p )
 	}
 	return p->swing;
 }
-
-
-
 
 float tbWrapAngle( float x )
 {

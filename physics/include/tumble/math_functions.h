@@ -209,6 +209,36 @@ TB_INLINE tbQuat tbIntegrateRotation( tbQuat q, tbVec3 w, float h )
 	return tbNormalizeQ( r );
 }
 
+/// atan2(y, x) in [-pi, pi], within 3e-7 rad (one float spacing at pi) of the exact angle
+/// (test_math). Written out rather than taken from libm so that the joint lanes (joint_lanes.h)
+/// compute the same angles, lane by lane, with the same operations in the same order. The quotient
+/// of the smaller by the larger of |x| and |y| lies in [0, 1]; above tan(pi/8) it is moved below by
+/// atan t = pi/4 + atan((t - 1) / (t + 1)); atan of |u| <= tan(pi/8) is the odd minimax polynomial
+/// of Cephes' atanf. atan2(0, 0) is 0, and a NaN argument gives a number, not NaN.
+#define TB_ATAN_SHIFT 0.41421356f
+#define TB_ATAN_C0 8.05374449538e-2f
+#define TB_ATAN_C1 -1.38776856032e-1f
+#define TB_ATAN_C2 1.99777106478e-1f
+#define TB_ATAN_C3 -3.33329491539e-1f
+#define TB_QUARTER_PI 0.785398163397f
+#define TB_HALF_PI 1.57079632679f
+TB_INLINE float tbAtan2( float y, float x )
+{
+	float ax = fabsf( x ), ay = fabsf( y );
+	bool swap = ay > ax;
+	float num = swap ? ax : ay;
+	float den = swap ? ay : ax;
+	float t = num / ( den > 0.0f ? den : 1.0f );
+	bool shift = t > TB_ATAN_SHIFT;
+	float u = shift ? ( t - 1.0f ) / ( t + 1.0f ) : t;
+	float z = u * u;
+	float p = ( ( ( TB_ATAN_C0 * z + TB_ATAN_C1 ) * z + TB_ATAN_C2 ) * z + TB_ATAN_C3 ) * z * u + u;
+	float r = shift ? p + TB_QUARTER_PI : p;
+	r = swap ? TB_HALF_PI - r : r;
+	r = x < 0.0f ? TB_PI - r : r;
+	return y < 0.0f ? -r : r;
+}
+
 /// Rotation angle of q in [0, pi].
 TB_INLINE float tbQuatAngle( tbQuat q )
 {
