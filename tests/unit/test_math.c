@@ -176,6 +176,10 @@ static void testInverse( void** state )
 	tbVec3 inertia = tbMakeVec3( 0.5f, 2.0f, 8.0f );
 	tbQuat q = tbMakeQuatAxisAngle( tbNormalize( tbMakeVec3( 1.0f, 1.0f, 0.0f ) ), 0.7f );
 	tbMat3 world = tbRotateInertia( q, tbMakeDiagonal( inertia ) );
+	// The diagonal shortcut gives the full product's numbers exactly (its other terms are zeros).
+	tbMat3 rq = tbMakeMatFromQuat( q );
+	tbMat3 full = tbMulMM( tbMulMM( rq, tbMakeDiagonal( inertia ) ), tbTranspose( rq ) );
+	assert_memory_equal( &world, &full, sizeof( tbMat3 ) );
 	tbMat3 worldInv = tbInvert( world );
 	assertIdentity( tbMulMM( world, worldInv ), 1.0e-5f );
 	tbMat3 r = tbMakeMatFromQuat( q );

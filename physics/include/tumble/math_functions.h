@@ -416,7 +416,21 @@ TB_INLINE tbMat3 tbRotateInertia( tbQuat q, tbMat3 localInertia )
 		return localInertia;
 	}
 	tbMat3 r = tbMakeMatFromQuat( q );
-	return tbMulMM( tbMulMM( r, localInertia ), tbTranspose( r ) );
+	tbMat3 rl;
+	if ( localInertia.cx.y == 0.0f && localInertia.cx.z == 0.0f && localInertia.cy.x == 0.0f &&
+		 localInertia.cy.z == 0.0f && localInertia.cz.x == 0.0f && localInertia.cz.y == 0.0f )
+	{
+		// Diagonal (every primitive shape about its centre): R I's columns are R's scaled, the
+		// same numbers tbMulMM gives (its other terms add exact zeros) for a third of the work.
+		rl.cx = tbMulSV( localInertia.cx.x, r.cx );
+		rl.cy = tbMulSV( localInertia.cy.y, r.cy );
+		rl.cz = tbMulSV( localInertia.cz.z, r.cz );
+	}
+	else
+	{
+		rl = tbMulMM( r, localInertia );
+	}
+	return tbMulMM( rl, tbTranspose( r ) );
 }
 
 // Transforms -------------------------------------------------------------------------------------
