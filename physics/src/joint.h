@@ -455,7 +455,7 @@ static inline tbVec3 tbClampCorrectionVec( tbVec3 bias )
 
 // A motor's target speed within what a body may reach (TB_MAX_SPEED m/s for a translation row,
 // TB_MAX_ANGULAR_SPEED rad/s for a rotation row): any finite target is accepted, but a motor of unlimited torque (the motor joint's default)
-// driven at 1e38 rad/s gave an infinite velocity in one pass (fuzz campaign of session 4).
+// driven at 1e38 rad/s gave an infinite velocity in one pass (a fuzz_world finding).
 static inline float tbClampMotorSpeed( float speed, float limit )
 {
 	return tbClampFloat( speed, -limit, limit );

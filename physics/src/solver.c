@@ -142,8 +142,8 @@ static void tbIntegrateVelocitiesBlock( int start, int end, int blockIndex, void
 				tbVec3 f = tbMulSV( h, tbCross( wb, Iw ) );
 				tbMat3 J = tbAddMM( I, tbMulSM( h, tbSubMM( tbMulMM( tbSkew( wb ), I ), tbSkew( Iw ) ) ) );
 				wb = tbSub( wb, tbSolve3( J, f ) );
-				// An inertia near the float range with the spin at its cap overflows I w (fuzz
-				// campaign of session 4): keep the spin as it was rather than turn it into NaN.
+				// An inertia near the float range with the spin at its cap overflows I w (a fuzz_world
+				// finding): keep the spin as it was rather than turn it into NaN.
 				if ( tbIsValidVec3( wb ) )
 				{
 					w = tbRotate( q, wb );

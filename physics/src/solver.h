@@ -127,8 +127,8 @@ static inline tbSolverBody* tbGetSolverBody( tbStepContext* ctx, int solverIndex
 void tbSolve( tbWorld* world, tbStepContext* ctx );
 
 // v scaled down to a length of at most limit. A huge gravity or force (any finite value is
-// accepted) can overflow a component to infinity, and inf * (limit / inf) is NaN (fuzz campaign of
-// session 4: a gravity of 3.4e38 m/s^2): the components are clamped to the limit first. Used for
+// accepted) can overflow a component to infinity, and inf * (limit / inf) is NaN (a fuzz_world
+// finding: a gravity of 3.4e38 m/s^2): the components are clamped to the limit first. Used for
 // the speed and spin clamps and to bound what a joint pass asks for (fuzz findings 50-52).
 static inline tbVec3 tbClampLength( tbVec3 v, float limit )
 {

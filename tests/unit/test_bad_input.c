@@ -261,7 +261,7 @@ static void assertUnchanged( const Fixture* f, const Fingerprint* before, const 
 // fails the test, and so does a listed one that starts being refused (update the list and the doc).
 static const char* const knownAccepted[] = {
 	// Findings 22, 24 and 25 (distance length, gravity scale, mover target) are fixed: those
-	// values are refused now, and so are mover velocities beyond TB_MAX_SPEED (session 5).
+	// values are refused now, and so are mover velocities beyond TB_MAX_SPEED.
 	// Accepted huge finite values that stay finite for 60 steps (clamped by the speed limits, or
 	// meaning "no limit"): not refused, but harmless; RELIABILITY.md lists them.
 	"SetAngularDamping #3",

@@ -1362,7 +1362,7 @@ static void quaternion_rows_half_turn( void** state )
 	}
 }
 
-// The session-4 fuzz_world campaign: finite but extreme settings that gave NaN (reproducers in
+// fuzz_world findings: finite but extreme settings that gave NaN (reproducers in
 // tests/fuzz/crashes/fuzz_world/). Each case must stay finite and within the speed limits.
 static void extreme_settings_stay_finite( void** state )
 {
