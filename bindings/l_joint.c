@@ -2074,6 +2074,6 @@ void tbLua_OpenJoint( lua_State* L )
 		{ "row_count", tbJoint_GetRowCount, NULL },
 		{ NULL, NULL, NULL },
 	};
-	static const tbLuaType type = { "Joint", methods, properties, tbJoint_Gc, tbJoint_ToString };
+	static const tbLuaType type = { "Joint", methods, properties, tbJoint_Gc, tbJoint_ToString, NULL };
 	tbLua_RegisterType( L, &type );
 }

@@ -1108,6 +1108,6 @@ void tbLua_OpenWorld( lua_State* L )
 		{ "locked", tbWorld_GetLocked, NULL },
 		{ NULL, NULL, NULL },
 	};
-	static const tbLuaType type = { "World", methods, properties, tbWorld_Gc, tbWorld_ToString };
+	static const tbLuaType type = { "World", methods, properties, tbWorld_Gc, tbWorld_ToString, NULL };
 	tbLua_RegisterType( L, &type );
 }
