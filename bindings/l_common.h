@@ -259,7 +259,7 @@ tbShapeId tbLuaShape_Attach( tbBodyId bodyId, const tbShapeDef* shapeDef, const 
 /// Register the hull holder type (called by luaopen_tumble).
 void tbLua_OpenShape( lua_State* L );
 
-// Joints (l_joint.c) and movers (l_mover.c) ------------------------------------------------------
+// Joints (l_joint.c, l_joint_<type>.c) and movers (l_mover.c) ------------------------------------
 
 /// User value slots of the World userdata used by the joint and mover caches.
 #define TB_LUA_WORLD_JOINTS 3
@@ -280,23 +280,25 @@ typedef struct tbLuaMover
 	tbLuaWorld* world;
 } tbLuaMover;
 
-
 /// The live joint at index, or raises "attempt to use a destroyed Joint".
 tbLuaJoint* tbLua_CheckJoint( lua_State* L, int index, const char* fn );
 
 /// Pushes the fields of a joint_break event table for the event (the World at worldIndex).
 void tbLua_PushJointBreakEvent( lua_State* L, int worldIndex, const tbJointBreakEvent* event );
 
-int tbLuaWorld_Distance( lua_State* L );
-int tbLuaWorld_Ball( lua_State* L );
-int tbLuaWorld_Hinge( lua_State* L );
-int tbLuaWorld_Cone( lua_State* L );
-int tbLuaWorld_Fixed( lua_State* L );
-int tbLuaWorld_Slider( lua_State* L );
-int tbLuaWorld_SixDof( lua_State* L );
-int tbLuaWorld_Motor( lua_State* L );
-int tbLuaWorld_Mouse( lua_State* L );
-int tbLuaWorld_Constraint( lua_State* L );
+/// The Lua side of a joint type: its constructor, world:<constructor>{...} (world:hinge{...}), and
+/// its own properties and methods, served after those every joint has. One per type, in the type's
+/// file (l_joint_<type>.c).
+typedef struct tbLuaJointClass
+{
+	const char* constructor;
+	lua_CFunction create;
+	tbLuaKind members;
+} tbLuaJointClass;
+
+/// The class of a joint type (l_joint.c's table, indexed by tbJointType), NULL for an invalid type.
+const tbLuaJointClass* tbLua_GetJointClass( tbJointType type );
+
 int tbLuaWorld_Joint( lua_State* L );
 int tbLuaWorld_Joints( lua_State* L );
 int tbLuaWorld_Mover( lua_State* L );
