@@ -11,6 +11,7 @@
 #define TB_LUA_MAX_NAME 31
 #define TB_LUA_PI 3.14159265358979f
 
+/// Each joint type's Lua side, one in each l_joint_<type>.c, gathered in tb_luaJointClasses.
 extern const tbLuaJointClass tb_luaDistanceJointClass;
 extern const tbLuaJointClass tb_luaBallJointClass;
 extern const tbLuaJointClass tb_luaHingeJointClass;

@@ -234,6 +234,27 @@ static void tbPushMembers( lua_State* L, int meta, const char* typeKey, const lu
 	}
 }
 
+// Adds to the table at index into the entries of the table at index from whose keys it lacks.
+static void tbAddMissing( lua_State* L, int into, int from )
+{
+	lua_pushnil( L );
+	while ( lua_next( L, from ) != 0 )
+	{
+		lua_pushvalue( L, -2 );
+		if ( lua_rawget( L, into ) == LUA_TNIL )
+		{
+			lua_pop( L, 1 );
+			lua_pushvalue( L, -2 );
+			lua_insert( L, -2 );
+			lua_rawset( L, into );
+		}
+		else
+		{
+			lua_pop( L, 2 );
+		}
+	}
+}
+
 // Pushes the kinds' tables (tbUp_kindTables): each kind's members, then all of them together (the
 // first kind that has a name gives its method).
 static void tbPushKindTables( lua_State* L, int meta, const char* typeKey, const tbLuaKinds* kinds )
@@ -250,25 +271,12 @@ static void tbPushKindTables( lua_State* L, int meta, const char* typeKey, const
 	{
 		const tbLuaKind* members = kinds->get( kind );
 		tbPushMembers( L, meta, typeKey, members->methods, members->properties );
+		// Setters on top, then getters, then methods (tbPushMembers's order).
 		for ( int slot = tbMembers_stride; slot >= 1; --slot )
 		{
+			int from = lua_gettop( L );
 			lua_rawgeti( L, tables, all + slot );
-			lua_pushnil( L );
-			while ( lua_next( L, -3 ) != 0 )
-			{
-				lua_pushvalue( L, -2 );
-				if ( lua_rawget( L, -4 ) == LUA_TNIL )
-				{
-					lua_pop( L, 1 );
-					lua_pushvalue( L, -2 );
-					lua_insert( L, -2 );
-					lua_rawset( L, -4 );
-				}
-				else
-				{
-					lua_pop( L, 2 );
-				}
-			}
+			tbAddMissing( L, lua_gettop( L ), from );
 			lua_pop( L, 1 );
 			lua_rawseti( L, tables, tbMembers_stride * kind + slot );
 		}
@@ -311,6 +319,7 @@ void tbLua_RegisterType( lua_State* L, const tbLuaType* type )
 		lua_pushnil( L );
 		lua_pushnil( L );
 	}
+	// __index gets copies of them, __newindex the originals.
 	for ( int i = 0; i < tbUp_count; ++i )
 	{
 		lua_pushvalue( L, meta + 1 + i );
