@@ -803,6 +803,6 @@ void tbLua_OpenBody( lua_State* L )
 		{ "shape_count", tbBody_GetShapeCount, NULL },
 		{ NULL, NULL, NULL },
 	};
-	static const tbLuaType type = { "Body", methods, properties, NULL, tbBody_ToString };
+	static const tbLuaType type = { "Body", methods, properties, NULL, tbBody_ToString, NULL };
 	tbLua_RegisterType( L, &type );
 }

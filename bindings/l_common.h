@@ -18,6 +18,28 @@ typedef struct tbLuaProperty
 	lua_CFunction set;
 } tbLuaProperty;
 
+/// The methods and properties that only some objects of a type have (one joint type's).
+typedef struct tbLuaKind
+{
+	const luaL_Reg* methods;		 ///< NULL-terminated, may be NULL
+	const tbLuaProperty* properties; ///< NULL-terminated, may be NULL
+} tbLuaKind;
+
+/// For a type whose objects do not all have the same members (Joint: each joint type has its own):
+/// the kinds, and how to tell which one an object is.
+typedef struct tbLuaKinds
+{
+	int count;
+	/// The members of kind i, 0 <= i < count.
+	const tbLuaKind* ( *get )( int kind );
+	/// The kind of the object at index 1 (a userdata of the type).
+	int ( *of )( lua_State* L );
+	/// Raises for a property that only other kinds have: the stack is (self, key) when it is read
+	/// and (self, key, value) when it is set. (A method of another kind is returned all the same:
+	/// like every method, it checks the object it is called on.)
+	void ( *refuse )( lua_State* L, bool set );
+} tbLuaKinds;
+
 /// Everything the shared helper needs to build a type's metatable.
 typedef struct tbLuaType
 {
@@ -26,11 +48,13 @@ typedef struct tbLuaType
 	const tbLuaProperty* properties; ///< NULL-terminated, may be NULL
 	lua_CFunction gc;				 ///< may be NULL
 	lua_CFunction tostring;			 ///< may be NULL
+	const tbLuaKinds* kinds;		 ///< NULL when every object has the same members
 } tbLuaType;
 
 /// Create the metatable in the registry under type->name (once per lua_State): __index serves
-/// methods first, then property getters; __newindex calls property setters; unknown names are
-/// errors (a typo such as body.frition is reported, not silently ignored).
+/// methods first, then property getters, then (with kinds) the methods and getters of the object's
+/// kind; __newindex calls property setters (the type's, then the kind's); unknown names are errors
+/// (a typo such as body.frition is reported, not silently ignored).
 void tbLua_RegisterType( lua_State* L, const tbLuaType* type );
 
 /// Metatable registry keys ("tumble.World", ...). One object each, so the address is a key too:
@@ -235,7 +259,7 @@ tbShapeId tbLuaShape_Attach( tbBodyId bodyId, const tbShapeDef* shapeDef, const 
 /// Register the hull holder type (called by luaopen_tumble).
 void tbLua_OpenShape( lua_State* L );
 
-// Joints (l_joint.c) and movers (l_mover.c) ------------------------------------------------------
+// Joints (l_joint.c, l_joint_<type>.c) and movers (l_mover.c) ------------------------------------
 
 /// User value slots of the World userdata used by the joint and mover caches.
 #define TB_LUA_WORLD_JOINTS 3
@@ -256,23 +280,25 @@ typedef struct tbLuaMover
 	tbLuaWorld* world;
 } tbLuaMover;
 
-
 /// The live joint at index, or raises "attempt to use a destroyed Joint".
 tbLuaJoint* tbLua_CheckJoint( lua_State* L, int index, const char* fn );
 
 /// Pushes the fields of a joint_break event table for the event (the World at worldIndex).
 void tbLua_PushJointBreakEvent( lua_State* L, int worldIndex, const tbJointBreakEvent* event );
 
-int tbLuaWorld_Distance( lua_State* L );
-int tbLuaWorld_Ball( lua_State* L );
-int tbLuaWorld_Hinge( lua_State* L );
-int tbLuaWorld_Cone( lua_State* L );
-int tbLuaWorld_Fixed( lua_State* L );
-int tbLuaWorld_Slider( lua_State* L );
-int tbLuaWorld_SixDof( lua_State* L );
-int tbLuaWorld_Motor( lua_State* L );
-int tbLuaWorld_Mouse( lua_State* L );
-int tbLuaWorld_Constraint( lua_State* L );
+/// The Lua side of a joint type: its constructor, world:<constructor>{...} (world:hinge{...}), and
+/// its own properties and methods, served after those every joint has. One per type, in the type's
+/// file (l_joint_<type>.c).
+typedef struct tbLuaJointClass
+{
+	const char* constructor;
+	lua_CFunction create;
+	tbLuaKind members;
+} tbLuaJointClass;
+
+/// The class of a joint type (l_joint.c's table, indexed by tbJointType), NULL for an invalid type.
+const tbLuaJointClass* tbLua_GetJointClass( tbJointType type );
+
 int tbLuaWorld_Joint( lua_State* L );
 int tbLuaWorld_Joints( lua_State* L );
 int tbLuaWorld_Mover( lua_State* L );

@@ -557,6 +557,6 @@ void tbLua_OpenMover( lua_State* L )
 		{ "laps", tbMover_GetLaps, NULL },
 		{ NULL, NULL, NULL },
 	};
-	static const tbLuaType type = { "Mover", methods, properties, NULL, tbMover_ToString };
+	static const tbLuaType type = { "Mover", methods, properties, NULL, tbMover_ToString, NULL };
 	tbLua_RegisterType( L, &type );
 }

@@ -128,6 +128,6 @@ void tbLua_OpenSnapshot( lua_State* L )
 		{ "bytes", tbSnapshot_GetBytes, NULL },
 		{ NULL, NULL, NULL },
 	};
-	static const tbLuaType type = { "Snapshot", methods, properties, tbSnapshot_Gc, tbSnapshot_ToString };
+	static const tbLuaType type = { "Snapshot", methods, properties, tbSnapshot_Gc, tbSnapshot_ToString, NULL };
 	tbLua_RegisterType( L, &type );
 }

@@ -51,60 +51,236 @@ void* tbLua_TestUdata( lua_State* L, int index, const char* typeName )
 	return same ? p : NULL;
 }
 
-// __index: upvalues (methods, getters, type name). Getters are stored as C functions and called
-// directly from this frame so their errors carry the caller's line.
+// The metamethods' upvalues (tbLua_RegisterType): the type's methods, getters and setters, its
+// name, then for a type with kinds the tbLuaKinds (light userdata) and the kinds' tables: methods,
+// getters and setters of kind k at 3k + 1, 3k + 2, 3k + 3, and those of every kind together after
+// the last kind (nil and nil for a type without kinds).
+enum
+{
+	tbUp_methods = 1,
+	tbUp_getters,
+	tbUp_setters,
+	tbUp_name,
+	tbUp_kinds,
+	tbUp_kindTables,
+	tbUp_count = tbUp_kindTables,
+};
+
+enum
+{
+	tbMembers_methods = 1,
+	tbMembers_getters,
+	tbMembers_setters,
+	tbMembers_stride = tbMembers_setters,
+};
+
+// Pushes what the table at index holds under the key (stack index 2) and returns its type.
+static int tbGetMember( lua_State* L, int index )
+{
+	lua_pushvalue( L, 2 );
+	return lua_rawget( L, index );
+}
+
+// The same in one of the kinds' tables: slot is tbMembers_* for the object's kind (kind -1: for
+// every kind together).
+static int tbGetKindMember( lua_State* L, const tbLuaKinds* kinds, int kind, int slot )
+{
+	lua_rawgeti( L, lua_upvalueindex( tbUp_kindTables ),
+				 tbMembers_stride * ( kind >= 0 ? kind : kinds->count ) + slot );
+	int type = tbGetMember( L, lua_gettop( L ) );
+	lua_remove( L, -2 );
+	return type;
+}
+
+static bool tbHasKindMember( lua_State* L, const tbLuaKinds* kinds, int kind, int slot )
+{
+	bool found = tbGetKindMember( L, kinds, kind, slot ) != LUA_TNIL;
+	lua_pop( L, 1 );
+	return found;
+}
+
+// Calls the getter or setter on top of the stack with (self, key) or (self, key, value), directly
+// from the metamethod's frame so its errors carry the caller's line.
+static int tbCallAccessor( lua_State* L, int argumentCount )
+{
+	lua_CFunction accessor = lua_tocfunction( L, -1 );
+	lua_settop( L, argumentCount );
+	return accessor( L );
+}
+
 static int tbLua_Index( lua_State* L )
 {
 	// rawget with the key already on the stack: a method lookup is one table access, with no
-	// string hashing (lua_getfield would intern the C string again). The methods table has only
-	// string keys, so any other key misses it.
-	lua_pushvalue( L, 2 );
-	if ( lua_rawget( L, lua_upvalueindex( 1 ) ) != LUA_TNIL )
+	// string hashing (lua_getfield would intern the C string again). The methods tables have only
+	// string keys, so any other key misses them.
+	if ( tbGetMember( L, lua_upvalueindex( tbUp_methods ) ) != LUA_TNIL )
 	{
 		return 1;
 	}
 	lua_pop( L, 1 );
 	if ( lua_type( L, 2 ) == LUA_TSTRING )
 	{
-		lua_pushvalue( L, 2 );
-		if ( lua_rawget( L, lua_upvalueindex( 2 ) ) == LUA_TFUNCTION )
+		if ( tbGetMember( L, lua_upvalueindex( tbUp_getters ) ) == LUA_TFUNCTION )
 		{
-			lua_CFunction get = lua_tocfunction( L, -1 );
-			lua_pop( L, 1 );
-			lua_settop( L, 2 );
-			return get( L );
+			return tbCallAccessor( L, 2 );
 		}
 		lua_pop( L, 1 );
+		const tbLuaKinds* kinds = lua_touserdata( L, lua_upvalueindex( tbUp_kinds ) );
+		if ( kinds != NULL )
+		{
+			int kind = kinds->of( L );
+			if ( tbGetKindMember( L, kinds, kind, tbMembers_methods ) != LUA_TNIL )
+			{
+				return 1;
+			}
+			lua_pop( L, 1 );
+			if ( tbGetKindMember( L, kinds, kind, tbMembers_getters ) == LUA_TFUNCTION )
+			{
+				return tbCallAccessor( L, 2 );
+			}
+			lua_pop( L, 1 );
+			if ( tbGetKindMember( L, kinds, -1, tbMembers_methods ) != LUA_TNIL )
+			{
+				return 1;
+			}
+			lua_pop( L, 1 );
+			if ( tbHasKindMember( L, kinds, -1, tbMembers_getters ) )
+			{
+				kinds->refuse( L, false );
+			}
+		}
 	}
 	char got[64];
-	return luaL_error( L, "%s has no field %s", lua_tostring( L, lua_upvalueindex( 3 ) ),
+	return luaL_error( L, "%s has no field %s", lua_tostring( L, lua_upvalueindex( tbUp_name ) ),
 					   tbLua_Describe( L, 2, got, sizeof( got ) ) );
 }
 
-// __newindex: upvalues (setters, getters, type name).
 static int tbLua_NewIndex( lua_State* L )
 {
-	const char* typeName = lua_tostring( L, lua_upvalueindex( 3 ) );
+	const char* typeName = lua_tostring( L, lua_upvalueindex( tbUp_name ) );
 	if ( lua_type( L, 2 ) == LUA_TSTRING )
 	{
 		const char* key = lua_tostring( L, 2 );
-		if ( lua_getfield( L, lua_upvalueindex( 1 ), key ) == LUA_TFUNCTION )
+		if ( tbGetMember( L, lua_upvalueindex( tbUp_setters ) ) == LUA_TFUNCTION )
 		{
-			lua_CFunction set = lua_tocfunction( L, -1 );
-			lua_pop( L, 1 );
-			lua_settop( L, 3 );
-			set( L );
+			tbCallAccessor( L, 3 );
 			return 0;
 		}
 		lua_pop( L, 1 );
-		if ( lua_getfield( L, lua_upvalueindex( 2 ), key ) == LUA_TFUNCTION )
+		bool readable = tbGetMember( L, lua_upvalueindex( tbUp_getters ) ) != LUA_TNIL;
+		lua_pop( L, 1 );
+		const tbLuaKinds* kinds = lua_touserdata( L, lua_upvalueindex( tbUp_kinds ) );
+		if ( kinds != NULL && readable == false )
+		{
+			int kind = kinds->of( L );
+			if ( tbGetKindMember( L, kinds, kind, tbMembers_setters ) == LUA_TFUNCTION )
+			{
+				tbCallAccessor( L, 3 );
+				return 0;
+			}
+			lua_pop( L, 1 );
+			// Read-only on this kind; else settable on another kind (refused) or read-only there.
+			readable = tbHasKindMember( L, kinds, kind, tbMembers_getters );
+			if ( readable == false && tbHasKindMember( L, kinds, -1, tbMembers_setters ) )
+			{
+				kinds->refuse( L, true );
+			}
+			readable = readable || tbHasKindMember( L, kinds, -1, tbMembers_getters );
+		}
+		if ( readable )
 		{
 			return luaL_error( L, "%s.%s is read-only", typeName, key );
 		}
-		lua_pop( L, 1 );
 	}
 	char got[64];
 	return luaL_error( L, "%s has no settable field %s", typeName, tbLua_Describe( L, 2, got, sizeof( got ) ) );
+}
+
+// Pushes the methods, getters and setters tables of a list of members. The methods get (metatable,
+// type key) as upvalues for tbLua_TestUdata's fast path.
+static void tbPushMembers( lua_State* L, int meta, const char* typeKey, const luaL_Reg* methods,
+						   const tbLuaProperty* properties )
+{
+	lua_newtable( L );
+	if ( methods != NULL )
+	{
+		lua_pushvalue( L, meta );
+		if ( typeKey != NULL )
+		{
+			lua_pushlightuserdata( L, (void*)(uintptr_t)typeKey );
+		}
+		else
+		{
+			lua_pushnil( L );
+		}
+		luaL_setfuncs( L, methods, 2 );
+	}
+	lua_newtable( L );
+	int getters = lua_gettop( L );
+	lua_newtable( L );
+	int setters = lua_gettop( L );
+	for ( const tbLuaProperty* p = properties; p != NULL && p->name != NULL; ++p )
+	{
+		if ( p->get != NULL )
+		{
+			lua_pushcfunction( L, p->get );
+			lua_setfield( L, getters, p->name );
+		}
+		if ( p->set != NULL )
+		{
+			lua_pushcfunction( L, p->set );
+			lua_setfield( L, setters, p->name );
+		}
+	}
+}
+
+// Adds to the table at index into the entries of the table at index from whose keys it lacks.
+static void tbAddMissing( lua_State* L, int into, int from )
+{
+	lua_pushnil( L );
+	while ( lua_next( L, from ) != 0 )
+	{
+		lua_pushvalue( L, -2 );
+		if ( lua_rawget( L, into ) == LUA_TNIL )
+		{
+			lua_pop( L, 1 );
+			lua_pushvalue( L, -2 );
+			lua_insert( L, -2 );
+			lua_rawset( L, into );
+		}
+		else
+		{
+			lua_pop( L, 2 );
+		}
+	}
+}
+
+// Pushes the kinds' tables (tbUp_kindTables): each kind's members, then all of them together (the
+// first kind that has a name gives its method).
+static void tbPushKindTables( lua_State* L, int meta, const char* typeKey, const tbLuaKinds* kinds )
+{
+	lua_createtable( L, tbMembers_stride * ( kinds->count + 1 ), 0 );
+	int tables = lua_gettop( L );
+	int all = tbMembers_stride * kinds->count;
+	for ( int slot = 1; slot <= tbMembers_stride; ++slot )
+	{
+		lua_newtable( L );
+		lua_rawseti( L, tables, all + slot );
+	}
+	for ( int kind = 0; kind < kinds->count; ++kind )
+	{
+		const tbLuaKind* members = kinds->get( kind );
+		tbPushMembers( L, meta, typeKey, members->methods, members->properties );
+		// Setters on top, then getters, then methods (tbPushMembers's order).
+		for ( int slot = tbMembers_stride; slot >= 1; --slot )
+		{
+			int from = lua_gettop( L );
+			lua_rawgeti( L, tables, all + slot );
+			tbAddMissing( L, lua_gettop( L ), from );
+			lua_pop( L, 1 );
+			lua_rawseti( L, tables, tbMembers_stride * kind + slot );
+		}
+	}
 }
 
 void tbLua_RegisterType( lua_State* L, const tbLuaType* type )
@@ -130,48 +306,27 @@ void tbLua_RegisterType( lua_State* L, const tbLuaType* type )
 		}
 	}
 
-	// Methods get (metatable, type key) as upvalues for tbLua_TestUdata's fast path.
-	lua_newtable( L );
-	lua_pushvalue( L, meta );
-	if ( typeKey != NULL )
+	// The upvalues in tbUp_* order, shared by __index and __newindex.
+	tbPushMembers( L, meta, typeKey, type->methods, type->properties );
+	lua_pushstring( L, type->name );
+	if ( type->kinds != NULL )
 	{
-		lua_pushlightuserdata( L, (void*)(uintptr_t)typeKey );
+		lua_pushlightuserdata( L, (void*)(uintptr_t)type->kinds );
+		tbPushKindTables( L, meta, typeKey, type->kinds );
 	}
 	else
 	{
 		lua_pushnil( L );
+		lua_pushnil( L );
 	}
-	luaL_setfuncs( L, type->methods, 2 );
-	int methods = lua_gettop( L );
-
-	lua_newtable( L );
-	int getters = lua_gettop( L );
-	lua_newtable( L );
-	int setters = lua_gettop( L );
-	for ( const tbLuaProperty* p = type->properties; p != NULL && p->name != NULL; ++p )
+	// __index gets copies of them, __newindex the originals.
+	for ( int i = 0; i < tbUp_count; ++i )
 	{
-		if ( p->get != NULL )
-		{
-			lua_pushcfunction( L, p->get );
-			lua_setfield( L, getters, p->name );
-		}
-		if ( p->set != NULL )
-		{
-			lua_pushcfunction( L, p->set );
-			lua_setfield( L, setters, p->name );
-		}
+		lua_pushvalue( L, meta + 1 + i );
 	}
-
-	lua_pushvalue( L, methods );
-	lua_pushvalue( L, getters );
-	lua_pushstring( L, type->name );
-	lua_pushcclosure( L, tbLua_Index, 3 );
+	lua_pushcclosure( L, tbLua_Index, tbUp_count );
 	lua_setfield( L, meta, "__index" );
-
-	lua_pushvalue( L, setters );
-	lua_pushvalue( L, getters );
-	lua_pushstring( L, type->name );
-	lua_pushcclosure( L, tbLua_NewIndex, 3 );
+	lua_pushcclosure( L, tbLua_NewIndex, tbUp_count );
 	lua_setfield( L, meta, "__newindex" );
 
 	if ( type->gc != NULL )

@@ -1058,18 +1058,7 @@ static int tbWorld_GetLocked( lua_State* L )
 
 void tbLua_OpenWorld( lua_State* L )
 {
-	// Adding a joint type is one more entry here.
-	static const luaL_Reg methods[] = {
-		{ "distance", tbLuaWorld_Distance },
-		{ "ball", tbLuaWorld_Ball },
-		{ "hinge", tbLuaWorld_Hinge },
-		{ "cone", tbLuaWorld_Cone },
-		{ "fixed", tbLuaWorld_Fixed },
-		{ "slider", tbLuaWorld_Slider },
-		{ "six_dof", tbLuaWorld_SixDof },
-		{ "motor", tbLuaWorld_Motor },
-		{ "mouse", tbLuaWorld_Mouse },
-		{ "constraint", tbLuaWorld_Constraint },
+	static const luaL_Reg common[] = {
 		{ "joint", tbLuaWorld_Joint },
 		{ "joints", tbLuaWorld_Joints },
 		{ "mover", tbLuaWorld_Mover },
@@ -1108,6 +1097,15 @@ void tbLua_OpenWorld( lua_State* L )
 		{ "locked", tbWorld_GetLocked, NULL },
 		{ NULL, NULL, NULL },
 	};
-	static const tbLuaType type = { "World", methods, properties, tbWorld_Gc, tbWorld_ToString };
+	// Then world:distance{...}, world:hinge{...}, ...: each joint type's constructor, from the joint
+	// types' table (l_joint.c).
+	luaL_Reg methods[tbJoint_typeCount + sizeof( common ) / sizeof( common[0] )];
+	for ( int i = 0; i < tbJoint_typeCount; ++i )
+	{
+		const tbLuaJointClass* joint = tbLua_GetJointClass( (tbJointType)i );
+		methods[i] = ( luaL_Reg ){ joint->constructor, joint->create };
+	}
+	memcpy( methods + tbJoint_typeCount, common, sizeof( common ) );
+	const tbLuaType type = { "World", methods, properties, tbWorld_Gc, tbWorld_ToString, NULL };
 	tbLua_RegisterType( L, &type );
 }

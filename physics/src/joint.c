@@ -16,8 +16,9 @@
 #include <string.h>
 
 // The joint types, by tbJointType. Adding a type: its file with a tbJointClass and its create and
-// parameter calls (joints.h), one entry here, its section in bindings/l_joint.c and its Lua
-// constructor, then docs/JOINTS.md and tests (docs/ARCHITECTURE.md, "Adding a joint type").
+// parameter calls (joints.h), one entry here, its Lua file bindings/l_joint_<type>.c with one
+// entry in bindings/l_joint.c, then docs/JOINTS.md and tests (docs/ARCHITECTURE.md, "Adding a
+// joint type").
 static const tbJointClass* const tb_jointClasses[tbJoint_typeCount] = {
 	[tbJoint_distance] = &tb_distanceJointClass,
 	[tbJoint_ball] = &tb_ballJointClass,

@@ -319,6 +319,12 @@ local function properties()
 	check.fails(function() return ball.motor_speed end, "Joint.motor_speed: not available on a ball joint")
 	check.fails(function() return d.angle end, "Joint.angle: not available on a distance joint")
 	check.fails(function() ball:axis_position("x") end, "axis_position: not available on a ball joint")
+	-- Each type's members are its own: another type's property is refused by the name read, a
+	-- method taken from one joint refuses a joint of another type, and read-only stays read-only.
+	check.fails(function() return ball.motor_force end, "Joint.motor_force: not available on a ball joint")
+	check.fails(function() s.angle = 1 end, "Joint.angle is read-only")
+	check.fails(function() custom.row_impulse(h, 1) end, "row_impulse: not available on a hinge joint")
+	check.eq(s.motor_force, s.motor_torque, "slider motor_force and motor_torque")
 	check.fails(function() h.motor_speed = nan end, "Joint.motor_speed: value must be a finite number, got nan")
 	check.fails(function() h.motor_speed = "fast" end, "Joint.motor_speed: value must be a finite number, got 'fast'")
 	check.fails(function() h.max_torque = -1 end, "Joint.max_torque: value must be a number >= 0 (math.huge: no limit), got -1")
