@@ -26,16 +26,18 @@ enum tbContactFlags
 	tbContact_meshParent = 0x8,    ///< a (shape, mesh) broad-phase pair: never solved, owns per-triangle children
 	tbContact_meshChild = 0x10,    ///< one triangle of a mesh against a convex shape
 	tbContact_meshTouching = 0x20, ///< parent: some child touched after the last narrow phase (events)
-	tbContact_reusable = 0x40,     ///< hull pair whose last full manifold was a face contact (tbContactReuse)
+	tbContact_reusable = 0x40,     ///< the last full manifold can be remeasured (tbContactReuse)
 	tbContact_reused = 0x80,       ///< the last narrow phase remeasured the manifold instead of computing it
 };
 
 /// Manifold reuse (frame coherence, as Jolt's body-pair cache): while the two bodies' relative pose
 /// stays within TB_REUSE_DISTANCE (and a hundredth of the smaller body) and TB_REUSE_ANGLE of the
-/// pose of the last full narrow phase, a hull-hull face contact keeps its points and only measures
-/// them again: the points are fixed on each body and the normal on the body of the reference face,
-/// so each separation is the exact distance of a point of the incident body from the reference
-/// plane. A resting pile then skips SAT and clipping for most pairs.
+/// pose of the last full narrow phase, a contact keeps its points and only measures them again: the
+/// points are fixed on each body and the normal on one of them, so each separation is the distance
+/// between the two surface points along it. Exact for a hull-hull face contact (the normal on the
+/// reference face's body); within r (1 - cos 1 deg) for a sphere or capsule (contact.c
+/// tbStoreReuse). Mesh triangles and hull edge-edge contacts are always computed in full. A resting
+/// pile then skips the narrow phase for most pairs.
 #define TB_REUSE_DISTANCE 0.001f
 /// cos(TB_REUSE_ANGLE / 2) for TB_REUSE_ANGLE = 1 degree.
 #define TB_REUSE_COS_HALF_ANGLE 0.99996192f

@@ -472,6 +472,85 @@ static void contact_reuse_matches_recomputing( void** state )
 	assert_true( maxAngle < 0.02f );	 // rad
 }
 
+// Rounded pairs are remeasured too (contact.c tbStoreReuse): a pile of three capsules (two side by
+// side on the ground, one in the groove on top), a sphere on the ground, and a capsule rolling at
+// 2 m/s. At rest every contact is remeasured; the rolling capsule turns 1 degree in far less than a
+// step, so its ground contact never is; and after 300 steps the runs with and without reuse agree
+// within 1 mm and 0.01 rad.
+static tbBodyId addCapsuleX( tbWorldId world, tbVec3 pos, tbQuat q, float halfLength, float radius )
+{
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.type = tbBody_dynamic;
+	bd.position = pos;
+	bd.rotation = q;
+	tbBodyId body = tbCreateBody( world, &bd );
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.friction = 0.6f;
+	tbCapsule c = { { -halfLength, 0.0f, 0.0f }, { halfLength, 0.0f, 0.0f }, radius };
+	tbCreateCapsuleShape( body, &sd, &c, NULL );
+	return body;
+}
+
+static void run_rounded_reuse( bool reuse, tbVec3* positions, tbQuat* rotations, int* reusedAtRest, int* contactsAtRest,
+							   int* reusedRolling )
+{
+	tbWorldDef def = tbDefaultWorldDef();
+	def.enableSleep = false;
+	def.enableContactReuse = reuse;
+	tbWorldId world = tbCreateWorld( &def );
+	th_addGround( world, 0.6f );
+	tbBodyId bodies[5];
+	tbQuat quarter = tbMakeQuatAxisAngle( tbMakeVec3( 0.0f, 0.0f, 1.0f ), 0.5f * TB_PI );
+	bodies[0] = addCapsuleX( world, tbMakeVec3( 0.0f, -0.1f, 0.1f ), tb_quatIdentity, 0.5f, 0.1f );
+	bodies[1] = addCapsuleX( world, tbMakeVec3( 0.0f, 0.1f, 0.1f ), tb_quatIdentity, 0.5f, 0.1f );
+	bodies[2] = addCapsuleX( world, tbMakeVec3( 0.0f, 0.0f, 0.1f + 0.17320508f ), tb_quatIdentity, 0.5f, 0.1f );
+	bodies[4] = th_addSphere( world, tbMakeVec3( 0.0f, 2.0f, 0.15f ), 0.15f, 1.0f );
+	th_run( world, 180 );
+	tbWorldCounters c = tbWorld_GetCounters( world );
+	*reusedAtRest = c.reusedContactCount;
+	*contactsAtRest = c.contactCount;
+
+	bodies[3] = addCapsuleX( world, tbMakeVec3( 5.0f, 0.0f, 0.1f ), quarter, 0.5f, 0.1f );
+	th_run( world, 2 );
+	tbBody_SetLinearVelocity( bodies[3], tbMakeVec3( 2.0f, 0.0f, 0.0f ) );
+	tbBody_SetAngularVelocity( bodies[3], tbMakeVec3( 0.0f, 20.0f, 0.0f ) );
+	th_run( world, 3 );
+	*reusedRolling = tbWorld_GetCounters( world ).reusedContactCount - *reusedAtRest;
+	th_run( world, 115 );
+	for ( int i = 0; i < 5; ++i )
+	{
+		positions[i] = tbBody_GetPosition( bodies[i] );
+		rotations[i] = tbBody_GetRotation( bodies[i] );
+	}
+	tbDestroyWorld( world );
+}
+
+static void rounded_contact_reuse_matches_recomputing( void** state )
+{
+	(void)state;
+	tbVec3 pOn[5], pOff[5];
+	tbQuat qOn[5], qOff[5];
+	int reusedOn, contactsOn, rollingOn, reusedOff, contactsOff, rollingOff;
+	run_rounded_reuse( true, pOn, qOn, &reusedOn, &contactsOn, &rollingOn );
+	run_rounded_reuse( false, pOff, qOff, &reusedOff, &contactsOff, &rollingOff );
+	float maxDistance = 0.0f, maxAngle = 0.0f;
+	for ( int i = 0; i < 5; ++i )
+	{
+		maxDistance = tbMaxFloat( maxDistance, tbDistance( pOn[i], pOff[i] ) );
+		maxAngle = tbMaxFloat( maxAngle, tbQuatAngle( tbInvMulQQ( qOn[i], qOff[i] ) ) );
+	}
+	printf( "rounded reuse: %d of %d contacts reused at rest, rolling capsule %d; after 300 steps %.5f m, %.5f rad apart\n",
+			reusedOn, contactsOn, rollingOn, maxDistance, maxAngle );
+	assert_int_equal( contactsOn, 6 ); // 2 capsule-ground, 3 capsule-capsule, sphere-ground
+	assert_int_equal( reusedOn, contactsOn );
+	assert_int_equal( reusedOff, 0 );
+	assert_int_equal( rollingOn, 0 );
+	assert_true( maxDistance < 0.001f ); // m
+	assert_true( maxAngle < 0.01f );	 // rad
+	// The rolling capsule did roll (it is not held by a stale manifold).
+	assert_true( pOn[3].x > 5.5f );
+}
+
 int main( void )
 {
 	const struct CMUnitTest tests[] = {
@@ -480,6 +559,7 @@ int main( void )
 		cmocka_unit_test( stack20_stands ),
 		cmocka_unit_test( pyramid20_stands ),
 		cmocka_unit_test( contact_reuse_matches_recomputing ),
+		cmocka_unit_test( rounded_contact_reuse_matches_recomputing ),
 		cmocka_unit_test( seed001_five_cube_stack ),
 		cmocka_unit_test( seed001_intersecting_stack ),
 		cmocka_unit_test( restitution_bounce_height ),
