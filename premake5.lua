@@ -126,6 +126,20 @@ project "tumble_physics"
 	always()
 	outputDirs( "tumble_physics" )
 
+-- The same core as build/<config>/libtumble.so, for C programs linking it through tumble.pc
+-- (./build.sh install). It has no sources of its own: the whole static library goes in, so the core
+-- is compiled once. The soname carries the major version (TB_VERSION_MAJOR in base.h).
+local versionMajor = io.open( root .. "/physics/include/tumble/base.h" ):read( "*a" ):match(
+	"#define TB_VERSION_MAJOR (%d+)" )
+project "tumble_shared"
+	kind "SharedLib"
+	language "C"
+	targetname "tumble"
+	links { "tumble_physics", "m" }
+	linkoptions { "-Wl,--whole-archive", "-ltumble_physics", "-Wl,--no-whole-archive",
+		"-Wl,-soname,libtumble.so." .. versionMajor }
+	outputDirs( "tumble_shared" )
+
 local luaIncludes = { "-isystem /usr/include/lua5.4" }
 local hasBindings = exists( "bindings/*.c" )
 

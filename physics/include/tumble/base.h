@@ -62,7 +62,13 @@ TB_API tbSimdLevel tbSetSimdLevel( tbSimdLevel level );
 /// The level in use: tbSimd_none, tbSimd_sse2 or tbSimd_avx2.
 TB_API tbSimdLevel tbGetSimdLevel( void );
 
-/// Library version.
+/// Library version: the one place it is written. build.sh reads these lines for tumble.pc and the
+/// shared library's file names; the rockspec's file name carries the same number (a test checks).
+#define TB_VERSION_MAJOR 0
+#define TB_VERSION_MINOR 1
+#define TB_VERSION_REVISION 0
+
+/// Library version (TB_VERSION_* of the library that was linked, which may differ from the header).
 typedef struct tbVersion
 {
 	int major, minor, revision;
