@@ -33,7 +33,8 @@ usage: ./build.sh COMMAND [ARGS]
   install [PREFIX]     build release and install under PREFIX (default $DEFAULT_PREFIX; DESTDIR
                        stages it): bin/tumble, the Lua module lib/lua/5.4/tumble.so, the helper
                        libraries as share/lua/5.4/tumble/*.lua ("tumble.NAME"), the scenes in
-                       share/tumble/scenes, libtumble.a and libtumble.so with include/tumble/ and
+                       share/tumble/scenes, the editor definitions share/tumble/types/tumble.lua,
+                       libtumble.a and libtumble.so with include/tumble/ and
                        lib/pkgconfig/tumble.pc, the man page share/man/man1/tumble.1; every file
                        and created folder is listed in PREFIX/$MANIFEST
   uninstall [PREFIX]   remove what install put under PREFIX, as its manifest lists it
@@ -351,6 +352,8 @@ cmd_install()
 	for file in scripts/scenes/*.lua; do
 		put 644 "$file" "share/tumble/scenes/${file##*/}"
 	done
+	# Lua Language Server definitions (bindings/api.lua): add the folder to workspace.library.
+	put 644 types/tumble.lua share/tumble/types/tumble.lua
 	for file in physics/include/tumble/*.h; do
 		put 644 "$file" "include/tumble/${file##*/}"
 	done

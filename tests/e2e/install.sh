@@ -50,7 +50,8 @@ check "the manifest lists all that is there" nothing_unlisted "$prefix"
 check "the layout" test -x "$prefix/bin/tumble" -a -f "$prefix/lib/lua/5.4/tumble.so" \
 	-a -f "$prefix/share/lua/5.4/tumble/ragdolls.lua" -a -f "$prefix/share/tumble/scenes/showcase.lua" \
 	-a -f "$prefix/include/tumble/tumble.h" -a -f "$prefix/lib/libtumble.a" -a -L "$prefix/lib/libtumble.so" \
-	-a -f "$prefix/lib/pkgconfig/tumble.pc" -a -f "$prefix/share/man/man1/tumble.1"
+	-a -f "$prefix/lib/pkgconfig/tumble.pc" -a -f "$prefix/share/man/man1/tumble.1" \
+	-a -f "$prefix/share/tumble/types/tumble.lua"
 check "the man page has the viewer's options" contains "$prefix/share/man/man1/tumble.1" '\-\-screenshot'
 
 cd "$elsewhere" || exit 1
