@@ -37,24 +37,24 @@ local function splitList( text )
 	return items
 end
 
-local function parseParams( text )
-	local params = {}
+-- "a: T, b?: U" -> { {name = "a", type = "T"}, {name = "b", type = "U", optional = true} }. Returns
+-- may also be bare types ("T" -> { {type = "T"} }); parameters must be named.
+local function parseList( text, bareTypes )
+	local list = {}
 	for _, item in ipairs( splitList( text or "" ) ) do
 		local name, optional, type = item:match( "^([%w_]+)(%??):%s*(.+)$" )
-		assert( name, "bindings/api.lua: a parameter must read 'name: type', got '" .. item .. "'" )
-		table.insert( params, { name = name, type = type, optional = optional == "?" } )
+		assert( name or bareTypes, "bindings/api.lua: a parameter must read 'name: type', got '" .. item .. "'" )
+		table.insert( list, name and { name = name, type = type, optional = optional == "?" } or { type = item } )
 	end
-	return params
+	return list
 end
 
--- Returns: "T" -> { {type = "T"} }; "x: number, y: number" -> named values.
+local function parseParams( text )
+	return parseList( text, false )
+end
+
 local function parseReturns( text )
-	local values = {}
-	for _, item in ipairs( splitList( text or "" ) ) do
-		local name, type = item:match( "^([%w_]+):%s*(.+)$" )
-		table.insert( values, name and { name = name, type = type } or { type = item } )
-	end
-	return values
+	return parseList( text, true )
 end
 
 -- The LuaLS class of a description class: userdata types carry their __name ("World").

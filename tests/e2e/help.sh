@@ -14,9 +14,7 @@ for option in $options; do
 done
 check "--help: the viewer's section" contains "$SCRATCH/help" "Viewer options"
 
-version=$( for part in MAJOR MINOR REVISION; do
-	sed -n "s/^#define TB_VERSION_$part \([0-9]\+\)$/\1/p" physics/include/tumble/base.h
-done | paste -sd. - )
+version=$( tumble_version )
 check "--version: exit 0" expect_status 0 "$TUMBLE" --version
 check "--version: tumble $version" contains "$SCRATCH/out" "tumble $version"
 

@@ -10,9 +10,7 @@ prefix="$SCRATCH/prefix"
 elsewhere="$SCRATCH/elsewhere"
 mkdir -p "$elsewhere"
 manifest=share/tumble/install-manifest
-version=$( for part in MAJOR MINOR REVISION; do
-	sed -n "s/^#define TB_VERSION_$part \([0-9]\+\)$/\1/p" physics/include/tumble/base.h
-done | paste -sd. - )
+version=$( tumble_version )
 
 check "install into $prefix" expect_status 0 ./build.sh install "$prefix"
 

@@ -4,9 +4,7 @@
 # rockspec's version is the library's (TB_VERSION_* of physics/include/tumble/base.h).
 source "$( dirname "${BASH_SOURCE[0]}" )/lib/common.sh"
 
-version=$( for part in MAJOR MINOR REVISION; do
-	sed -n "s/^#define TB_VERSION_$part \([0-9]\+\)$/\1/p" physics/include/tumble/base.h
-done | paste -sd. - )
+version=$( tumble_version )
 rockspecs=( rockspecs/tumble-*.rockspec )
 rockspec="rockspecs/tumble-$version-1.rockspec"
 check "one rockspec, for version $version (found ${rockspecs[*]})" test "${rockspecs[*]}" = "$rockspec"
