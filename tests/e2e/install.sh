@@ -87,6 +87,17 @@ check "tumble my_scene.lua --headless (a user's scene requiring the helpers)" \
 check "tumble my_scene.lua: the helpers came from the prefix" contains "$SCRATCH/err" \
 	"builders from $prefix/share/lua/5.4/tumble/builders.lua"
 
+# exports_api: the shared library exports the functions the installed headers declare TB_API, and
+# nothing else (the core is built with hidden visibility).
+exports_api()
+{
+	local diff
+	diff=$( comm -3 <( nm -D --defined-only "$prefix/lib/libtumble.so" | awk '$2 == "T" { print $3 }' | sort -u ) \
+		<( grep -ho 'TB_API [^(]*(' "$prefix"/include/tumble/*.h | sed 's/ *($//; s/.*[ *]//' | sort -u ) )
+	[ -z "$diff" ] || { echo "      exported but not TB_API (left), TB_API but not exported (right):"; sed 's/^/      | /' <<<"$diff"; return 1; }
+}
+check "libtumble.so exports exactly the TB_API functions" exports_api
+
 pc=( env "PKG_CONFIG_PATH=$prefix/lib/pkgconfig" pkg-config )
 check "pkg-config --modversion tumble" expect_status 0 "${pc[@]}" --modversion tumble
 check "pkg-config: version $version" contains "$SCRATCH/out" "$version"

@@ -6,11 +6,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// The core is compiled with -fvisibility=hidden (premake5.lua): libtumble.so exports the functions
+// declared TB_API and nothing of physics/src.
+#if defined( __GNUC__ ) || defined( __clang__ )
+#define TB_EXPORT __attribute__( ( visibility( "default" ) ) )
+#else
+#define TB_EXPORT
+#endif
+
 #ifdef __cplusplus
-#define TB_API extern "C"
+#define TB_API extern "C" TB_EXPORT
 #define TB_INLINE inline
 #else
-#define TB_API extern
+#define TB_API extern TB_EXPORT
 #define TB_INLINE static inline
 #endif
 
