@@ -8,6 +8,9 @@ cd "$( dirname "${BASH_SOURCE[0]}" )"
 
 readonly DEFAULT_SCENE="scripts/scenes/showcase.lua"
 readonly CONFIGS="debug release sanitize"
+readonly DEFAULT_PREFIX="/usr/local"
+# Under PREFIX: the list of what install put there, which uninstall removes.
+readonly MANIFEST="share/tumble/install-manifest"
 
 usage()
 {
@@ -27,6 +30,14 @@ usage: ./build.sh COMMAND [ARGS]
                        valgrind memcheck (tests/run_valgrind.sh; about 30 min on 2 cores; --quick:
                        the subset the test command runs, about a minute)
   bench [ARGS]         build release and run build/release/tumble_bench ARGS
+  install [PREFIX]     build release and install under PREFIX (default $DEFAULT_PREFIX; DESTDIR
+                       stages it): bin/tumble, the Lua module lib/lua/5.4/tumble.so, the helper
+                       libraries as share/lua/5.4/tumble/*.lua ("tumble.NAME"), the scenes in
+                       share/tumble/scenes, the editor definitions share/tumble/types/tumble.lua,
+                       libtumble.a and libtumble.so with include/tumble/ and
+                       lib/pkgconfig/tumble.pc, the man page share/man/man1/tumble.1; every file
+                       and created folder is listed in PREFIX/$MANIFEST
+  uninstall [PREFIX]   remove what install put under PREFIX, as its manifest lists it
   clean                remove build/ (binaries, objects, makefiles, generated GL loader)
 
 Environment: CC and CXX pick the compilers (e.g. CC=clang CXX=clang++), VERBOSE=1 shows compile commands.
@@ -219,6 +230,183 @@ cmd_bench()
 	exec build/release/tumble_bench "$@"
 }
 
+# The version of physics/include/tumble/base.h as MAJOR.MINOR.REVISION.
+read_version()
+{
+	local part version=""
+	for part in MAJOR MINOR REVISION; do
+		local number
+		number=$( sed -n "s/^#define TB_VERSION_$part \([0-9]\+\)$/\1/p" physics/include/tumble/base.h )
+		[ -n "$number" ] || die "physics/include/tumble/base.h has no TB_VERSION_$part"
+		version="$version${version:+.}$number"
+	done
+	echo "$version"
+}
+
+# PREFIX for install and uninstall: absolute, without a trailing slash.
+check_prefix()
+{
+	local prefix="$1"
+	case "$prefix" in
+		/?*) ;;
+		*) die "PREFIX must be an absolute path other than /, got '$prefix'" ;;
+	esac
+	echo "${prefix%/}"
+}
+
+# When the shared library goes to a folder the dynamic loader is configured with, its cache must
+# learn of it (or forget it). Only then: a plain `ldconfig DIR` would add a test's folder for good.
+refresh_loader_cache()
+{
+	local libdir="$1"
+	if [ -n "${DESTDIR:-}" ] || [ "$( id -u )" -ne 0 ] || ! command -v ldconfig >/dev/null 2>&1; then
+		return 0
+	fi
+	if cat /etc/ld.so.conf /etc/ld.so.conf.d/*.conf 2>/dev/null | grep -qxF "$libdir"; then
+		ldconfig
+	fi
+}
+
+# Files install makes rather than copies, written to DIR: the man page and tumble.pc.
+make_install_files()
+{
+	local dir="$1" prefix="$2" version="$3"
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	help2man --no-info --name="run Tumble physics scenes" --output="$dir/tumble.1" build/release/tumble ||
+		die "help2man could not make the man page from build/release/tumble --help"
+	cat >"$dir/tumble.pc" <<PC
+prefix=$prefix
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+
+Name: tumble
+Description: Tumble, a 3D rigid-body physics engine in C11
+Version: $version
+Cflags: -I\${includedir}
+Libs: -L\${libdir} -ltumble -lm
+PC
+}
+
+cmd_install()
+{
+	local prefix
+	prefix=$( check_prefix "${1:-$DEFAULT_PREFIX}" )
+	local root="${DESTDIR:-}$prefix"
+	cmd_build release
+	local build=build/release
+	local file
+	for file in tumble tumble.so libtumble.so libtumble_physics.a; do
+		[ -f "$build/$file" ] || die "$build/$file was not built"
+	done
+	command -v help2man >/dev/null 2>&1 || die "help2man not found (./build.sh deps installs it)"
+	local version
+	version=$( read_version )
+	local major="${version%%.*}"
+	# Made before anything is copied, so a failure there leaves no partial install.
+	local generated=build/install
+	make_install_files "$generated" "$prefix" "$version"
+
+	# A second install replaces the first: what it had put goes, so nothing stale stays.
+	if [ -f "$root/$MANIFEST" ]; then
+		note "removing the earlier install under $root first"
+		cmd_uninstall "$prefix"
+	fi
+	mkdir -p "$root" && [ -w "$root" ] || die "cannot write to $root (run as root or pick another PREFIX)"
+
+	# Every file and every folder install creates, relative to PREFIX, in the order made.
+	local manifest=()
+	# put MODE SOURCE DEST: copies SOURCE to PREFIX/DEST, creating and listing missing folders.
+	put()
+	{
+		local dir="${3%/*}"
+		local missing=()
+		while [ ! -d "$root/$dir" ]; do
+			missing=( "$dir" "${missing[@]}" )
+			[ "$dir" != "${dir%/*}" ] || break
+			dir="${dir%/*}"
+		done
+		local d
+		for d in "${missing[@]}"; do
+			mkdir "$root/$d" || die "cannot create $root/$d"
+			manifest+=( "d $d" )
+		done
+		install -m "$1" "$2" "$root/$3" || die "cannot install $root/$3"
+		manifest+=( "f $3" )
+	}
+	# link TARGET DEST: a symbolic link PREFIX/DEST -> TARGET, in a folder put has made.
+	link()
+	{
+		ln -sfn "$1" "$root/$2" || die "cannot link $root/$2"
+		manifest+=( "f $2" )
+	}
+
+	put 755 "$build/tumble" bin/tumble
+	put 644 "$generated/tumble.1" share/man/man1/tumble.1
+	# lib/lua/5.4 is on Debian lua5.4's package.cpath for /usr/local and /usr (where luarocks puts
+	# modules too).
+	put 755 "$build/tumble.so" lib/lua/5.4/tumble.so
+	for file in scripts/lib/*.lua; do
+		put 644 "$file" "share/lua/5.4/tumble/${file##*/}"
+	done
+	for file in scripts/scenes/*.lua; do
+		put 644 "$file" "share/tumble/scenes/${file##*/}"
+	done
+	# Lua Language Server definitions (bindings/api.lua): add the folder to workspace.library.
+	put 644 types/tumble.lua share/tumble/types/tumble.lua
+	for file in physics/include/tumble/*.h; do
+		put 644 "$file" "include/tumble/${file##*/}"
+	done
+	put 644 "$build/libtumble_physics.a" lib/libtumble.a
+	put 755 "$build/libtumble.so" "lib/libtumble.so.$version"
+	link "libtumble.so.$version" "lib/libtumble.so.$major"
+	link "libtumble.so.$major" lib/libtumble.so
+	put 644 "$generated/tumble.pc" lib/pkgconfig/tumble.pc
+	manifest+=( "f $MANIFEST" )
+	printf '%s\n' "${manifest[@]}" >"$root/$MANIFEST" || die "cannot write $root/$MANIFEST"
+	refresh_loader_cache "$prefix/lib"
+	note "installed tumble $version under $root (listed in $root/$MANIFEST)"
+}
+
+cmd_uninstall()
+{
+	local prefix
+	prefix=$( check_prefix "${1:-$DEFAULT_PREFIX}" )
+	local root="${DESTDIR:-}$prefix"
+	[ -f "$root/$MANIFEST" ] || die "no install found under $root ($root/$MANIFEST is missing)"
+	local entries=()
+	mapfile -t entries <"$root/$MANIFEST"
+	local entry
+	for entry in "${entries[@]}"; do
+		case "$entry" in
+			"f "?* | "d "?*) ;;
+			*) die "$root/$MANIFEST: unexpected line '$entry'" ;;
+		esac
+		case "/${entry#? }/" in
+			*/../* | */./* | //*) die "$root/$MANIFEST: a path outside PREFIX: '$entry'" ;;
+		esac
+	done
+	# Files first, then the folders install created, deepest first and only when empty: a file
+	# someone added there since is kept, and its folder with it.
+	for entry in "${entries[@]}"; do
+		if [ "${entry%% *}" = f ]; then
+			rm -f "$root/${entry#f }" || die "cannot remove $root/${entry#f }"
+		fi
+	done
+	local i kept=()
+	for (( i = ${#entries[@]} - 1; i >= 0; i-- )); do
+		entry="${entries[i]}"
+		if [ "${entry%% *}" = d ] && [ -d "$root/${entry#d }" ]; then
+			rmdir "$root/${entry#d }" 2>/dev/null || kept+=( "$root/${entry#d }" )
+		fi
+	done
+	refresh_loader_cache "$prefix/lib"
+	if [ ${#kept[@]} -gt 0 ]; then
+		note "kept folders holding files that install did not put: ${kept[*]}"
+	fi
+	note "uninstalled tumble from $root"
+}
+
 cmd_clean()
 {
 	rm -rf build
@@ -237,6 +425,8 @@ case "$command" in
 	fuzz) cmd_fuzz "$@" ;;
 	valgrind) cmd_valgrind "$@" ;;
 	bench) cmd_bench "$@" ;;
+	install) cmd_install "$@" ;;
+	uninstall) cmd_uninstall "$@" ;;
 	clean) cmd_clean ;;
 	-h | --help | help) usage ;;
 	"")

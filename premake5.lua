@@ -117,7 +117,9 @@ project "tumble_physics"
 	files { "physics/include/tumble/*.h", "physics/src/*.c", "physics/src/*.h" }
 	includedirs { "physics/include", "physics/src" }
 	buildoptions( cWarnings )
-	buildoptions { "-fPIC" }
+	-- Hidden visibility: libtumble.so exports the TB_API functions only (base.h), not the internals
+	-- that the tests reach by linking the static library.
+	buildoptions { "-fPIC", "-fvisibility=hidden" }
 	-- -O3 for the core's release build: 14 % fewer instructions on the chains scene than -O2
 	-- (callgrind, 30 steps of tumble_bench --scene chains; BENCHMARKS.md). The rest of the program
 	-- keeps -O2.
@@ -125,6 +127,20 @@ project "tumble_physics"
 		buildoptions { "-O3" }
 	always()
 	outputDirs( "tumble_physics" )
+
+-- The same core as build/<config>/libtumble.so, for C programs linking it through tumble.pc
+-- (./build.sh install). It has no sources of its own: the whole static library goes in, so the core
+-- is compiled once. The soname carries the major version (TB_VERSION_MAJOR in base.h).
+local versionMajor = io.open( root .. "/physics/include/tumble/base.h" ):read( "*a" ):match(
+	"#define TB_VERSION_MAJOR (%d+)" )
+project "tumble_shared"
+	kind "SharedLib"
+	language "C"
+	targetname "tumble"
+	links { "tumble_physics", "m" }
+	linkoptions { "-Wl,--whole-archive", "-ltumble_physics", "-Wl,--no-whole-archive",
+		"-Wl,-soname,libtumble.so." .. versionMajor }
+	outputDirs( "tumble_shared" )
 
 local luaIncludes = { "-isystem /usr/include/lua5.4" }
 local hasBindings = exists( "bindings/*.c" )

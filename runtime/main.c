@@ -16,17 +16,23 @@
 // Resolved at link time: NULL until runtime/viewer/ provides the viewer.
 extern int tbViewer_Run( const tbAppOptions* options ) __attribute__( ( weak ) );
 extern int tbViewer_ParseOption( int argc, char** argv, int index ) __attribute__( ( weak ) );
+extern void tbViewer_PrintOptions( FILE* out ) __attribute__( ( weak ) );
 
 #define TB_EXIT_USAGE 2
 #define TB_MAX_MODS 64
 
+// The text help2man makes the man page from (./build.sh man): a synopsis line, a description, then
+// options as "  --name ARG   text" in sections ending in ':'.
 static void tbUsage( FILE* out )
 {
-	fputs( "usage: tumble [OPTIONS] [SCENE.lua]\n"
+	fputs( "Usage: tumble [OPTIONS] [SCENE]\n"
 		   "\n"
-		   "Runs a Tumble scene script. Without SCENE, runs scripts/scenes/showcase.lua.\n"
+		   "Runs a Tumble physics scene, a Lua script, in a viewer that reloads it when a file it\n"
+		   "loaded is saved, or headless with a JSON report. Without SCENE, runs the shipped\n"
+		   "showcase.lua. A SCENE without a directory that is not in the current directory is\n"
+		   "looked up among the shipped scenes, with or without .lua (`tumble ragdoll`).\n"
 		   "\n"
-		   "  (no --headless)      open the viewer; saving a watched file reloads the scene\n"
+		   "Options:\n"
 		   "  --headless           run without a window and print a JSON report on stdout\n"
 		   "  --steps N            number of steps (default: the scene's `steps` field, else 600;\n"
 		   "                       with --watch, stop after N steps instead of running until Ctrl-C)\n"
@@ -40,7 +46,26 @@ static void tbUsage( FILE* out )
 		   "  --mod FILE           load a sandboxed mod script into the scene's world (repeatable)\n"
 		   "  --budget N           instructions per call for sandboxed code (default 20000000)\n"
 		   "  --memory MB          memory cap of the Lua state with --sandbox or --mod (default 256)\n"
-		   "  --help               show this help\n"
+		   "  -h, --help           show this help and exit\n"
+		   "  --version            show the version and exit\n",
+		   out );
+	if ( tbViewer_PrintOptions != NULL )
+	{
+		fputs( "\nViewer options (without --headless):\n", out );
+		tbViewer_PrintOptions( out );
+	}
+	else
+	{
+		fputs( "\nThis build has no viewer: without --headless the scene runs headless in real time,\n"
+			   "reloading when a file it loaded is saved.\n",
+			   out );
+	}
+	fputs( "\n"
+		   "Files:\n"
+		   "  Scenes and helper libraries come from $TUMBLE_ROOT/scripts when set, else from the\n"
+		   "  checkout the program was built in, else from PREFIX/share/tumble/scenes and\n"
+		   "  PREFIX/share/lua/5.4/tumble when the program is PREFIX/bin/tumble. A scene can\n"
+		   "  require a helper library as \"NAME\" or \"tumble.NAME\".\n"
 		   "\n"
 		   "Exit status: 0 success, 1 script error, 2 bad usage.\n"
 		   "Scripts print to stderr; stdout carries only the report.\n",
@@ -79,20 +104,38 @@ static bool tbIsDirectory( const char* path )
 	return stat( path, &st ) == 0 && S_ISDIR( st.st_mode );
 }
 
-// The directory holding scripts/: $TUMBLE_ROOT, the repository above build/<config>/tumble, or the
-// current directory. Returns false when none has scripts/.
-static bool tbFindRoot( char* root, size_t size )
+// Where the shipped scenes and the helper libraries are.
+typedef struct tbDataDirs
 {
-	char candidate[PATH_MAX + 16];
+	char scenes[PATH_MAX + 32];
+	char library[PATH_MAX + 32];
+} tbDataDirs;
+
+// A checkout (or $TUMBLE_ROOT): ROOT/scripts/scenes and ROOT/scripts/lib.
+static bool tbCheckoutDirs( const char* root, tbDataDirs* dirs )
+{
+	snprintf( dirs->scenes, sizeof( dirs->scenes ), "%s/scripts/scenes", root );
+	snprintf( dirs->library, sizeof( dirs->library ), "%s/scripts/lib", root );
+	return tbIsDirectory( dirs->scenes );
+}
+
+// An installed tree (./build.sh install): PREFIX/share/tumble/scenes and PREFIX/share/lua/5.4/tumble,
+// the directory plain lua5.4 finds "tumble.NAME" in.
+static bool tbInstalledDirs( const char* prefix, tbDataDirs* dirs )
+{
+	snprintf( dirs->scenes, sizeof( dirs->scenes ), "%s/share/tumble/scenes", prefix );
+	snprintf( dirs->library, sizeof( dirs->library ), "%s/share/lua/5.4/tumble", prefix );
+	return tbIsDirectory( dirs->scenes );
+}
+
+// The first of: $TUMBLE_ROOT, the checkout above build/<config>/tumble, the installed tree above
+// PREFIX/bin/tumble, the current directory. Returns false when none has the scenes.
+static bool tbFindDataDirs( tbDataDirs* dirs )
+{
 	const char* env = getenv( "TUMBLE_ROOT" );
-	if ( env != NULL && env[0] != '\0' )
+	if ( env != NULL && env[0] != '\0' && tbCheckoutDirs( env, dirs ) )
 	{
-		snprintf( candidate, sizeof( candidate ), "%s/scripts", env );
-		if ( tbIsDirectory( candidate ) )
-		{
-			snprintf( root, size, "%s", env );
-			return true;
-		}
+		return true;
 	}
 
 	char exe[PATH_MAX];
@@ -100,35 +143,51 @@ static bool tbFindRoot( char* root, size_t size )
 	if ( n > 0 )
 	{
 		exe[n] = '\0';
-		// build/<config>/tumble -> strip three components; also try one level up.
-		for ( int levels = 3; levels >= 2; --levels )
+		// ancestors[i]: the executable's path less i + 1 components (its directory, its parent, ...).
+		char ancestors[3][PATH_MAX];
+		int count = 0;
+		for ( ; count < 3; ++count )
 		{
-			char dir[PATH_MAX];
-			snprintf( dir, sizeof( dir ), "%s", exe );
-			for ( int i = 0; i < levels; ++i )
+			char* slash = strrchr( exe, '/' );
+			if ( slash == NULL || slash == exe )
 			{
-				char* slash = strrchr( dir, '/' );
-				if ( slash == NULL )
-				{
-					break;
-				}
-				*slash = '\0';
+				break;
 			}
-			snprintf( candidate, sizeof( candidate ), "%s/scripts", dir );
-			if ( dir[0] != '\0' && tbIsDirectory( candidate ) )
-			{
-				snprintf( root, size, "%s", dir );
-				return true;
-			}
+			*slash = '\0';
+			snprintf( ancestors[count], sizeof( ancestors[count] ), "%s", exe );
+		}
+		// build/<config>/tumble, or one level less deep.
+		if ( ( count > 2 && tbCheckoutDirs( ancestors[2], dirs ) ) ||
+			 ( count > 1 && tbCheckoutDirs( ancestors[1], dirs ) ) )
+		{
+			return true;
+		}
+		// PREFIX/bin/tumble.
+		if ( count > 1 && tbInstalledDirs( ancestors[1], dirs ) )
+		{
+			return true;
 		}
 	}
 
-	if ( tbIsDirectory( "scripts" ) )
+	return tbCheckoutDirs( ".", dirs );
+}
+
+// A scene named without a directory that is not in the current directory is looked up among the
+// shipped scenes, with or without ".lua": `tumble ragdoll` runs the installed ragdoll.lua.
+static const char* tbResolveScene( const char* scene, const tbDataDirs* dirs, bool hasDirs, char* buffer,
+								   size_t size )
+{
+	if ( tbIsFile( scene ) || strchr( scene, '/' ) != NULL || hasDirs == false )
 	{
-		snprintf( root, size, "." );
-		return true;
+		return scene;
 	}
-	return false;
+	snprintf( buffer, size, "%s/%s", dirs->scenes, scene );
+	if ( tbIsFile( buffer ) )
+	{
+		return buffer;
+	}
+	snprintf( buffer, size, "%s/%s.lua", dirs->scenes, scene );
+	return tbIsFile( buffer ) ? buffer : scene;
 }
 
 int main( int argc, char** argv )
@@ -153,6 +212,12 @@ int main( int argc, char** argv )
 		if ( strcmp( arg, "--help" ) == 0 || strcmp( arg, "-h" ) == 0 )
 		{
 			tbUsage( stdout );
+			return 0;
+		}
+		else if ( strcmp( arg, "--version" ) == 0 )
+		{
+			tbVersion v = tbGetVersion();
+			printf( "tumble %d.%d.%d\n", v.major, v.minor, v.revision );
 			return 0;
 		}
 		else if ( strcmp( arg, "--headless" ) == 0 )
@@ -271,24 +336,26 @@ int main( int argc, char** argv )
 		}
 	}
 
-	char root[PATH_MAX];
-	bool hasRoot = tbFindRoot( root, sizeof( root ) );
-	char libraryDir[PATH_MAX + 16];
-	if ( hasRoot )
+	tbDataDirs dirs;
+	bool hasDirs = tbFindDataDirs( &dirs );
+	if ( hasDirs )
 	{
-		snprintf( libraryDir, sizeof( libraryDir ), "%s/scripts/lib", root );
-		options.scene.libraryDir = libraryDir;
+		options.scene.libraryDir = dirs.library;
 	}
 
-	char defaultScene[PATH_MAX + 32];
+	char scenePath[PATH_MAX + 64];
 	if ( options.scenePath == NULL )
 	{
-		if ( hasRoot == false )
+		if ( hasDirs == false )
 		{
-			return tbUsageError( "no scene given and scripts/scenes/showcase.lua not found (set TUMBLE_ROOT)", NULL );
+			return tbUsageError( "no scene given and the shipped scenes were not found (set TUMBLE_ROOT)", NULL );
 		}
-		snprintf( defaultScene, sizeof( defaultScene ), "%s/scripts/scenes/showcase.lua", root );
-		options.scenePath = defaultScene;
+		snprintf( scenePath, sizeof( scenePath ), "%s/showcase.lua", dirs.scenes );
+		options.scenePath = scenePath;
+	}
+	else
+	{
+		options.scenePath = tbResolveScene( options.scenePath, &dirs, hasDirs, scenePath, sizeof( scenePath ) );
 	}
 	if ( tbIsFile( options.scenePath ) == false )
 	{

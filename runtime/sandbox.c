@@ -333,8 +333,15 @@ static bool tbIsModuleName( const char* name )
 	return true;
 }
 
+const char* tbLibraryModuleName( const char* name )
+{
+	static const char prefix[] = "tumble.";
+	size_t n = sizeof( prefix ) - 1;
+	return strncmp( name, prefix, n ) == 0 && name[n] != '\0' ? name + n : NULL;
+}
+
 // require(name): "tumble", or a Lua file on the sandbox path loaded as text into the sandbox.
-// Upvalues: environment, cache of loaded modules, search path.
+// Upvalues: environment, cache of loaded modules, search path, library path ("tumble.NAME").
 static int tbSandboxRequire( lua_State* L )
 {
 	const char* name = luaL_checkstring( L, 1 );
@@ -371,8 +378,9 @@ static int tbSandboxRequire( lua_State* L )
 	}
 
 	// Module "a.b" -> "a/b" substituted into each template of the path.
-	const char* file = luaL_gsub( L, name, ".", "/" );
-	const char* templates = lua_tostring( L, lua_upvalueindex( 3 ) );
+	const char* library = tbLibraryModuleName( name );
+	const char* file = luaL_gsub( L, library != NULL ? library : name, ".", "/" );
+	const char* templates = lua_tostring( L, lua_upvalueindex( library != NULL ? 4 : 3 ) );
 	const char* found = NULL;
 	while ( templates != NULL && *templates != '\0' && found == NULL )
 	{
@@ -447,7 +455,7 @@ static void tbCopyLibrary( lua_State* L, int env, const char* name, const char* 
 	lua_pop( L, 1 );
 }
 
-void tbSandbox_PushEnvironment( lua_State* L, const char* searchPath )
+void tbSandbox_PushEnvironment( lua_State* L, const char* searchPath, const char* libraryPath )
 {
 	lua_newtable( L );
 	int env = lua_gettop( L );
@@ -494,7 +502,8 @@ void tbSandbox_PushEnvironment( lua_State* L, const char* searchPath )
 	lua_pushvalue( L, env );
 	lua_newtable( L );
 	lua_pushstring( L, searchPath != NULL ? searchPath : "" );
-	lua_pushcclosure( L, tbSandboxRequire, 3 );
+	lua_pushstring( L, libraryPath != NULL ? libraryPath : "" );
+	lua_pushcclosure( L, tbSandboxRequire, 4 );
 	lua_setfield( L, env, "require" );
 
 	lua_pushvalue( L, env );

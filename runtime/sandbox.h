@@ -51,8 +51,14 @@ void tbSandbox_EndCall( lua_State* L, tbSandboxCall previous );
 /// string/table/math/utf8/coroutine, os.clock/os.time/os.date, load (text chunks only, this
 /// environment by default), print (to stderr), and a require that accepts "tumble" and Lua files
 /// found in the given directories (loaded as text into the same environment). No io, debug,
-/// package, dofile, loadfile or C modules. searchPath is a Lua path template list ("dir/?.lua;...").
-void tbSandbox_PushEnvironment( lua_State* L, const char* searchPath );
+/// package, dofile, loadfile or C modules. searchPath is a Lua path template list ("dir/?.lua;...");
+/// libraryPath is the one that "tumble.NAME" is looked up in as NAME (see tbLibraryModuleName).
+void tbSandbox_PushEnvironment( lua_State* L, const char* searchPath, const char* libraryPath );
+
+/// NAME when name is "tumble.NAME", else NULL. The helper libraries of scripts/lib are installed as
+/// share/lua/5.4/tumble/NAME.lua, where plain Lua finds them as "tumble.NAME"; the runtime accepts
+/// both that name and the bare NAME, in a checkout and installed alike.
+const char* tbLibraryModuleName( const char* name );
 
 /// Make the string metatable unreachable from scripts (getmetatable("") returns false), so a
 /// sandboxed script cannot patch string methods used by others. Call once per state.

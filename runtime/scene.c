@@ -330,13 +330,49 @@ void tbScene_RecordFile( lua_State* L, const char* path )
 	lua_pop( L, 1 );
 }
 
+// Pushes (and returns) the path templates of the helper library directory ("" without one).
+static const char* tbLibraryPath( lua_State* L, const tbScene* scene )
+{
+	if ( scene->libraryDir == NULL )
+	{
+		lua_pushliteral( L, "" );
+	}
+	else
+	{
+		lua_pushfstring( L, "%s/?.lua;%s/?/init.lua", scene->libraryDir, scene->libraryDir );
+	}
+	return lua_tostring( L, -1 );
+}
+
 // package.searchers[2] replacement: records the file a require will load (even one that fails to
-// compile, so fixing it triggers a reload), then defers to Lua's own searcher.
-// Upvalues: the original searcher, the package table.
+// compile, so fixing it triggers a reload), then defers to Lua's own searcher. "tumble.NAME" is
+// first looked up as NAME in the library directory (tbLibraryModuleName).
+// Upvalues: the original searcher, the package table, the library path.
 static int tbRecordingSearcher( lua_State* L )
 {
 	const char* name = luaL_checkstring( L, 1 );
+	const char* library = tbLibraryModuleName( name );
 	lua_getfield( L, lua_upvalueindex( 2 ), "searchpath" );
+	if ( library != NULL )
+	{
+		lua_pushvalue( L, -1 );
+		lua_pushstring( L, library );
+		lua_pushvalue( L, lua_upvalueindex( 3 ) );
+		lua_call( L, 2, 1 );
+		if ( lua_type( L, -1 ) == LUA_TSTRING )
+		{
+			const char* found = lua_tostring( L, -1 );
+			tbScene_RecordFile( L, found );
+			if ( luaL_loadfile( L, found ) != LUA_OK )
+			{
+				return luaL_error( L, "error loading module '%s' from file '%s':\n\t%s", name, found,
+								   lua_tostring( L, -1 ) );
+			}
+			lua_pushstring( L, found );
+			return 2;
+		}
+		lua_pop( L, 1 );
+	}
 	lua_pushstring( L, name );
 	lua_getfield( L, lua_upvalueindex( 2 ), "path" );
 	lua_call( L, 2, 1 );
@@ -384,7 +420,8 @@ static void tbOpenState( tbInstance* inst )
 	lua_getfield( L, package, "searchers" );
 	lua_rawgeti( L, -1, 2 );
 	lua_pushvalue( L, package );
-	lua_pushcclosure( L, tbRecordingSearcher, 2 );
+	tbLibraryPath( L, scene );
+	lua_pushcclosure( L, tbRecordingSearcher, 3 );
 	lua_rawseti( L, -2, 2 );
 	lua_settop( L, package - 1 );
 
@@ -673,7 +710,7 @@ static void tbLoadMods( tbInstance* inst )
 		tbMod* mod = inst->mods + i;
 		tbScene_RecordFile( L, mod->path );
 		int top = lua_gettop( L );
-		tbSandbox_PushEnvironment( L, tbSandboxSearchPath( L, scene, mod->path ) );
+		tbSandbox_PushEnvironment( L, tbSandboxSearchPath( L, scene, mod->path ), tbLibraryPath( L, scene ) );
 		int status = tbSandbox_LoadFile( L, mod->path, -1 );
 		if ( status == LUA_OK )
 		{
@@ -728,7 +765,7 @@ static int tbBuildEntry( lua_State* L )
 	int env = 0;
 	if ( scene->options.sandbox )
 	{
-		tbSandbox_PushEnvironment( L, tbSandboxSearchPath( L, scene, scene->path ) );
+		tbSandbox_PushEnvironment( L, tbSandboxSearchPath( L, scene, scene->path ), tbLibraryPath( L, scene ) );
 		env = lua_gettop( L );
 	}
 	if ( tbSandbox_LoadFile( L, scene->path, env ) != LUA_OK )

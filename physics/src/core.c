@@ -105,6 +105,6 @@ const char* tbResultString( tbResult result )
 
 tbVersion tbGetVersion( void )
 {
-	tbVersion v = { 0, 1, 0 };
+	tbVersion v = { TB_VERSION_MAJOR, TB_VERSION_MINOR, TB_VERSION_REVISION };
 	return v;
 }

@@ -134,6 +134,22 @@ int tbViewer_ParseOption( int argc, char** argv, int index )
 	return 0;
 }
 
+// The options tbViewer_ParseOption reads, for tumble --help (and so the man page).
+void tbViewer_PrintOptions( FILE* out )
+{
+	fputs( "  --screenshot FILE    run the steps (--steps, default 0) as fast as possible, render\n"
+		   "                       one frame offscreen, write FILE (PNG) and exit\n"
+		   "  --window WxH         window size in screen points (default 1280x720)\n"
+		   "  --debug-draw LIST    start with these layers on: contacts,joints,aabbs,centers,\n"
+		   "                       velocities,sleep,tree or all\n"
+		   "  --no-ui              start with the panels hidden\n"
+		   "  --no-shadows         start without the planar shadows (F2 toggles them)\n"
+		   "  --frames N           quit after N frames (with --screenshot: capture after them)\n"
+		   "  --script-input FILE  inject input events from FILE, one physics step per frame\n"
+		   "                       (docs/VIEWER.md)\n",
+		   out );
+}
+
 // Small helpers ----------------------------------------------------------------------------------
 
 static double tbNow( void )

@@ -16,6 +16,7 @@
 #include <SDL.h>
 
 #include <stdbool.h>
+#include <stdio.h>
 
 /// Options only the viewer reads (filled by tbViewer_ParseOption).
 typedef struct tbViewerSettings
@@ -32,6 +33,9 @@ typedef struct tbViewerSettings
 /// Parse the viewer option at argv[index]. Returns how many arguments it used (1 or 2), 0 when the
 /// option is not a viewer option, -1 after printing an error for a malformed one.
 int tbViewer_ParseOption( int argc, char** argv, int index );
+
+/// Print the options tbViewer_ParseOption reads, one "  --name ARG   text" line each (tumble --help).
+void tbViewer_PrintOptions( FILE* out );
 
 /// What a mouse drag is doing.
 typedef enum tbDragMode

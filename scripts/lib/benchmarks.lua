@@ -1,5 +1,7 @@
 -- Scene tables for the benchmark scenes of shared/bench/SCENES.md that come in several sizes.
-local expect = require "expect"
+-- By its installed name, which the runtime also accepts in a checkout: plain lua5.4 with the
+-- installed tree on its path finds it too, where the bare "expect" is not on the path.
+local expect = require "tumble.expect"
 
 local benchmarks = {}
 

@@ -95,7 +95,7 @@ check "missing scene file: exit 2" expect_status 2 "$TUMBLE" --headless tests/e2
 check "two scenes: exit 2" expect_status 2 "$TUMBLE" --headless "$scene" "$scene"
 check "--mod of a missing file: exit 2" expect_status 2 "$TUMBLE" --headless "$scene" --mod nope.lua
 check "--help: exit 0" expect_status 0 "$TUMBLE" --help
-check "--help: usage on stdout" contains "$SCRATCH/out" "usage: tumble"
+check "--help: usage on stdout" contains "$SCRATCH/out" "Usage: tumble"
 
 # The scene's camera field (used by the viewer) is checked at load, headless too.
 printf 'return { camera = { eye = { 0, 0, 1 }, target = { 0, 0, 1 } }, setup = function(world) end }\n' >"$SCRATCH/badcam.lua"

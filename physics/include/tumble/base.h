@@ -6,11 +6,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// The core is compiled with -fvisibility=hidden (premake5.lua): libtumble.so exports the functions
+// declared TB_API and nothing of physics/src.
+#if defined( __GNUC__ ) || defined( __clang__ )
+#define TB_EXPORT __attribute__( ( visibility( "default" ) ) )
+#else
+#define TB_EXPORT
+#endif
+
 #ifdef __cplusplus
-#define TB_API extern "C"
+#define TB_API extern "C" TB_EXPORT
 #define TB_INLINE inline
 #else
-#define TB_API extern
+#define TB_API extern TB_EXPORT
 #define TB_INLINE static inline
 #endif
 
@@ -62,7 +70,13 @@ TB_API tbSimdLevel tbSetSimdLevel( tbSimdLevel level );
 /// The level in use: tbSimd_none, tbSimd_sse2 or tbSimd_avx2.
 TB_API tbSimdLevel tbGetSimdLevel( void );
 
-/// Library version.
+/// Library version: the one place it is written. build.sh reads these lines for tumble.pc and the
+/// shared library's file names; the rockspec's file name carries the same number (a test checks).
+#define TB_VERSION_MAJOR 0
+#define TB_VERSION_MINOR 1
+#define TB_VERSION_REVISION 0
+
+/// Library version (TB_VERSION_* of the library that was linked, which may differ from the header).
 typedef struct tbVersion
 {
 	int major, minor, revision;

@@ -80,6 +80,15 @@ except AssertionError as e:
 PY
 }
 
+# The library version MAJOR.MINOR.REVISION of physics/include/tumble/base.h (TB_VERSION_*).
+tumble_version()
+{
+	local part
+	for part in MAJOR MINOR REVISION; do
+		sed -n "s/^#define TB_VERSION_$part \([0-9]\+\)$/\1/p" physics/include/tumble/base.h
+	done | paste -sd. -
+}
+
 finish()
 {
 	echo "$CHECKS checks, $FAILURES failed"
