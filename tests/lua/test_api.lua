@@ -82,8 +82,10 @@ local function module_and_input()
 end
 
 -- tbLua_RegisterType (bindings/l_tumble.c) puts each type's metatable in the registry under
--- "tumble.<Name>"; its __index closure holds the methods and the getters as upvalues 1 and 2, its
--- __newindex the setters as upvalue 1.
+-- "tumble.<Name>"; its __index and __newindex closures share the upvalues tbUp_*: the methods, the
+-- getters and the setters (1-3), the name, and for a type with kinds (Joint: one per joint type)
+-- the kinds' descriptor and their tables (5, 6). Those hold each kind's methods, getters and
+-- setters three by three, and after the last kind the three of all kinds together.
 local function userdata_types()
 	local registered = {}
 	for key, meta in pairs(debug.getregistry()) do
@@ -108,9 +110,20 @@ local function userdata_types()
 		local meta = debug.getregistry()["tumble." .. name]
 		local _, methods = debug.getupvalue(meta.__index, 1)
 		local _, getters = debug.getupvalue(meta.__index, 2)
-		local _, setters = debug.getupvalue(meta.__newindex, 1)
+		local _, setters = debug.getupvalue(meta.__newindex, 3)
 		check.truthy(type(methods) == "table" and type(getters) == "table" and type(setters) == "table",
 			name .. ": the metatable's __index and __newindex carry the method, getter and setter tables")
+		local _, kinds = debug.getupvalue(meta.__index, 6)
+		if kinds ~= nil then
+			local all = #kinds - 3
+			local function merged(own, slot)
+				local t = {}
+				for k, v in pairs(own) do t[k] = v end
+				for k, v in pairs(kinds[all + slot]) do t[k] = v end
+				return t
+			end
+			methods, getters, setters = merged(methods, 1), merged(getters, 2), merged(setters, 3)
+		end
 		same(keys(methods), names(c.methods), name .. " methods")
 		same(keys(getters), names(c.fields), name .. " fields")
 		same(keys(setters), names(c.fields, function(f) return f[3] == "rw" end), name .. " settable fields")
