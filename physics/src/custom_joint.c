@@ -45,9 +45,16 @@ tbJointId tbCreateCustomJoint( tbWorldId worldId, const tbCustomJointDef* def, t
 	{
 		return tb_nullJointId;
 	}
-	joint->custom.rowsFcn = def->rowsFcn;
-	joint->custom.context = def->context;
-	joint->custom.everySubStep = def->everySubStep;
+	joint->custom = tbAlloc( sizeof( tbCustomJointData ) );
+	if ( joint->custom == NULL )
+	{
+		tbDestroyJointInternal( world, joint, false );
+		return tbFailJointCreation( result, tbResult_outOfMemory );
+	}
+	memset( joint->custom, 0, sizeof( tbCustomJointData ) );
+	joint->custom->rowsFcn = def->rowsFcn;
+	joint->custom->context = def->context;
+	joint->custom->everySubStep = def->everySubStep;
 	return tbMakeJointId( world, joint );
 }
 
@@ -110,7 +117,7 @@ static void tbUpdateCustomMasses( tbCustomJointData* c, const tbJointMotion* m )
 // Ask the callback for rows at the current motion m and convert them for the solver.
 static void tbMakeCustomRows( tbStepContext* ctx, tbJoint* joint, const tbJointMotion* m )
 {
-	tbCustomJointData* c = &joint->custom;
+	tbCustomJointData* c = joint->custom;
 	tbJointPose p;
 	tbComputeJointPose( joint, m, &p );
 	tbCustomRowsInput in;
@@ -187,13 +194,13 @@ static void tbPrepareCustom( tbStepContext* ctx, tbJoint* joint )
 		m.vB = ctx->states[joint->sideB.solverIndex].v;
 		m.wB = ctx->states[joint->sideB.solverIndex].w;
 	}
-	joint->custom.subStepIndex = 0;
+	joint->custom->subStepIndex = 0;
 	tbMakeCustomRows( ctx, joint, &m );
 }
 
 static void tbWarmStartCustom( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m )
 {
-	tbCustomJointData* c = &joint->custom;
+	tbCustomJointData* c = joint->custom;
 	// Warm starting runs once per sub-step: fresh rows for every sub-step after the first.
 	if ( c->everySubStep && c->subStepIndex > 0 )
 	{
@@ -209,7 +216,7 @@ static void tbWarmStartCustom( tbStepContext* ctx, tbJoint* joint, tbJointMotion
 
 static void tbSolveCustom( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, bool useBias )
 {
-	tbCustomJointData* c = &joint->custom;
+	tbCustomJointData* c = joint->custom;
 	float biasRate = tbJointSoftness( ctx, useBias ).biasRate;
 	// Motion since the rows were made.
 	tbJointMotion dx;
@@ -252,20 +259,20 @@ static void tbRefreshCustom( tbStepContext* ctx, tbJoint* joint, const tbJointPo
 	m.mB = joint->sideB.invMass;
 	m.iA = &joint->sideA.invI;
 	m.iB = &joint->sideB.invI;
-	tbUpdateCustomMasses( &joint->custom, &m );
+	tbUpdateCustomMasses( joint->custom, &m );
 }
 
 static void tbScaleCustom( tbJoint* joint, float scale )
 {
 	for ( int i = 0; i < TB_MAX_CUSTOM_ROWS; ++i )
 	{
-		joint->custom.impulses[i] *= scale;
+		joint->custom->impulses[i] *= scale;
 	}
 }
 
 static void tbReactionCustom( const tbJoint* joint, tbVec3* linear, tbVec3* angular )
 {
-	const tbCustomJointData* c = &joint->custom;
+	const tbCustomJointData* c = joint->custom;
 	tbVec3 f = tb_vec3_zero, t = tb_vec3_zero;
 	for ( int i = 0; i < c->rowCount; ++i )
 	{
@@ -281,7 +288,7 @@ static void tbReactionCustom( const tbJoint* joint, tbVec3* linear, tbVec3* angu
 static void tbErrorCustom( const tbJoint* joint, const tbJointPose* p, float* linear, float* angular )
 {
 	TB_UNUSED( p );
-	const tbCustomJointData* c = &joint->custom;
+	const tbCustomJointData* c = joint->custom;
 	float lin = 0.0f, ang = 0.0f;
 	for ( int i = 0; i < c->rowCount; ++i )
 	{
@@ -320,8 +327,8 @@ tbResult tbCustomJoint_SetCallback( tbJointId jointId, tbCustomRowsFcn* rowsFcn,
 	{
 		return tbResult_invalidArgument;
 	}
-	joint->custom.rowsFcn = rowsFcn;
-	joint->custom.context = context;
+	joint->custom->rowsFcn = rowsFcn;
+	joint->custom->context = context;
 	tbWakeJointBodies( world, joint );
 	return tbResult_ok;
 }
@@ -329,16 +336,16 @@ tbResult tbCustomJoint_SetCallback( tbJointId jointId, tbCustomRowsFcn* rowsFcn,
 int tbCustomJoint_GetRowCount( tbJointId jointId )
 {
 	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_custom, NULL );
-	return joint != NULL ? joint->custom.rowCount : 0;
+	return joint != NULL ? joint->custom->rowCount : 0;
 }
 
 float tbCustomJoint_GetRowImpulse( tbJointId jointId, int row )
 {
 	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_custom, NULL );
-	if ( joint == NULL || row < 0 || row >= joint->custom.rowCount )
+	if ( joint == NULL || row < 0 || row >= joint->custom->rowCount )
 	{
 		return 0.0f;
 	}
 	// The accumulated impulse belongs to one sub-step; the step applied it once per sub-step.
-	return joint->custom.impulses[row] * joint->custom.stepScale;
+	return joint->custom->impulses[row] * joint->custom->stepScale;
 }

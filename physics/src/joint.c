@@ -500,6 +500,11 @@ void tbDestroyJointInternal( tbWorld* world, tbJoint* joint, bool wakeBodies )
 	}
 	tbUnlinkJointEdge( world, joint, 0 );
 	tbUnlinkJointEdge( world, joint, 1 );
+	if ( joint->type == tbJoint_custom )
+	{
+		tbFree( joint->custom, sizeof( tbCustomJointData ) );
+		joint->custom = NULL;
+	}
 	TB_POOL_FREE( world->joints, joint->id );
 }
 

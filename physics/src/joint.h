@@ -261,7 +261,9 @@ typedef struct tbJoint
 		tbSixDofJointData sixDof;
 		tbMotorJointData motor;
 		tbMouseJointData mouse;
-		tbCustomJointData custom;
+		/// Its own allocation (528 bytes, four times any other type's), so the common record
+		/// stays small for the solver's passes over it; owned by the joint, cloned by snapshots.
+		tbCustomJointData* custom;
 	};
 } tbJoint;
 

@@ -123,6 +123,15 @@ tbSnapshot* tbWorld_TakeSnapshot( tbWorldId worldId )
 	TB_COPY_POOL( snap->shapes, world->shapes, tbShape, &total );
 	TB_COPY_POOL( snap->contacts, world->contacts, tbContact, &total );
 	TB_COPY_POOL( snap->joints, world->joints, tbJoint, &total );
+	// A custom joint's rows are owned by the joint: the snapshot's copy gets a clone.
+	for ( int i = 0; i < snap->joints.count; ++i )
+	{
+		tbJoint* joint = (tbJoint*)snap->joints.data + i;
+		if ( joint->id >= 0 && joint->type == tbJoint_custom )
+		{
+			joint->custom = tbCopyBytes( joint->custom, sizeof( tbCustomJointData ), &total );
+		}
+	}
 
 	// Hull geometry is owned by its shape: keep a clone per live hull shape.
 	if ( world->shapes.count > 0 )
@@ -201,7 +210,24 @@ tbResult tbWorld_RestoreSnapshot( tbWorldId worldId, const tbSnapshot* snap )
 	TB_RESTORE_POOL( world->bodies, snap->bodies, tbBody );
 	TB_RESTORE_POOL( world->shapes, snap->shapes, tbShape );
 	TB_RESTORE_POOL( world->contacts, snap->contacts, tbContact );
+	for ( int i = 0; i < world->joints.count; ++i )
+	{
+		tbJoint* joint = world->joints.data + i;
+		if ( joint->id >= 0 && joint->type == tbJoint_custom )
+		{
+			tbFree( joint->custom, sizeof( tbCustomJointData ) );
+		}
+	}
 	TB_RESTORE_POOL( world->joints, snap->joints, tbJoint );
+	for ( int i = 0; i < world->joints.count; ++i )
+	{
+		tbJoint* joint = world->joints.data + i;
+		if ( joint->id >= 0 && joint->type == tbJoint_custom )
+		{
+			size_t ignored = 0;
+			joint->custom = tbCopyBytes( joint->custom, sizeof( tbCustomJointData ), &ignored );
+		}
+	}
 	for ( int i = 0; i < world->shapes.count; ++i )
 	{
 		tbShape* shape = world->shapes.data + i;
@@ -265,6 +291,14 @@ void tbDestroySnapshot( tbSnapshot* snap )
 	tbFree( snap->bodies.data, snap->bodies.elemSize * (size_t)snap->bodies.count );
 	tbFree( snap->shapes.data, snap->shapes.elemSize * (size_t)snap->shapes.count );
 	tbFree( snap->contacts.data, snap->contacts.elemSize * (size_t)snap->contacts.count );
+	const tbJoint* joints = snap->joints.data;
+	for ( int i = 0; i < snap->joints.count; ++i )
+	{
+		if ( joints[i].id >= 0 && joints[i].type == tbJoint_custom )
+		{
+			tbFree( joints[i].custom, sizeof( tbCustomJointData ) );
+		}
+	}
 	tbFree( snap->joints.data, snap->joints.elemSize * (size_t)snap->joints.count );
 	if ( snap->hulls != NULL )
 	{
