@@ -91,6 +91,15 @@ static void tbPrepareBodies( tbWorld* world, tbStepContext* ctx )
 		sb->bodyId = body->id;
 		sb->isKinematic = body->type == tbBody_kinematic;
 		sb->turnsInertia = body->invMass > 0.0f && tbIsScaledIdentity( body->invLocalInertia ) == false;
+		// What the sub-steps' velocity integration adds and scales by, the same every sub-step.
+		const float h = ctx->h;
+		tbVec3 linearAccel = tbAdd( tbMulSV( body->gravityScale, world->def.gravity ), tbMulSV( body->invMass, body->force ) );
+		sb->deltaV = tbMulSV( h, linearAccel );
+		sb->linearDamping = 1.0f / ( 1.0f + h * body->linearDamping );
+		sb->angularDamping = 1.0f / ( 1.0f + h * body->angularDamping );
+		sb->hasTorque = body->torque.x != 0.0f || body->torque.y != 0.0f || body->torque.z != 0.0f;
+		sb->fixedRotation = body->fixedRotation;
+		sb->gyroscopic = tbIsScaledIdentity( body->localInertia ) == false;
 		k += 1;
 	}
 	// The static slot: zero velocity, zero inverse mass, identity motion.
@@ -112,7 +121,6 @@ static void tbIntegrateVelocitiesBlock( int start, int end, int blockIndex, void
 	tbStepContext* ctx = context;
 	tbWorld* world = ctx->world;
 	const float h = ctx->h;
-	tbVec3 gravity = world->def.gravity;
 	float maxSpeed = world->def.maxLinearSpeed;
 	for ( int i = start; i < end; ++i )
 	{
@@ -121,26 +129,22 @@ static void tbIntegrateVelocitiesBlock( int start, int end, int blockIndex, void
 		{
 			continue;
 		}
-		tbBody* body = world->bodies.data + sb->bodyId;
 		tbBodyState* state = ctx->states + i;
-
-		tbVec3 linearAccel = tbAdd( tbMulSV( body->gravityScale, gravity ), tbMulSV( sb->invMass, body->force ) );
-		tbVec3 v = tbMulAdd( state->v, h, linearAccel );
-		v = tbMulSV( 1.0f / ( 1.0f + h * body->linearDamping ), v );
+		tbVec3 v = tbMulSV( sb->linearDamping, tbAdd( state->v, sb->deltaV ) );
 
 		tbVec3 w = state->w;
-		if ( body->fixedRotation == false )
+		if ( sb->fixedRotation == false )
 		{
 			// An isotropic body (I = s 1) has w x I w = 0: no gyroscopic torque to integrate.
-			tbMat3 I = body->localInertia;
-			if ( ctx->gyroscopicH > 0.0f && tbIsScaledIdentity( I ) == false )
+			if ( ctx->gyroscopicH > 0.0f && sb->gyroscopic )
 			{
-				const float h = ctx->gyroscopicH;
+				const float hg = ctx->gyroscopicH;
+				tbMat3 I = world->bodies.data[sb->bodyId].localInertia;
 				tbQuat q = tbNormalizeQ( tbMulQQ( state->dq, sb->q0 ) );
 				tbVec3 wb = tbInvRotate( q, w );
 				tbVec3 Iw = tbMulMV( I, wb );
-				tbVec3 f = tbMulSV( h, tbCross( wb, Iw ) );
-				tbMat3 J = tbAddMM( I, tbMulSM( h, tbSubMM( tbMulMM( tbSkew( wb ), I ), tbSkew( Iw ) ) ) );
+				tbVec3 f = tbMulSV( hg, tbCross( wb, Iw ) );
+				tbMat3 J = tbAddMM( I, tbMulSM( hg, tbSubMM( tbMulMM( tbSkew( wb ), I ), tbSkew( Iw ) ) ) );
 				wb = tbSub( wb, tbSolve3( J, f ) );
 				// An inertia near the float range with the spin at its cap overflows I w (a fuzz_world
 				// finding): keep the spin as it was rather than turn it into NaN.
@@ -149,8 +153,12 @@ static void tbIntegrateVelocitiesBlock( int start, int end, int blockIndex, void
 					w = tbRotate( q, wb );
 				}
 			}
-			w = tbAdd( w, tbMulSV( h, tbMulMV( sb->invInertia, body->torque ) ) );
-			w = tbMulSV( 1.0f / ( 1.0f + h * body->angularDamping ), w );
+			if ( sb->hasTorque )
+			{
+				tbVec3 torque = world->bodies.data[sb->bodyId].torque;
+				w = tbAdd( w, tbMulSV( h, tbMulMV( sb->invInertia, torque ) ) );
+			}
+			w = tbMulSV( sb->angularDamping, w );
 		}
 		else
 		{
@@ -381,13 +389,13 @@ void tbSolve( tbWorld* world, tbStepContext* ctx )
 {
 	const tbWorldDef* def = &world->def;
 	ctx->jobs = world->jobs;
-	tbPrepareBodies( world, ctx );
-
 	ctx->mode = def->solverMode;
 	ctx->subStepCount = def->solverMode == tbSolver_soft ? def->subSteps : 1;
 	ctx->iterations = def->iterations;
 	ctx->h = ctx->dt / (float)ctx->subStepCount;
 	ctx->inv_h = 1.0f / ctx->h;
+	tbPrepareBodies( world, ctx );
+
 	// Soft contacts stiffer than a quarter of the sub-step rate ring; cap them there.
 	float contactHertz = tbMinFloat( def->contactHertz, 0.25f * ctx->inv_h );
 	ctx->contactSoftness = tbMakeSoft( contactHertz, def->contactDampingRatio, ctx->h );

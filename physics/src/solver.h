@@ -36,6 +36,12 @@ typedef struct tbSolverBody
 	bool isKinematic;
 	/// The world inverse inertia turns with the body: dynamic and not isotropic (R s 1 R^T = s 1).
 	bool turnsInertia;
+	bool fixedRotation;
+	bool hasTorque;  ///< an applied torque this step
+	bool gyroscopic; ///< not isotropic: w x I w can be nonzero
+	/// Per sub-step, from the step's gravity, force and damping: v' = linearDamping (v + deltaV).
+	tbVec3 deltaV;
+	float linearDamping, angularDamping; ///< 1 / (1 + h c)
 } tbSolverBody;
 
 /// Soft constraint coefficients (Catto, "Solver2D"/soft step): for stiffness hertz and damping
