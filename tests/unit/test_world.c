@@ -477,20 +477,6 @@ static void contact_reuse_matches_recomputing( void** state )
 // 2 m/s. At rest every contact is remeasured; the rolling capsule turns 1 degree in far less than a
 // step, so its ground contact never is; and after 300 steps the runs with and without reuse agree
 // within 1 mm and 0.01 rad.
-static tbBodyId addCapsuleX( tbWorldId world, tbVec3 pos, tbQuat q, float halfLength, float radius )
-{
-	tbBodyDef bd = tbDefaultBodyDef();
-	bd.type = tbBody_dynamic;
-	bd.position = pos;
-	bd.rotation = q;
-	tbBodyId body = tbCreateBody( world, &bd );
-	tbShapeDef sd = tbDefaultShapeDef();
-	sd.friction = 0.6f;
-	tbCapsule c = { { -halfLength, 0.0f, 0.0f }, { halfLength, 0.0f, 0.0f }, radius };
-	tbCreateCapsuleShape( body, &sd, &c, NULL );
-	return body;
-}
-
 static void run_rounded_reuse( bool reuse, tbVec3* positions, tbQuat* rotations, int* reusedAtRest, int* contactsAtRest,
 							   int* reusedRolling )
 {
@@ -501,16 +487,16 @@ static void run_rounded_reuse( bool reuse, tbVec3* positions, tbQuat* rotations,
 	th_addGround( world, 0.6f );
 	tbBodyId bodies[5];
 	tbQuat quarter = tbMakeQuatAxisAngle( tbMakeVec3( 0.0f, 0.0f, 1.0f ), 0.5f * TB_PI );
-	bodies[0] = addCapsuleX( world, tbMakeVec3( 0.0f, -0.1f, 0.1f ), tb_quatIdentity, 0.5f, 0.1f );
-	bodies[1] = addCapsuleX( world, tbMakeVec3( 0.0f, 0.1f, 0.1f ), tb_quatIdentity, 0.5f, 0.1f );
-	bodies[2] = addCapsuleX( world, tbMakeVec3( 0.0f, 0.0f, 0.1f + 0.17320508f ), tb_quatIdentity, 0.5f, 0.1f );
+	bodies[0] = th_addCapsuleX( world, tbMakeVec3( 0.0f, -0.1f, 0.1f ), tb_quatIdentity, 0.5f, 0.1f );
+	bodies[1] = th_addCapsuleX( world, tbMakeVec3( 0.0f, 0.1f, 0.1f ), tb_quatIdentity, 0.5f, 0.1f );
+	bodies[2] = th_addCapsuleX( world, tbMakeVec3( 0.0f, 0.0f, 0.1f + 0.17320508f ), tb_quatIdentity, 0.5f, 0.1f );
 	bodies[4] = th_addSphere( world, tbMakeVec3( 0.0f, 2.0f, 0.15f ), 0.15f, 1.0f );
 	th_run( world, 180 );
 	tbWorldCounters c = tbWorld_GetCounters( world );
 	*reusedAtRest = c.reusedContactCount;
 	*contactsAtRest = c.contactCount;
 
-	bodies[3] = addCapsuleX( world, tbMakeVec3( 5.0f, 0.0f, 0.1f ), quarter, 0.5f, 0.1f );
+	bodies[3] = th_addCapsuleX( world, tbMakeVec3( 5.0f, 0.0f, 0.1f ), quarter, 0.5f, 0.1f );
 	th_run( world, 2 );
 	tbBody_SetLinearVelocity( bodies[3], tbMakeVec3( 2.0f, 0.0f, 0.0f ) );
 	tbBody_SetAngularVelocity( bodies[3], tbMakeVec3( 0.0f, 20.0f, 0.0f ) );

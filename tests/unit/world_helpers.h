@@ -52,6 +52,21 @@ static inline tbBodyId th_addSphere( tbWorldId world, tbVec3 pos, float radius, 
 	return body;
 }
 
+// A capsule along its body's x axis, friction 0.6.
+static inline tbBodyId th_addCapsuleX( tbWorldId world, tbVec3 pos, tbQuat q, float halfLength, float radius )
+{
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.type = tbBody_dynamic;
+	bd.position = pos;
+	bd.rotation = q;
+	tbBodyId body = tbCreateBody( world, &bd );
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.friction = 0.6f;
+	tbCapsule c = { { -halfLength, 0.0f, 0.0f }, { halfLength, 0.0f, 0.0f }, radius };
+	tbCreateCapsuleShape( body, &sd, &c, NULL );
+	return body;
+}
+
 static inline void th_run( tbWorldId world, int steps )
 {
 	for ( int i = 0; i < steps; ++i )
