@@ -571,16 +571,16 @@ static void tbDispatchEvents( lua_State* L, int worldIndex, tbLuaWorld* world )
 					lua_pop( L, 1 );
 					continue;
 				}
-				if ( host != NULL && host->beginCall != NULL )
+				int status = LUA_ERRRUN;
+				if ( host == NULL || host->beginCall == NULL || host->beginCall( L, owner, host->context ) )
 				{
-					host->beginCall( L, owner, host->context );
-				}
-				lua_rawgeti( L, entry, 1 );
-				lua_rawgeti( L, events, i );
-				int status = lua_pcall( L, 1, 0, traceback );
-				if ( host != NULL && host->endCall != NULL )
-				{
-					host->endCall( L, owner, host->context );
+					lua_rawgeti( L, entry, 1 );
+					lua_rawgeti( L, events, i );
+					status = lua_pcall( L, 1, 0, traceback );
+					if ( host != NULL && host->endCall != NULL )
+					{
+						host->endCall( L, owner, host->context );
+					}
 				}
 				if ( status != LUA_OK )
 				{

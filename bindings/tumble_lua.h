@@ -70,9 +70,11 @@ typedef enum tbLuaGuard
 /// registered; owner 0 is the scene itself.
 typedef struct tbLuaHost
 {
-	/// Called before every handler call (e.g. to reset a sandbox instruction budget). May be NULL.
-	void ( *beginCall )( lua_State* L, int owner, void* context );
-	/// Called after every handler call (restore what beginCall changed). May be NULL.
+	/// Called before every handler call (e.g. to switch to the owner's sandbox budget). Returns false,
+	/// with an error message pushed, to refuse the call: the handler then fails with that message
+	/// and endCall is not called. May be NULL.
+	bool ( *beginCall )( lua_State* L, int owner, void* context );
+	/// Called after every handler call that beginCall allowed (restore what it changed). May be NULL.
 	void ( *endCall )( lua_State* L, int owner, void* context );
 	/// Called when a handler of a non-zero owner fails. Return true when the host dealt with it (the
 	/// owner's handlers are then removed); false keeps the error to be raised after the step.

@@ -144,6 +144,28 @@ static int tbProtected( lua_State* L, lua_CFunction fn, void* context, char** er
 	return status;
 }
 
+// The file of a script: the scene (owner 0) or a mod.
+static const char* tbOwnerPath( const tbInstance* inst, int owner )
+{
+	return owner > 0 && owner <= inst->modCount ? inst->mods[owner - 1].path : inst->scene->path;
+}
+
+// The message of a "not enough memory" error of owner's code: a spent budget when the script ran
+// out of it (its large allocations are then refused), else the memory cap.
+static void tbPushMemoryError( tbInstance* inst, int owner )
+{
+	const char* trip = tbSandbox_GetTrip( inst->L, owner );
+	if ( trip != NULL )
+	{
+		lua_pushfstring( inst->L, "%s: %s", tbOwnerPath( inst, owner ), trip );
+	}
+	else
+	{
+		lua_pushfstring( inst->L, "%s: not enough memory (the scripts' memory cap of %d MiB is reached)",
+						 tbOwnerPath( inst, owner ), (int)( tbSandbox_GetMemoryLimit( inst->L ) >> 20 ) );
+	}
+}
+
 // Calls the function under its nargs arguments with a traceback handler, the budget of owner and
 // owner recorded as the owner of handlers registered meanwhile. Leaves nresults or the message.
 static int tbInstance_Call( tbInstance* inst, int owner, int nargs, int nresults )
@@ -152,7 +174,7 @@ static int tbInstance_Call( tbInstance* inst, int owner, int nargs, int nresults
 	int fnIndex = lua_gettop( L ) - nargs;
 	lua_pushcfunction( L, tbTraceback );
 	lua_insert( L, fnIndex );
-	tbSandboxCall previous = tbSandbox_BeginCall( L, owner != 0 || inst->sandboxed );
+	tbSandboxCall previous = tbSandbox_BeginCall( L, owner, owner != 0 || inst->sandboxed );
 	int previousOwner = inst->currentOwner;
 	inst->currentOwner = owner;
 	tbLua_SetOwner( L, owner );
@@ -164,8 +186,7 @@ static int tbInstance_Call( tbInstance* inst, int owner, int nargs, int nresults
 	if ( status == LUA_ERRMEM && tbSandbox_GetMemoryLimit( L ) > 0 )
 	{
 		lua_pop( L, 1 );
-		lua_pushfstring( L, "not enough memory (the scripts' memory cap of %d MiB is reached)",
-						 (int)( tbSandbox_GetMemoryLimit( L ) >> 20 ) );
+		tbPushMemoryError( inst, owner );
 	}
 	return status;
 }
@@ -196,8 +217,8 @@ static void tbPushWorld( tbInstance* inst )
 
 // Mods -------------------------------------------------------------------------------------------
 
-// Disables mod i with the message on the stack top (popped).
-static void tbDisableMod( tbInstance* inst, int i, const char* message )
+// Keeps the first error of mod i and stops calling its functions.
+static void tbStopMod( tbInstance* inst, int i, const char* message )
 {
 	tbMod* mod = inst->mods + i;
 	if ( mod->error == NULL )
@@ -210,6 +231,12 @@ static void tbDisableMod( tbInstance* inst, int i, const char* message )
 		luaL_unref( inst->L, LUA_REGISTRYINDEX, mod->tableRef );
 		mod->tableRef = LUA_NOREF;
 	}
+}
+
+// Disables mod i: no more calls of its functions or of its handlers on the scene's world.
+static void tbDisableMod( tbInstance* inst, int i, const char* message )
+{
+	tbStopMod( inst, i, message );
 	if ( inst->worldRef != LUA_NOREF )
 	{
 		tbPushWorld( inst );
@@ -259,37 +286,48 @@ static void tbCallAll( tbInstance* inst, const char* name, tbPushArgs* push, voi
 
 // Host hooks for event handlers run by world:step ------------------------------------------------
 
-static void tbHostBeginCall( lua_State* L, int owner, void* context )
+// The saved states form a stack; a handler nested deeper than it can hold is refused (were it run,
+// its end would restore a state it did not save: the trusted scene's unlimited one).
+static bool tbHostBeginCall( lua_State* L, int owner, void* context )
 {
 	tbInstance* inst = context;
-	if ( inst->savedCount < TB_MAX_CALL_DEPTH )
+	if ( inst->savedCount == TB_MAX_CALL_DEPTH )
 	{
-		inst->savedOwners[inst->savedCount] = inst->currentOwner;
-		inst->savedCalls[inst->savedCount] = tbSandbox_BeginCall( L, owner != 0 || inst->sandboxed );
-		inst->savedCount += 1;
+		lua_pushfstring( L, "%s: event handler not run: handlers nested more than %d deep (a handler stepping a world "
+							"whose handler steps another, ...)",
+						 tbOwnerPath( inst, owner ), TB_MAX_CALL_DEPTH );
+		return false;
 	}
+	if ( ( owner != 0 || inst->sandboxed ) && tbSandbox_GetTrip( L, owner ) != NULL )
+	{
+		// Out of budget in this step: its other handlers are not started at all.
+		lua_pushfstring( L, "%s: event handler not run: %s", tbOwnerPath( inst, owner ), tbSandbox_GetTrip( L, owner ) );
+		return false;
+	}
+	inst->savedOwners[inst->savedCount] = inst->currentOwner;
+	inst->savedCalls[inst->savedCount] = tbSandbox_BeginCall( L, owner, owner != 0 || inst->sandboxed );
+	inst->savedCount += 1;
 	inst->currentOwner = owner;
 	tbLua_SetOwner( L, owner );
+	return true;
 }
 
 static void tbHostEndCall( lua_State* L, int owner, void* context )
 {
 	(void)owner;
 	tbInstance* inst = context;
-	if ( inst->savedCount > 0 )
-	{
-		inst->savedCount -= 1;
-		inst->currentOwner = inst->savedOwners[inst->savedCount];
-		tbSandbox_EndCall( L, inst->savedCalls[inst->savedCount] );
-	}
+	inst->savedCount -= 1;
+	inst->currentOwner = inst->savedOwners[inst->savedCount];
+	tbSandbox_EndCall( L, inst->savedCalls[inst->savedCount] );
 	tbLua_SetOwner( L, inst->currentOwner );
 }
 
-// Sandboxed scenes: the World calls are checked against the physics and instruction budgets.
+// Sandboxed scenes and mods (also in a host run without --sandbox): the World calls are checked
+// against the physics and instruction budgets.
 static void tbHostGuard( lua_State* L, tbLuaGuard what, const char* fn, void* context )
 {
 	tbInstance* inst = context;
-	if ( inst->sandboxed )
+	if ( inst->sandboxed || inst->currentOwner != 0 )
 	{
 		tbSandbox_Guard( L, what, fn );
 	}
@@ -297,24 +335,19 @@ static void tbHostGuard( lua_State* L, tbLuaGuard what, const char* fn, void* co
 
 static bool tbHostHandlerError( lua_State* L, int owner, const char* message, void* context )
 {
-	(void)L;
 	tbInstance* inst = context;
-	int i = owner - 1;
-	if ( i < 0 || i >= inst->modCount )
+	if ( owner < 1 || owner > inst->modCount )
 	{
 		return false;
 	}
-	tbMod* mod = inst->mods + i;
-	if ( mod->error == NULL )
+	int top = lua_gettop( L );
+	if ( strcmp( message, "not enough memory" ) == 0 )
 	{
-		mod->error = tbStrdup( message );
-		fprintf( stderr, "tumble: mod %s disabled: %s\n", mod->path, message );
+		tbPushMemoryError( inst, owner );
+		message = lua_tostring( L, -1 );
 	}
-	if ( mod->tableRef != LUA_NOREF )
-	{
-		luaL_unref( inst->L, LUA_REGISTRYINDEX, mod->tableRef );
-		mod->tableRef = LUA_NOREF;
-	}
+	tbStopMod( inst, owner - 1, message );
+	lua_settop( L, top );
 	return true;
 }
 
@@ -869,6 +902,11 @@ static tbInstance* tbCreateInstance( tbScene* scene )
 	}
 	if ( limits )
 	{
+		if ( tbSandbox_SetAccounts( inst->L, inst->modCount + 1 ) == false )
+		{
+			tbDestroyInstance( inst );
+			return NULL;
+		}
 		tbSandbox_SetBudget( inst->L, scene->options.instructionBudget );
 	}
 	return inst;
@@ -1184,6 +1222,7 @@ bool tbScene_Step( tbScene* scene, float dt )
 		return false;
 	}
 	tbStepContext step = { scene->current, dt, 0.0 };
+	tbSandbox_BeginHostStep( scene->current->L );
 	char* error = NULL;
 	if ( tbProtected( scene->current->L, tbStepEntry, &step, &error ) != LUA_OK )
 	{
@@ -1239,6 +1278,7 @@ bool tbScene_Call( tbScene* scene, const char* name, tbScenePushArgsFcn* pushArg
 		return false;
 	}
 	tbCallContext call = { scene->current, name, pushArgs, context };
+	tbSandbox_BeginHostStep( scene->current->L );
 	char* error = NULL;
 	if ( tbProtected( scene->current->L, tbCallEntry, &call, &error ) != LUA_OK )
 	{
@@ -1278,6 +1318,7 @@ bool tbScene_Finish( tbScene* scene )
 	{
 		return false;
 	}
+	tbSandbox_BeginHostStep( scene->current->L );
 	char* error = NULL;
 	if ( tbProtected( scene->current->L, tbFinishEntry, scene->current, &error ) != LUA_OK )
 	{

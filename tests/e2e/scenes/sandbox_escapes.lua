@@ -36,7 +36,7 @@ function scene.setup(world)
 	blocked("collectgarbage('stop')", function() collectgarbage("stop") end, "not allowed in the sandbox")
 	blocked("setmetatable on a World", function() setmetatable(world, {}) end, "table expected")
 	-- Memory bombs hit the cap (--memory) and are reported as errors; the memory comes back.
-	blocked("string.rep memory bomb", function() return string.rep("x", 1 << 30) end, "not enough memory")
+	blocked("string.rep memory bomb", function() return string.rep("x", 1 << 30) end, "more than the memory cap")
 	blocked("table memory bomb", function() local t = {} for i = 1, 1e9 do t[i] = i end end, "not enough memory")
 	collectgarbage()
 	blocked("deep recursion", function() local function f(n) return 1 + f(n + 1) end return f(1) end,
