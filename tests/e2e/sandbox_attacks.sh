@@ -85,4 +85,12 @@ assert len(r["bodies"]) == 1000, len(r["bodies"])
 assert r["steps"] == 5, r["steps"]
 '
 
+# Isolation: a mod's world:off removes only its own handlers, each handler gets its own event
+# table, and a mod cannot destroy the scene's world.
+check "isolation: the scene runs to its end" expect_status 0 "$TUMBLE" --headless "$scenes/isolation_scene.lua" \
+	--mod "$scenes/mod_isolation.lua" --report none
+check "isolation: the scene's handler ran and saw no forged event" contains "$SCRATCH/err" "isolation_scene: saw 1 contact events"
+check "isolation: the mod could not destroy the scene's world" contains "$SCRATCH/err" \
+	"mod_isolation: destroy refused: destroy: a mod may destroy only the worlds it made"
+
 finish
