@@ -508,19 +508,17 @@ static void tbBuildEvents( lua_State* L, int worldIndex, tbWorldId id, int e )
 	}
 }
 
-// Pushes a copy of the table at index whose table fields (point, normal, ...) are copies too, so
-// each handler gets an event of its own: one handler (a mod's) cannot change what the next (the
-// scene's) sees.
-static void tbPushEventCopy( lua_State* L, int index, int depth )
+void tbLua_PushTableCopy( lua_State* L, int index, int depth )
 {
 	index = lua_absindex( L, index );
+	luaL_checkstack( L, 4, "copying a table" );
 	lua_newtable( L );
 	lua_pushnil( L );
 	while ( lua_next( L, index ) != 0 )
 	{
 		if ( depth > 0 && lua_type( L, -1 ) == LUA_TTABLE )
 		{
-			tbPushEventCopy( L, -1, depth - 1 );
+			tbLua_PushTableCopy( L, -1, depth - 1 );
 			lua_remove( L, -2 );
 		}
 		lua_pushvalue( L, -2 );
@@ -606,7 +604,9 @@ static void tbDispatchEvents( lua_State* L, int worldIndex, tbLuaWorld* world )
 				{
 					lua_rawgeti( L, entry, 1 );
 					lua_rawgeti( L, events, i );
-					tbPushEventCopy( L, -1, 1 );
+					// Each handler gets an event of its own: one handler (a mod's) cannot change
+					// what the next (the scene's) sees.
+					tbLua_PushTableCopy( L, -1, 1 );
 					lua_remove( L, -2 );
 					status = lua_pcall( L, 1, 0, traceback );
 					if ( host != NULL && host->endCall != NULL )

@@ -95,6 +95,10 @@ void tbLua_SetOwner( lua_State* L, int owner );
 /// Remove every event handler of an owner from the World at worldIndex.
 void tbLua_RemoveOwnerHandlers( lua_State* L, int worldIndex, int owner );
 
+/// Push a copy of the table at index (raw reads); its table values are copied too, down to depth
+/// levels (0: a shallow copy). Metatables are not copied.
+void tbLua_PushTableCopy( lua_State* L, int index, int depth );
+
 /// Keyboard state for tb.input.down(key): returns true while the named key is held. Key names are
 /// SDL-style lower-case names ("w", "space", "left"). Without a provider no key is ever down.
 typedef bool tbLuaKeyDownFcn( const char* key, void* context );

@@ -917,20 +917,14 @@ static int tbSandboxRequire( lua_State* L )
 
 	if ( strcmp( name, "tumble" ) == 0 )
 	{
-		// A shallow copy per environment: one script replacing tb.world cannot affect another.
+		// A copy per environment, its subtables (tb.input, ...) included: one script replacing
+		// tb.world or tb.input.down cannot affect another, nor the trusted scene.
 		luaL_getsubtable( L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE );
 		if ( lua_getfield( L, -1, "tumble" ) != LUA_TTABLE )
 		{
 			return luaL_error( L, "module 'tumble' is not available" );
 		}
-		lua_newtable( L );
-		lua_pushnil( L );
-		while ( lua_next( L, -3 ) != 0 )
-		{
-			lua_pushvalue( L, -2 );
-			lua_insert( L, -2 );
-			lua_rawset( L, -4 );
-		}
+		tbLua_PushTableCopy( L, -1, 1 );
 		lua_pushvalue( L, -1 );
 		lua_setfield( L, lua_upvalueindex( 2 ), name );
 		return 1;

@@ -1,5 +1,7 @@
 -- The scene of the isolation test: its contact handler (registered in its first update, after the
--- mod's) must keep running and see events no mod changed, and its world must outlive the mod.
+-- mod's) must keep running and see events no mod changed, its world must outlive the mod, and its
+-- tb.input must be its own.
+local tb = require "tumble"
 local scene = { steps = 60, seen = 0 }
 
 function scene.setup(world)
@@ -8,6 +10,7 @@ function scene.setup(world)
 end
 
 function scene.update(world, dt, t)
+	assert(tb.input.down("w") == false)
 	if t == 0 then
 		world:on("contact_begin", function(ev)
 			assert(ev.a ~= "forged" and ev.b ~= "forged", "the event's bodies were forged")
