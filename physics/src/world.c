@@ -304,6 +304,12 @@ tbJointBreakEvents tbWorld_GetJointBreakEvents( tbWorldId worldId )
 
 // Settings ---------------------------------------------------------------------------------------
 
+// A body asleep under the old gravity may not be at rest under a new one: changing it wakes them.
+static bool tbGravityChanges( const tbWorld* world, tbVec3 gravity )
+{
+	return gravity.x != world->def.gravity.x || gravity.y != world->def.gravity.y || gravity.z != world->def.gravity.z;
+}
+
 tbResult tbWorld_SetGravity( tbWorldId worldId, tbVec3 gravity )
 {
 	tbWorld* world = tbGetWorldFromId( worldId );
@@ -319,7 +325,12 @@ tbResult tbWorld_SetGravity( tbWorldId worldId, tbVec3 gravity )
 	{
 		return tbResult_invalidArgument;
 	}
+	bool changed = tbGravityChanges( world, gravity );
 	world->def.gravity = gravity;
+	if ( changed )
+	{
+		tbWakeAllBodies( world );
+	}
 	return tbResult_ok;
 }
 
@@ -351,9 +362,10 @@ tbResult tbWorld_SetSolver( tbWorldId worldId, const tbWorldDef* settings )
 		tbDestroyJobSystem( world->jobs );
 		world->jobs = tbCreateJobSystem( settings->workerCount );
 	}
+	bool gravityChanged = tbGravityChanges( world, settings->gravity );
 	world->def = *settings;
 	world->def.internalValue = TB_SECRET_COOKIE;
-	if ( wasSleeping && !settings->enableSleep )
+	if ( ( wasSleeping && !settings->enableSleep ) || gravityChanged )
 	{
 		tbWakeAllBodies( world );
 	}
