@@ -104,4 +104,18 @@ check "camera with eye = target: the message names the field" contains "$SCRATCH
 	"the scene's field 'camera' must be { eye = {x, y, z}, target = {x, y, z} }"
 printf 'return { camera = { eye = { 5, -9, 4 }, target = { 0, 0, 1 } }, setup = function(world) end }\n' >"$SCRATCH/goodcam.lua"
 check "a valid camera field loads" expect_status 0 "$TUMBLE" --headless "$SCRATCH/goodcam.lua" --steps 1
+# A failing finish() still gets its report, with the failure in it, and exit status 1.
+cat >"$SCRATCH/finish_fails.lua" <<'LUA'
+return {
+	setup = function(world) world:add_sphere{ name = "ball", pos = { 0, 0, 5 } } end,
+	finish = function(world) error("the ball did not land") end,
+}
+LUA
+check "failing finish: exit 1" expect_status 1 "$TUMBLE" --headless "$SCRATCH/finish_fails.lua" --steps 10
+check "failing finish: the report is written, with the failure" json_check "$SCRATCH/out" '
+assert r["steps"] == 10, r["steps"]
+body("ball")
+assert "the ball did not land" in r["finish_error"], r["finish_error"]
+'
+
 finish
