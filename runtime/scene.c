@@ -615,6 +615,76 @@ static void tbCheckField( lua_State* L, int table, const char* path, const char*
 	lua_pop( L, 1 );
 }
 
+// Edit distance of two short names (insertions, deletions, substitutions, adjacent swaps), capped
+// at 3: enough to tell a misspelling.
+static int tbEditDistance( const char* a, const char* b )
+{
+	size_t n = strlen( a );
+	size_t m = strlen( b );
+	if ( n > 31 || m > 31 )
+	{
+		return 3;
+	}
+	int d[32][32];
+	for ( size_t i = 0; i <= n; ++i )
+	{
+		for ( size_t j = 0; j <= m; ++j )
+		{
+			int best = (int)( i > j ? i : j );
+			if ( i > 0 && j > 0 )
+			{
+				int substitute = d[i - 1][j - 1] + ( a[i - 1] != b[j - 1] );
+				int remove = d[i - 1][j] + 1;
+				int insert = d[i][j - 1] + 1;
+				best = substitute < remove ? substitute : remove;
+				best = insert < best ? insert : best;
+				if ( i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best )
+				{
+					best = d[i - 2][j - 2] + 1;
+				}
+			}
+			d[i][j] = best;
+		}
+	}
+	return d[n][m] < 3 ? d[n][m] : 3;
+}
+
+// A function field whose name is a misspelling of one the runtime calls (scene.finsh, scene.udpate)
+// would silently never run: warn with the file and the line where the function is defined. Other
+// fields are the scene's own state (scene.hinge = ...), left alone.
+static void tbWarnMisspelledFunctions( lua_State* L, int table, const char* const* functions )
+{
+	lua_pushnil( L );
+	while ( lua_next( L, table ) != 0 )
+	{
+		if ( lua_type( L, -2 ) == LUA_TSTRING && lua_type( L, -1 ) == LUA_TFUNCTION )
+		{
+			const char* key = lua_tostring( L, -2 );
+			bool known = false;
+			const char* closest = NULL;
+			for ( int i = 0; functions[i] != NULL; ++i )
+			{
+				known = known || strcmp( key, functions[i] ) == 0;
+				// At most 2 edits, and fewer than half the name's letters ("ui2" is not "ui").
+				int distance = tbEditDistance( key, functions[i] );
+				if ( closest == NULL && distance <= 2 && 2 * (size_t)distance < strlen( functions[i] ) )
+				{
+					closest = functions[i];
+				}
+			}
+			if ( known == false && closest != NULL )
+			{
+				lua_Debug ar;
+				lua_pushvalue( L, -1 );
+				lua_getinfo( L, ">S", &ar );
+				fprintf( stderr, "tumble: warning: %s:%d: the scene's function '%s' is never called (did you mean '%s'?)\n",
+						 ar.short_src, ar.linedefined, key, closest );
+			}
+		}
+		lua_pop( L, 1 );
+	}
+}
+
 static void tbReadSceneTable( tbInstance* inst, int table )
 {
 	lua_State* L = inst->L;
@@ -624,6 +694,7 @@ static void tbReadSceneTable( tbInstance* inst, int table )
 	{
 		tbCheckField( L, table, path, functions[i], LUA_TFUNCTION );
 	}
+	tbWarnMisspelledFunctions( L, table, functions );
 	tbCheckField( L, table, path, "world", LUA_TTABLE );
 
 	inst->reload = tbSceneReload_rebuild;

@@ -118,4 +118,18 @@ body("ball")
 assert "the ball did not land" in r["finish_error"], r["finish_error"]
 '
 
+# Misspelled scene functions would never run: a warning names the file, the line and the likely name.
+cat >"$SCRATCH/misspelled.lua" <<'LUA'
+local scene = { steps = 2, counter = 0 }
+function scene.udpate(world, dt, t) end
+function scene.finsh(world) end
+function scene.helper() end
+return scene
+LUA
+check "misspelled functions: the scene runs" expect_status 0 "$TUMBLE" --headless "$SCRATCH/misspelled.lua" --report none
+check "misspelled functions: 'udpate' is named with its line" contains "$SCRATCH/err" \
+	"misspelled.lua:2: the scene's function 'udpate' is never called (did you mean 'update'?)"
+check "misspelled functions: 'finsh' too" contains "$SCRATCH/err" "misspelled.lua:3: the scene's function 'finsh' is never called (did you mean 'finish'?)"
+check "misspelled functions: a helper is not warned about" bash -c "! grep -q helper '$SCRATCH/err'"
+
 finish
