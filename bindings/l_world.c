@@ -164,6 +164,9 @@ int tbLua_NewWorld( lua_State* L )
 	{
 		tbReadWorldSettings( L, 1, "world", &settings );
 	}
+	lua_pushinteger( L, settings.workerCount );
+	tbLua_Guard( L, tbLuaGuard_world, "world" );
+	lua_pop( L, 1 );
 	tbWorldId id = tb_nullWorldId;
 	tbResult result = tbCreateWorldChecked( &settings, &id );
 	if ( result != tbResult_ok || TB_IS_NULL( id ) )
@@ -1021,6 +1024,9 @@ static int tbWorld_SetThreads( lua_State* L )
 		return luaL_error( L, "World.threads: must be an integer in [1, %d], got %s", TB_MAX_WORKER_COUNT,
 						   tbLua_Describe( L, 3, got, sizeof( got ) ) );
 	}
+	lua_pushinteger( L, n );
+	tbLua_Guard( L, tbLuaGuard_threads, "World.threads" );
+	lua_pop( L, 1 );
 	tbWorldDef settings = tbWorld_GetSettings( world->id );
 	settings.workerCount = (int)n;
 	tbCheckResult( L, tbWorld_SetSolver( world->id, &settings ), "World.threads" );

@@ -1342,6 +1342,24 @@ static long tbCreateCost( lua_State* L )
 
 void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn )
 {
+	if ( what == tbLuaGuard_world || what == tbLuaGuard_threads )
+	{
+		// Worlds and their worker threads are outside the memory cap: 127 worlds of 16 threads
+		// each were 1,905 threads.
+		lua_Integer threads = lua_tointeger( L, -1 );
+		if ( threads > TB_SANDBOX_MAX_THREADS )
+		{
+			luaL_error( L, "%s: a sandboxed script's world may have at most %d worker threads, got %d", fn,
+						TB_SANDBOX_MAX_THREADS, (int)threads );
+		}
+		if ( what == tbLuaGuard_world && tbGetWorldCount() >= TB_SANDBOX_MAX_WORLDS )
+		{
+			luaL_error( L, "%s: sandbox budget reached: %d worlds exist (a sandboxed script may create worlds while "
+						   "fewer than %d exist)",
+						fn, tbGetWorldCount(), TB_SANDBOX_MAX_WORLDS );
+		}
+		return;
+	}
 	tbWorldId world = tbLua_ToWorld( L, 1 );
 	if ( TB_IS_NULL( world ) || tbWorld_IsValid( world ) == false )
 	{
@@ -1405,5 +1423,8 @@ void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn )
 			}
 			tbCharge( L, tbCreateCost( L ), "this call" );
 			break;
+		case tbLuaGuard_world:
+		case tbLuaGuard_threads:
+			break; // above
 	}
 }

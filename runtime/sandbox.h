@@ -84,6 +84,10 @@ int tbSandbox_LoadFile( lua_State* L, const char* path, int envIndex );
 #define TB_SANDBOX_MAX_SHAPES 2000
 #define TB_SANDBOX_MAX_JOINTS 1000
 #define TB_SANDBOX_MAX_PAIRS 20000
+/// Sandboxed code may create a world while fewer than this many exist (the process's worlds, the
+/// scene's included), each with at most TB_SANDBOX_MAX_THREADS worker threads.
+#define TB_SANDBOX_MAX_WORLDS 32
+#define TB_SANDBOX_MAX_THREADS 4
 
 /// Check a sandboxed world against the physics budget. The broad phase's own pair count of the last
 /// step is always checked; `predict` also counts the pairs of shapes whose bounding boxes overlap

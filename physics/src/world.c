@@ -105,6 +105,16 @@ void tbEnsureCapacity( void** data, int count, int* capacity, size_t elemSize )
 	*capacity = newCapacity;
 }
 
+int tbGetWorldCount( void )
+{
+	int count = 0;
+	for ( int i = 0; i < TB_MAX_WORLDS; ++i )
+	{
+		count += s_worlds[i] != NULL;
+	}
+	return count;
+}
+
 tbResult tbCreateWorldChecked( const tbWorldDef* def, tbWorldId* outId )
 {
 	*outId = tb_nullWorldId;

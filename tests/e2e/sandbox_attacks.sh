@@ -85,6 +85,15 @@ assert len(r["bodies"]) == 1000, len(r["bodies"])
 assert r["steps"] == 5, r["steps"]
 '
 
+# Worlds and threads: outside the memory cap, so counted.
+check "mod_attack_worlds.lua: the host goes on" run_mods "$SCRATCH/worlds.cpu" --mod "$scenes/mod_attack_worlds.lua"
+check "mod_attack_worlds.lua: 16 worker threads refused" contains "$SCRATCH/err" \
+	"mod_attack_worlds: 16 threads: world: a sandboxed script's world may have at most 4 worker threads, got 16"
+check "mod_attack_worlds.lua: also on the scene's world" contains "$SCRATCH/err" \
+	"mod_attack_worlds.lua:8: World.threads: a sandboxed script's world may have at most 4 worker threads, got 16"
+check "mod_attack_worlds.lua: 31 worlds beside the scene's, then refused" contains "$SCRATCH/err" \
+	"mod_attack_worlds: made 31 worlds, then: world: sandbox budget reached: 32 worlds exist"
+
 # Isolation: a mod's world:off removes only its own handlers, each handler gets its own event
 # table, and a mod cannot destroy the scene's world.
 check "isolation: the scene runs to its end" expect_status 0 "$TUMBLE" --headless "$scenes/isolation_scene.lua" \

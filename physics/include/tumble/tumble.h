@@ -18,6 +18,8 @@ TB_API tbWorldId tbCreateWorld( const tbWorldDef* def );
 TB_API tbResult tbCreateWorldChecked( const tbWorldDef* def, tbWorldId* outId );
 TB_API void tbDestroyWorld( tbWorldId worldId );
 TB_API bool tbWorld_IsValid( tbWorldId worldId );
+/// The number of worlds that exist now (at most TB_MAX_WORLDS).
+TB_API int tbGetWorldCount( void );
 
 /// Advance the world by timeStep seconds (one solver step; soft mode sub-steps inside).
 TB_API tbResult tbWorld_Step( tbWorldId worldId, float timeStep );
