@@ -1144,6 +1144,7 @@ void tbSandbox_ProtectStrings( lua_State* L )
 typedef struct tbPairCount
 {
 	tbBodyId body;	///< the body whose shape is the query; its own shapes do not count
+	tbAABB box;		///< the query's box
 	long twice;		///< pairs counted twice: a pair of two movable shapes is met from both sides
 	long limit;		///< stop once twice passes this
 } tbPairCount;
@@ -1156,8 +1157,18 @@ static bool tbCountPair( tbShapeId shapeId, void* context )
 	{
 		return true;
 	}
+	// A mesh pairs the query with each triangle within its box (100 meshes under 10 boxes were
+	// predicted as 1,000 pairs and made 1.47 million).
+	long pairs = 1;
+	const tbMesh* mesh = tbShape_GetMesh( shapeId );
+	if ( mesh != NULL )
+	{
+		long room = count->limit - count->twice + 2;
+		int limit = room < 1000000000L ? (int)room : 1000000000;
+		pairs = tbCountMeshTriangles( mesh, tbBody_GetTransform( other ), count->box, limit );
+	}
 	// A static shape is never a query, so its pair is met once: count it twice.
-	count->twice += tbBody_GetType( other ) == tbBody_static ? 2 : 1;
+	count->twice += ( tbBody_GetType( other ) == tbBody_static ? 2 : 1 ) * pairs;
 	return count->twice <= count->limit;
 }
 
@@ -1175,7 +1186,7 @@ static long tbPredictPairs( tbWorldId world, long limit )
 		return 0;
 	}
 	bodyCount = tbWorld_GetBodies( world, bodies, bodyCount );
-	tbPairCount count = { tb_nullBodyId, 0, 2 * limit };
+	tbPairCount count = { tb_nullBodyId, { { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f } }, 0, 2 * limit };
 	tbQueryFilter filter = tbDefaultQueryFilter();
 	for ( int i = 0; i < bodyCount && count.twice <= count.limit; ++i )
 	{
@@ -1189,12 +1200,14 @@ static long tbPredictPairs( tbWorldId world, long limit )
 		int queried = shapeCount < 16 ? shapeCount : 16;
 		for ( int k = 0; k < queried && count.twice <= count.limit; ++k )
 		{
-			tbWorld_OverlapAABB( world, tbShape_GetAABB( shapes[k] ), filter, tbCountPair, &count );
+			count.box = tbShape_GetAABB( shapes[k] );
+			tbWorld_OverlapAABB( world, count.box, filter, tbCountPair, &count );
 		}
 		if ( shapeCount > 16 && count.twice <= count.limit )
 		{
 			// The shapes past the 16th: the body's box stands in for them.
-			tbWorld_OverlapAABB( world, tbBody_ComputeAABB( bodies[i] ), filter, tbCountPair, &count );
+			count.box = tbBody_ComputeAABB( bodies[i] );
+			tbWorld_OverlapAABB( world, count.box, filter, tbCountPair, &count );
 		}
 	}
 	free( bodies );
@@ -1313,11 +1326,22 @@ static long tbRawLength( lua_State* L, int def, const char* key )
 	return n;
 }
 
+// The bindings read definitions with metamethods; the price below is read raw, so a definition
+// given through a proxy (__index to the real one) was priced as empty. Definitions are plain tables.
+static void tbRefuseProxy( lua_State* L, int index, const char* fn, const char* what )
+{
+	if ( lua_type( L, index ) == LUA_TTABLE && lua_getmetatable( L, index ) )
+	{
+		luaL_error( L, "%s: in the sandbox a %s must be a plain table (no metatable)", fn, what );
+	}
+}
+
 // What creating from the definition table at index 2 costs: a flat part, plus per point of a hull
 // or a mover's path, vertex and triangle of a mesh, and entry (and its points) of a compound, read
 // before the call so that an oversized definition is refused before any of it is built.
-static long tbCreateCost( lua_State* L )
+static long tbCreateCost( lua_State* L, const char* fn )
 {
+	tbRefuseProxy( L, 2, fn, "definition" );
 	long elements = tbRawLength( L, 2, "points" ) + tbRawLength( L, 2, "vertices" ) + tbRawLength( L, 2, "triangles" ) +
 					tbRawLength( L, 2, "path" );
 	if ( lua_type( L, 2 ) == LUA_TTABLE )
@@ -1330,6 +1354,7 @@ static long tbCreateCost( lua_State* L )
 			for ( long i = 1; i <= count && elements < TB_SANDBOX_MAX_ELEMENTS; ++i )
 			{
 				lua_rawgeti( L, shapes, (lua_Integer)i );
+				tbRefuseProxy( L, -1, fn, "compound entry" );
 				elements += 1 + tbRawLength( L, lua_gettop( L ), "points" );
 				lua_pop( L, 1 );
 			}
@@ -1421,7 +1446,7 @@ void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn )
 								TB_SANDBOX_MAX_JOINTS );
 				}
 			}
-			tbCharge( L, tbCreateCost( L ), "this call" );
+			tbCharge( L, tbCreateCost( L, fn ), "this call" );
 			break;
 		case tbLuaGuard_world:
 		case tbLuaGuard_threads:
