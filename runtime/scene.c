@@ -779,6 +779,11 @@ static void tbLoadMods( tbInstance* inst )
 		int top = lua_gettop( L );
 		tbSandbox_PushEnvironment( L, tbSandboxSearchPath( L, scene, mod->path ) );
 		int status = tbSandbox_LoadFile( L, mod->path, -1 );
+		if ( status == LUA_ERRMEM )
+		{
+			lua_pop( L, 1 );
+			tbPushMemoryError( inst, i + 1 );
+		}
 		if ( status == LUA_OK )
 		{
 			status = tbInstance_Call( inst, i + 1, 0, 1 );
@@ -835,7 +840,13 @@ static int tbBuildEntry( lua_State* L )
 		tbSandbox_PushEnvironment( L, tbSandboxSearchPath( L, scene, scene->path ) );
 		env = lua_gettop( L );
 	}
-	if ( tbSandbox_LoadFile( L, scene->path, env ) != LUA_OK )
+	int status = tbSandbox_LoadFile( L, scene->path, env );
+	if ( status == LUA_ERRMEM )
+	{
+		lua_pop( L, 1 );
+		tbPushMemoryError( inst, 0 );
+	}
+	if ( status != LUA_OK )
 	{
 		return lua_error( L );
 	}

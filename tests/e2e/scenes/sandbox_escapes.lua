@@ -25,6 +25,7 @@ function scene.setup(world)
 	assert(type(os.clock()) == "number" and type(os.time()) == "number" and type(os.date()) == "string")
 	assert(string.dump == nil, "string.dump is visible")
 	assert(getmetatable("") == false, "the string metatable is reachable")
+	assert(("").dump == nil, "string.dump is reachable through the string methods")
 	assert(getmetatable(world) == "World", "the World metatable is reachable")
 
 	blocked("io.open", function() return io.open("/etc/passwd") end, "attempt to index a nil value")
