@@ -172,6 +172,11 @@ static tbSandboxAccount* tbCurrentAccount( tbSandboxState* s )
 	return s->accounts + s->owner;
 }
 
+static bool tbIsLimited( const tbSandboxState* s )
+{
+	return s->limited && s->budget > 0;
+}
+
 static void tbCountHook( lua_State* L, lua_Debug* ar );
 
 // Hooks belong to each thread (coroutine) separately. The running thread counts in steps of
@@ -235,7 +240,7 @@ static void tbTripForTime( lua_State* L, tbSandboxState* s, int level )
 // hook stops the script at its next check).
 static bool tbRefuseLargeAllocation( tbSandboxState* s )
 {
-	if ( s->limited == false || s->budget <= 0 )
+	if ( tbIsLimited( s ) == false )
 	{
 		return false;
 	}
@@ -247,32 +252,47 @@ static bool tbRefuseLargeAllocation( tbSandboxState* s )
 	return a->tripped;
 }
 
+// Adds cost to the running limited script's account (what: the C work it stands for, or NULL for
+// VM instructions). A spent account, or one this passes past the budget, raises the budget error at
+// `level` (tbTrip).
+static void tbCount( lua_State* L, tbSandboxState* s, long cost, const char* what, int level )
+{
+	tbSandboxAccount* a = tbCurrentAccount( s );
+	if ( a->tripped )
+	{
+		tbTrip( L, s, level );
+	}
+	a->counted += cost;
+	if ( a->counted > s->budget )
+	{
+		char reason[160];
+		if ( what != NULL )
+		{
+			snprintf( reason, sizeof( reason ),
+					  "instruction budget exceeded (%ld instructions per script per step; %s counts as %ld)", s->budget,
+					  what, cost );
+		}
+		else
+		{
+			snprintf( reason, sizeof( reason ), "instruction budget exceeded (%ld instructions per script per step)",
+					  s->budget );
+		}
+		tbSetReason( a, reason );
+		tbTrip( L, s, level );
+	}
+}
+
 static void tbCountHook( lua_State* L, lua_Debug* ar )
 {
 	(void)ar;
 	tbSandboxState* s = tbGetState( L );
-	int period = lua_gethookcount( L );
-	if ( s->limited == false || s->budget <= 0 )
+	if ( tbIsLimited( s ) )
 	{
-		tbSetHookFor( L, s );
-		return;
-	}
-	tbSandboxAccount* a = tbCurrentAccount( s );
-	if ( a->tripped )
-	{
-		tbTrip( L, s, 0 );
-	}
-	a->counted += period;
-	if ( a->counted > s->budget )
-	{
-		char reason[160];
-		snprintf( reason, sizeof( reason ), "instruction budget exceeded (%ld instructions per script per step)", s->budget );
-		tbSetReason( a, reason );
-		tbTrip( L, s, 0 );
-	}
-	if ( tbPastTime( s ) )
-	{
-		tbTripForTime( L, s, 0 );
+		tbCount( L, s, lua_gethookcount( L ), NULL, 0 );
+		if ( tbPastTime( s ) )
+		{
+			tbTripForTime( L, s, 0 );
+		}
 	}
 	tbSetHookFor( L, s );
 }
@@ -356,27 +376,13 @@ const char* tbSandbox_GetTrip( lua_State* L, int owner )
 }
 
 // Adds cost to the running script's account; past the budget it trips the account and raises
-// the budget error at the script's line, as tbCountHook does.
+// the budget error at the script's line.
 static void tbCharge( lua_State* L, long cost, const char* what )
 {
 	tbSandboxState* s = tbGetState( L );
-	if ( s->limited == false || s->budget <= 0 )
+	if ( tbIsLimited( s ) )
 	{
-		return;
-	}
-	tbSandboxAccount* a = tbCurrentAccount( s );
-	if ( a->tripped )
-	{
-		tbTrip( L, s, 1 );
-	}
-	a->counted += cost;
-	if ( a->counted > s->budget )
-	{
-		char reason[160];
-		snprintf( reason, sizeof( reason ), "instruction budget exceeded (%ld instructions per script per step; %s counts as %ld)",
-				  s->budget, what, cost );
-		tbSetReason( a, reason );
-		tbTrip( L, s, 1 );
+		tbCount( L, s, cost, what, 1 );
 	}
 }
 
@@ -436,11 +442,6 @@ int tbSandbox_LoadFile( lua_State* L, const char* path, int envIndex )
 #define TB_SANDBOX_LONG_PATTERN_WORK 1.0e6
 // The worst case a pattern may have: about 0.1 s of matching (measured, docs/RELIABILITY.md).
 #define TB_SANDBOX_MAX_PATTERN_WORK 5.0e7
-
-static bool tbIsLimited( tbSandboxState* s )
-{
-	return s->limited && s->budget > 0;
-}
 
 // After a call that may have been long: past the CPU-time limit, trip and raise at the caller.
 static void tbCheckTime( lua_State* L )
