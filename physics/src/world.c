@@ -247,6 +247,25 @@ void tbReportContactBegin( tbWorld* world, const tbShape* shapeA, const tbShape*
 	tbPushContactBegin( world, &ev );
 }
 
+// End events pushed after a step (a body destroyed before the next one) belong to the next step:
+// its start drops the `stepCount` events of the last step and moves the later ones to the front.
+// Returns the number kept.
+static int tbKeepLaterEvents( void* events, size_t size, int count, int stepCount )
+{
+	int later = count - stepCount;
+	if ( later > 0 && stepCount > 0 )
+	{
+		memmove( events, (char*)events + size * (size_t)stepCount, size * (size_t)later );
+	}
+	return later > 0 ? later : 0;
+}
+
+static void tbMarkStepEvents( tbWorld* world )
+{
+	world->endStepCount = world->endCount;
+	world->sensorEndStepCount = world->sensorEndCount;
+}
+
 void tbPushContactEnd( tbWorld* world, const tbContactEndEvent* ev )
 {
 	TB_PUSH_EVENT( world->endEvents, world->endCount, world->endCapacity, tbContactEndEvent, ev );
@@ -650,9 +669,10 @@ tbResult tbWorld_Step( tbWorldId worldId, float timeStep )
 
 	double start = tbNowMs();
 	world->beginCount = 0;
-	world->endCount = 0;
+	world->endCount = tbKeepLaterEvents( world->endEvents, sizeof( tbContactEndEvent ), world->endCount, world->endStepCount );
 	world->sensorBeginCount = 0;
-	world->sensorEndCount = 0;
+	world->sensorEndCount =
+		tbKeepLaterEvents( world->sensorEndEvents, sizeof( tbSensorEvent ), world->sensorEndCount, world->sensorEndStepCount );
 	world->breakCount = 0;
 	tbArenaReset( &world->arena );
 
@@ -660,6 +680,7 @@ tbResult tbWorld_Step( tbWorldId worldId, float timeStep )
 	// by them.
 	if ( timeStep < 1.0e-6f )
 	{
+		tbMarkStepEvents( world );
 		return tbResult_ok;
 	}
 
@@ -686,6 +707,7 @@ tbResult tbWorld_Step( tbWorldId worldId, float timeStep )
 	world->stepIndex += 1;
 	world->locked = false;
 	world->counters.stepMs = (float)( tbNowMs() - start );
+	tbMarkStepEvents( world );
 	return tbResult_ok;
 }
 

@@ -40,7 +40,9 @@ typedef bool tbTreeNodeFcn( tbAABB box, int depth, bool isLeaf, tbBodyType tree,
 /// tbResult_invalidId for a bad world; the callback must not change the world.
 TB_API tbResult tbWorld_VisitBroadPhase( tbWorldId worldId, tbTreeNodeFcn* fcn, void* context );
 
-/// Contact begin/end events of the last step. Valid until the next step.
+/// Contact begin/end events of the last step, and the end events of contacts removed since with
+/// their bodies or shapes (which the next step reports again with its own). Valid until the next
+/// step.
 TB_API tbContactEvents tbWorld_GetContactEvents( tbWorldId worldId );
 TB_API tbSensorEvents tbWorld_GetSensorEvents( tbWorldId worldId );
 
