@@ -98,6 +98,8 @@ void tbUpdateSleep( tbWorld* world, float timeStep )
 			body->sleepTime += timeStep;
 		}
 	}
+	tbKeepDrivenBodiesAwake( world );
+
 	for ( int i = 0; i < world->contacts.count; ++i )
 	{
 		tbContact* contact = world->contacts.data + i;
