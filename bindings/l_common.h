@@ -183,6 +183,7 @@ typedef struct tbLuaWorld
 	bool owned;		  ///< destroy the world with the userdata
 	bool destroyed;	  ///< world:destroy() was called (or ownership moved away)
 	bool dispatching; ///< event handlers are running: world:step is refused
+	int owner;		  ///< the owner (tbLua_SetOwner) that made it; a mod may destroy only its own
 	double time;	  ///< simulated seconds
 	long long stepCount;
 	/// While world:step runs the physics step: the stepping thread and the World's stack index in

@@ -121,6 +121,14 @@ void tbLua_ApplyWorldSettings( lua_State* L, int worldIndex, int tableIndex )
 	tbWorld_EnableSleeping( world->id, settings.enableSleep );
 }
 
+static int tbGetOwner( lua_State* L )
+{
+	lua_getfield( L, LUA_REGISTRYINDEX, tb_ownerKey );
+	int owner = (int)lua_tointeger( L, -1 );
+	lua_pop( L, 1 );
+	return owner;
+}
+
 // Creation and lifetime --------------------------------------------------------------------------
 
 void tbLua_PushWorld( lua_State* L, tbWorldId worldId, bool owned )
@@ -156,6 +164,9 @@ int tbLua_NewWorld( lua_State* L )
 	{
 		tbReadWorldSettings( L, 1, "world", &settings );
 	}
+	lua_pushinteger( L, settings.workerCount );
+	tbLua_Guard( L, tbLuaGuard_world, "world" );
+	lua_pop( L, 1 );
 	tbWorldId id = tb_nullWorldId;
 	tbResult result = tbCreateWorldChecked( &settings, &id );
 	if ( result != tbResult_ok || TB_IS_NULL( id ) )
@@ -164,6 +175,7 @@ int tbLua_NewWorld( lua_State* L )
 						   tbResultString( result ), TB_MAX_WORLDS );
 	}
 	tbLua_PushWorld( L, id, true );
+	( (tbLuaWorld*)lua_touserdata( L, -1 ) )->owner = tbGetOwner( L );
 	return 1;
 }
 
@@ -216,6 +228,11 @@ static int tbWorld_Destroy( lua_State* L )
 	if ( world->dispatching )
 	{
 		return luaL_error( L, "destroy: cannot destroy the world from its own event handler" );
+	}
+	int caller = tbGetOwner( L );
+	if ( caller != 0 && caller != world->owner )
+	{
+		return luaL_error( L, "destroy: a mod may destroy only the worlds it made" );
 	}
 	tbDestroyLuaWorld( L, 1, world );
 	return 0;
@@ -303,16 +320,10 @@ void tbLua_SetOwner( lua_State* L, int owner )
 	lua_setfield( L, LUA_REGISTRYINDEX, tb_ownerKey );
 }
 
-static int tbGetOwner( lua_State* L )
-{
-	lua_getfield( L, LUA_REGISTRYINDEX, tb_ownerKey );
-	int owner = (int)lua_tointeger( L, -1 );
-	lua_pop( L, 1 );
-	return owner;
-}
 
 // Rebuilds every handler list of the world at worldIndex without the entries of owner (or, when
-// fn is not 0, without the entries of event `event` whose function equals the value at fn).
+// event is not NULL, without owner's entries of that event whose function equals the value at fn,
+// or all of them when fn is 0).
 static void tbRemoveHandlers( lua_State* L, int worldIndex, int owner, const char* event, int fn )
 {
 	lua_getiuservalue( L, worldIndex, tbWorldValue_handlers );
@@ -337,9 +348,9 @@ static void tbRemoveHandlers( lua_State* L, int worldIndex, int owner, const cha
 			lua_rawgeti( L, list, i );
 			int entry = lua_gettop( L );
 			lua_rawgeti( L, entry, 2 );
-			bool remove = event == NULL && lua_tointeger( L, -1 ) == owner;
+			bool remove = lua_tointeger( L, -1 ) == owner;
 			lua_pop( L, 1 );
-			if ( event != NULL )
+			if ( event != NULL && remove )
 			{
 				if ( fn == 0 )
 				{
@@ -407,7 +418,7 @@ static int tbWorld_On( lua_State* L )
 	return 1;
 }
 
-// world:off(event [, fn]): remove one handler, or every handler of the event.
+// world:off(event [, fn]): remove one of the caller's handlers, or every one of the event.
 static int tbWorld_Off( lua_State* L )
 {
 	tbLua_CheckWorld( L, 1, "off" );
@@ -418,7 +429,8 @@ static int tbWorld_Off( lua_State* L )
 		return luaL_error( L, "off: handler must be a function or nil, got %s",
 						   tbLua_Describe( L, 3, got, sizeof( got ) ) );
 	}
-	tbRemoveHandlers( L, 1, 0, tb_eventNames[e], lua_isnoneornil( L, 3 ) ? 0 : 3 );
+	// Only the caller's own handlers: a mod cannot remove the scene's, nor the scene a mod's.
+	tbRemoveHandlers( L, 1, tbGetOwner( L ), tb_eventNames[e], lua_isnoneornil( L, 3 ) ? 0 : 3 );
 	return 0;
 }
 
@@ -499,6 +511,25 @@ static void tbBuildEvents( lua_State* L, int worldIndex, tbWorldId id, int e )
 	}
 }
 
+void tbLua_PushTableCopy( lua_State* L, int index, int depth )
+{
+	index = lua_absindex( L, index );
+	luaL_checkstack( L, 4, "copying a table" );
+	lua_newtable( L );
+	lua_pushnil( L );
+	while ( lua_next( L, index ) != 0 )
+	{
+		if ( depth > 0 && lua_type( L, -1 ) == LUA_TTABLE )
+		{
+			tbLua_PushTableCopy( L, -1, depth - 1 );
+			lua_remove( L, -2 );
+		}
+		lua_pushvalue( L, -2 );
+		lua_insert( L, -2 );
+		lua_rawset( L, -4 );
+	}
+}
+
 // Calls every handler for every event of the last step. All event tables are built before the
 // first handler runs, so a handler that destroys bodies cannot invalidate the others' data. Each
 // call is protected; the first error of the scene (owner 0) is raised after all handlers ran.
@@ -571,16 +602,20 @@ static void tbDispatchEvents( lua_State* L, int worldIndex, tbLuaWorld* world )
 					lua_pop( L, 1 );
 					continue;
 				}
-				if ( host != NULL && host->beginCall != NULL )
+				int status = LUA_ERRRUN;
+				if ( host == NULL || host->beginCall == NULL || host->beginCall( L, owner, host->context ) )
 				{
-					host->beginCall( L, owner, host->context );
-				}
-				lua_rawgeti( L, entry, 1 );
-				lua_rawgeti( L, events, i );
-				int status = lua_pcall( L, 1, 0, traceback );
-				if ( host != NULL && host->endCall != NULL )
-				{
-					host->endCall( L, owner, host->context );
+					lua_rawgeti( L, entry, 1 );
+					lua_rawgeti( L, events, i );
+					// Each handler gets an event of its own: one handler (a mod's) cannot change
+					// what the next (the scene's) sees.
+					tbLua_PushTableCopy( L, -1, 1 );
+					lua_remove( L, -2 );
+					status = lua_pcall( L, 1, 0, traceback );
+					if ( host != NULL && host->endCall != NULL )
+					{
+						host->endCall( L, owner, host->context );
+					}
 				}
 				if ( status != LUA_OK )
 				{
@@ -989,6 +1024,9 @@ static int tbWorld_SetThreads( lua_State* L )
 		return luaL_error( L, "World.threads: must be an integer in [1, %d], got %s", TB_MAX_WORKER_COUNT,
 						   tbLua_Describe( L, 3, got, sizeof( got ) ) );
 	}
+	lua_pushinteger( L, n );
+	tbLua_Guard( L, tbLuaGuard_threads, "World.threads" );
+	lua_pop( L, 1 );
 	tbWorldDef settings = tbWorld_GetSettings( world->id );
 	settings.workerCount = (int)n;
 	tbCheckResult( L, tbWorld_SetSolver( world->id, &settings ), "World.threads" );

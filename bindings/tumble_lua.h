@@ -63,6 +63,8 @@ typedef enum tbLuaGuard
 	tbLuaGuard_stepAfter,  ///< world:step, after the physics step (before the event handlers)
 	tbLuaGuard_copy,       ///< world:snapshot and world:restore, before the copy
 	tbLuaGuard_create,     ///< a constructor (add_*, joints, mover), before it builds anything
+	tbLuaGuard_world,      ///< tb.world, before it creates a world: its worker count at the stack top
+	tbLuaGuard_threads,    ///< world.threads = n (the World at index 1): n at the stack top
 } tbLuaGuard;
 
 /// Host hooks for event handlers registered with world:on, and a guard of the World calls that do
@@ -70,9 +72,11 @@ typedef enum tbLuaGuard
 /// registered; owner 0 is the scene itself.
 typedef struct tbLuaHost
 {
-	/// Called before every handler call (e.g. to reset a sandbox instruction budget). May be NULL.
-	void ( *beginCall )( lua_State* L, int owner, void* context );
-	/// Called after every handler call (restore what beginCall changed). May be NULL.
+	/// Called before every handler call (e.g. to switch to the owner's sandbox budget). Returns false,
+	/// with an error message pushed, to refuse the call: the handler then fails with that message
+	/// and endCall is not called. May be NULL.
+	bool ( *beginCall )( lua_State* L, int owner, void* context );
+	/// Called after every handler call that beginCall allowed (restore what it changed). May be NULL.
 	void ( *endCall )( lua_State* L, int owner, void* context );
 	/// Called when a handler of a non-zero owner fails. Return true when the host dealt with it (the
 	/// owner's handlers are then removed); false keeps the error to be raised after the step.
@@ -92,6 +96,10 @@ void tbLua_SetOwner( lua_State* L, int owner );
 
 /// Remove every event handler of an owner from the World at worldIndex.
 void tbLua_RemoveOwnerHandlers( lua_State* L, int worldIndex, int owner );
+
+/// Push a copy of the table at index (raw reads); its table values are copied too, down to depth
+/// levels (0: a shallow copy). Metatables are not copied.
+void tbLua_PushTableCopy( lua_State* L, int index, int depth );
 
 /// Keyboard state for tb.input.down(key): returns true while the named key is held. Key names are
 /// SDL-style lower-case names ("w", "space", "left"). Without a provider no key is ever down.

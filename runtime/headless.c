@@ -491,8 +491,10 @@ static void tbWriteJoints( tbJson* json, tbWorldId world, bool all )
 	free( bodies );
 }
 
+// finishError: the failure of the scene's finish(), reported as "finish_error" (the report is
+// written anyway: the state it failed on is what one wants to see).
 static void tbWriteReport( tbScene* scene, const tbAppOptions* options, const tbRunStats* stats, long long steps,
-						   const tbSoakStats* soak )
+						   const tbSoakStats* soak, const char* finishError )
 {
 	tbWorldId world = tbScene_GetWorld( scene );
 	tbJson json;
@@ -607,6 +609,11 @@ static void tbWriteReport( tbScene* scene, const tbAppOptions* options, const tb
 		}
 		tbJson_EndArray( &json );
 	}
+	if ( finishError != NULL )
+	{
+		tbJson_Key( &json, "finish_error" );
+		tbJson_String( &json, finishError );
+	}
 	tbJson_EndObject( &json );
 	fputc( '\n', stdout );
 	fflush( stdout );
@@ -680,15 +687,17 @@ static int tbRunBatch( tbScene* scene, const tbAppOptions* options )
 	{
 		fputs( "\r\033[K", stderr );
 	}
+	bool finished = true;
 	if ( status == 0 && tbScene_Finish( scene ) == false )
 	{
 		fprintf( stderr, "tumble: error in finish:\n%s\n", tbScene_GetError( scene ) );
-		status = 1;
+		finished = false;
 	}
 	if ( status == 0 && options->report )
 	{
-		tbWriteReport( scene, options, &stats, stats.count, &soak );
+		tbWriteReport( scene, options, &stats, stats.count, &soak, finished ? NULL : tbScene_GetError( scene ) );
 	}
+	status = finished ? status : 1;
 	free( stats.stepMs );
 	tbSoakFree( &soak );
 	return status;
@@ -851,7 +860,7 @@ static int tbRunLive( tbScene* scene, const tbAppOptions* options )
 	}
 	if ( options->report && tbScene_IsLoaded( scene ) )
 	{
-		tbWriteReport( scene, options, &stats, stats.count, NULL );
+		tbWriteReport( scene, options, &stats, stats.count, NULL, NULL );
 	}
 	free( stats.stepMs );
 	tbWatch_Destroy( watch );

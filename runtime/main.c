@@ -42,9 +42,10 @@ static void tbUsage( FILE* out )
 		   "  --all                report every body, not only the named ones\n"
 		   "  --watch              headless: keep running in real time and reload on change\n"
 		   "  --sandbox            run the scene as untrusted: no io/os/debug/C modules, an\n"
-		   "                       instruction budget per call and a memory cap\n"
+		   "                       instruction budget per script per step and a memory cap\n"
 		   "  --mod FILE           load a sandboxed mod script into the scene's world (repeatable)\n"
-		   "  --budget N           instructions per call for sandboxed code (default 20000000)\n"
+		   "  --budget N           instructions per script per step for sandboxed code (default\n"
+		   "                       20000000)\n"
 		   "  --memory MB          memory cap of the Lua state with --sandbox or --mod (default 256)\n"
 		   "  -h, --help           show this help and exit\n"
 		   "  --version            show the version and exit\n",

@@ -11,6 +11,8 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
+#include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,25 +22,37 @@
 // stops within microseconds of its budget, large enough that the hook costs nothing measurable.
 #define TB_HOOK_PERIOD 1000
 
+// What one script (the scene, or one mod) spent in the current host step: every call of it (update,
+// each event handler, keypressed, ...) draws from the same account, so a thousand handlers cannot
+// each get a fresh budget.
+typedef struct tbSandboxAccount
+{
+	long counted;	 ///< instructions and charges in this host step
+	double seconds;	 ///< thread CPU seconds of the finished limited calls of this host step
+	bool tripped;	 ///< a limit ran out: every instruction of the script raises until the next host step
+	char reason[160]; ///< what ran out, repeated by every later error
+} tbSandboxAccount;
+
 typedef struct tbSandboxState
 {
-	size_t used;     ///< bytes allocated by the state
-	size_t limit;    ///< 0: unlimited
-	long budget;     ///< instructions per call, 0: unlimited
-	long counted;    ///< instructions since the last tbSandbox_BeginCall
-	bool limited;    ///< the current call is untrusted code
-	bool tripped;    ///< the budget ran out: the hook fires on every instruction until the next call
-	bool hostStep;   ///< the next world:step is the scene host's own (tbSandbox_SetHostStep)
-	double deadline; ///< thread CPU seconds at which the current limited call is out of time
-	bool overtime;   ///< the current call ran past its deadline
+	size_t used;				   ///< bytes allocated by the state
+	size_t limit;				   ///< 0: unlimited
+	long budget;				   ///< instructions per script per host step, 0: unlimited
+	tbSandboxAccount* accounts;	   ///< one per owner (tbSandbox_SetAccounts)
+	int accountCount;			   ///< at least 1
+	int owner;					   ///< whose account the running code draws from
+	bool limited;				   ///< the running code is untrusted
+	double spanStart;			   ///< thread CPU seconds when the running limited span began
+	bool hostStep;				   ///< the next world:step is the scene host's own (tbSandbox_SetHostStep)
+	tbSandboxAccount singleAccount; ///< the account while no table was set
 } tbSandboxState;
 
-// A limited call may also use this much CPU time (of its thread) per budgeted instruction, and at
-// least TB_MIN_CALL_SECONDS: a safety net for loops of C work the deterministic charges below do
-// not price (queries, path changes, ...). Pure Lua never comes near it (a VM instruction takes a
-// few nanoseconds); the charges stop the common loops first, with a message that names the cost.
+// A limited script may also use this much CPU time (of its thread) per budgeted instruction in a
+// host step, and at least TB_MIN_CALL_SECONDS: a safety net for C work the deterministic charges
+// below do not price (queries, path changes, long library calls, ...). Pure Lua never comes near it
+// (a VM instruction takes a few nanoseconds).
 #define TB_SECONDS_PER_INSTRUCTION 2.0e-7
-#define TB_MIN_CALL_SECONDS 3.0
+#define TB_MIN_CALL_SECONDS 1.0
 
 static double tbThreadSeconds( void )
 {
@@ -52,6 +66,11 @@ static double tbCallSeconds( long budget )
 	double seconds = TB_SECONDS_PER_INSTRUCTION * (double)budget;
 	return seconds > TB_MIN_CALL_SECONDS ? seconds : TB_MIN_CALL_SECONDS;
 }
+
+// Growth of at least this many bytes checks the running script's CPU time (tbRefuseLargeAllocation).
+#define TB_SANDBOX_CHECKED_ALLOCATION ( (size_t)64 << 10 )
+
+static bool tbRefuseLargeAllocation( tbSandboxState* s );
 
 // Lua's allocator contract: nsize == 0 frees; a shrink must not fail; ptr == NULL means osize is a
 // type tag, not a size. Only growth is refused past the limit, so Lua raises "not enough memory"
@@ -70,6 +89,10 @@ static void* tbSandboxAlloc( void* ud, void* ptr, size_t osize, size_t nsize )
 	{
 		return NULL;
 	}
+	if ( nsize >= old + TB_SANDBOX_CHECKED_ALLOCATION && tbRefuseLargeAllocation( s ) )
+	{
+		return NULL;
+	}
 	void* block = realloc( ptr, nsize );
 	if ( block == NULL )
 	{
@@ -81,7 +104,7 @@ static void* tbSandboxAlloc( void* ud, void* ptr, size_t osize, size_t nsize )
 
 static tbSandboxState* tbGetState( lua_State* L )
 {
-	// Threads (coroutines) copy the main thread's extra space, so they share the counter.
+	// Threads (coroutines) copy the main thread's extra space, so they share the accounts.
 	return *(tbSandboxState**)lua_getextraspace( L );
 }
 
@@ -105,6 +128,8 @@ lua_State* tbSandbox_NewState( size_t memoryLimit )
 		return NULL;
 	}
 	s->limit = memoryLimit;
+	s->accounts = &s->singleAccount;
+	s->accountCount = 1;
 	lua_State* L = lua_newstate( tbSandboxAlloc, s );
 	if ( L == NULL )
 	{
@@ -125,6 +150,10 @@ void tbSandbox_CloseState( lua_State* L )
 	}
 	tbSandboxState* s = tbGetState( L );
 	lua_close( L );
+	if ( s->accounts != &s->singleAccount )
+	{
+		free( s->accounts );
+	}
 	free( s );
 }
 
@@ -138,15 +167,118 @@ size_t tbSandbox_GetMemoryLimit( lua_State* L )
 	return tbGetState( L )->limit;
 }
 
+static tbSandboxAccount* tbCurrentAccount( tbSandboxState* s )
+{
+	return s->accounts + s->owner;
+}
+
+static bool tbIsLimited( const tbSandboxState* s )
+{
+	return s->limited && s->budget > 0;
+}
+
 static void tbCountHook( lua_State* L, lua_Debug* ar );
 
-// Normal counting, or (tripped) a hook on every instruction.
-static void tbInstallHook( lua_State* L, tbSandboxState* s, bool tripped )
+// Hooks belong to each thread (coroutine) separately. The running thread counts in steps of
+// TB_HOOK_PERIOD, or of 1 while the running script's account is tripped; a thread whose count does
+// not match (a coroutine that tripped, the main thread after it) corrects itself at its next hook.
+static void tbSetHookFor( lua_State* L, tbSandboxState* s )
 {
-	s->tripped = tripped;
-	if ( s->budget > 0 )
+	if ( s->budget <= 0 )
 	{
-		lua_sethook( L, tbCountHook, LUA_MASKCOUNT, tripped ? 1 : TB_HOOK_PERIOD );
+		return;
+	}
+	int period = s->limited && tbCurrentAccount( s )->tripped ? 1 : TB_HOOK_PERIOD;
+	if ( lua_gethook( L ) != tbCountHook || lua_gethookcount( L ) != period )
+	{
+		lua_sethook( L, tbCountHook, LUA_MASKCOUNT, period );
+	}
+}
+
+// Marks the running script's account as out of budget and raises the error at the script's line
+// (level 0: the hook's running function; 1: a C function's caller). Every later instruction of the
+// script raises it again, so pcall, xpcall and coroutine.resume can catch it but not go on.
+static int tbTrip( lua_State* L, tbSandboxState* s, int level )
+{
+	tbSetHookFor( L, s );
+	luaL_where( L, level );
+	lua_pushstring( L, tbCurrentAccount( s )->reason );
+	lua_concat( L, 2 );
+	return lua_error( L );
+}
+
+static bool tbPastTime( tbSandboxState* s )
+{
+	tbSandboxAccount* a = tbCurrentAccount( s );
+	return a->seconds + ( tbThreadSeconds() - s->spanStart ) > tbCallSeconds( s->budget );
+}
+
+static void tbSetReason( tbSandboxAccount* a, const char* reason )
+{
+	a->tripped = true;
+	snprintf( a->reason, sizeof( a->reason ), "%s", reason );
+}
+
+static void tbSetTimeReason( tbSandboxState* s )
+{
+	char reason[160];
+	snprintf( reason, sizeof( reason ), "time budget exceeded (%.1f s of CPU per script per step, for a budget of %ld instructions)",
+			  tbCallSeconds( s->budget ), s->budget );
+	tbSetReason( tbCurrentAccount( s ), reason );
+}
+
+static void tbTripForTime( lua_State* L, tbSandboxState* s, int level )
+{
+	tbSetTimeReason( s );
+	tbTrip( L, s, level );
+}
+
+// Some single VM instructions copy a lot (a concatenation of two 8 MB strings), and a thousand of
+// them lie between two checks of the count hook. Large allocations are where that work shows, so
+// each one of a limited script checks the CPU-time limit; once the script is out of budget they are
+// refused (Lua raises "not enough memory", which the host reports as the budget error, and the
+// hook stops the script at its next check).
+static bool tbRefuseLargeAllocation( tbSandboxState* s )
+{
+	if ( tbIsLimited( s ) == false )
+	{
+		return false;
+	}
+	tbSandboxAccount* a = tbCurrentAccount( s );
+	if ( a->tripped == false && tbPastTime( s ) )
+	{
+		tbSetTimeReason( s );
+	}
+	return a->tripped;
+}
+
+// Adds cost to the running limited script's account (what: the C work it stands for, or NULL for
+// VM instructions). A spent account, or one this passes past the budget, raises the budget error at
+// `level` (tbTrip).
+static void tbCount( lua_State* L, tbSandboxState* s, long cost, const char* what, int level )
+{
+	tbSandboxAccount* a = tbCurrentAccount( s );
+	if ( a->tripped )
+	{
+		tbTrip( L, s, level );
+	}
+	a->counted += cost;
+	if ( a->counted > s->budget )
+	{
+		char reason[160];
+		if ( what != NULL )
+		{
+			snprintf( reason, sizeof( reason ),
+					  "instruction budget exceeded (%ld instructions per script per step; %s counts as %ld)", s->budget,
+					  what, cost );
+		}
+		else
+		{
+			snprintf( reason, sizeof( reason ), "instruction budget exceeded (%ld instructions per script per step)",
+					  s->budget );
+		}
+		tbSetReason( a, reason );
+		tbTrip( L, s, level );
 	}
 }
 
@@ -154,78 +286,103 @@ static void tbCountHook( lua_State* L, lua_Debug* ar )
 {
 	(void)ar;
 	tbSandboxState* s = tbGetState( L );
-	s->counted += s->tripped ? 1 : TB_HOOK_PERIOD;
-	if ( s->limited == false || s->budget <= 0 )
+	if ( tbIsLimited( s ) )
 	{
-		return;
-	}
-	if ( s->tripped == false && s->counted <= s->budget && tbThreadSeconds() > s->deadline )
-	{
-		s->overtime = true;
-	}
-	if ( s->counted > s->budget || s->overtime )
-	{
-		// Once the budget is gone the hook fires on every instruction, so the error comes back at
-		// the first instruction after any pcall (or coroutine.resume) that caught it: it unwinds
-		// every level of the script back to the host.
-		if ( s->tripped == false )
+		tbCount( L, s, lua_gethookcount( L ), NULL, 0 );
+		if ( tbPastTime( s ) )
 		{
-			tbInstallHook( L, s, true );
+			tbTripForTime( L, s, 0 );
 		}
-		luaL_where( L, 0 );
-		if ( s->overtime )
-		{
-			lua_pushfstring( L, "time budget exceeded (%f s of CPU per call, for a budget of %d instructions)",
-							 tbCallSeconds( s->budget ), (int)s->budget );
-		}
-		else
-		{
-			lua_pushfstring( L, "instruction budget exceeded (%d instructions per call)", (int)s->budget );
-		}
-		lua_concat( L, 2 );
-		lua_error( L );
 	}
+	tbSetHookFor( L, s );
 }
 
 void tbSandbox_SetBudget( lua_State* L, long budget )
 {
 	tbSandboxState* s = tbGetState( L );
 	s->budget = budget;
-	s->counted = 0;
-	s->tripped = false;
-	s->overtime = false;
-	s->deadline = tbThreadSeconds() + tbCallSeconds( budget );
+	tbSandbox_BeginHostStep( L );
 	lua_sethook( L, budget > 0 ? tbCountHook : NULL, budget > 0 ? LUA_MASKCOUNT : 0, TB_HOOK_PERIOD );
 }
 
-tbSandboxCall tbSandbox_BeginCall( lua_State* L, bool limited )
+bool tbSandbox_SetAccounts( lua_State* L, int count )
 {
 	tbSandboxState* s = tbGetState( L );
-	tbSandboxCall previous = { s->counted, s->limited, s->tripped, s->deadline, s->overtime };
-	s->counted = 0;
+	tbSandboxAccount* accounts = count > 1 ? calloc( (size_t)count, sizeof( tbSandboxAccount ) ) : &s->singleAccount;
+	if ( accounts == NULL )
+	{
+		return false;
+	}
+	if ( s->accounts != &s->singleAccount )
+	{
+		free( s->accounts );
+	}
+	s->accounts = accounts;
+	s->accountCount = count > 1 ? count : 1;
+	s->owner = 0;
+	return true;
+}
+
+void tbSandbox_BeginHostStep( lua_State* L )
+{
+	tbSandboxState* s = tbGetState( L );
+	for ( int i = 0; i < s->accountCount; ++i )
+	{
+		s->accounts[i].counted = 0;
+		s->accounts[i].seconds = 0.0;
+		s->accounts[i].tripped = false;
+	}
+	s->spanStart = tbThreadSeconds();
+	tbSetHookFor( L, s );
+}
+
+// Ends the running limited span: its CPU time goes to its account.
+static void tbCloseSpan( tbSandboxState* s, double now )
+{
+	if ( s->limited )
+	{
+		tbCurrentAccount( s )->seconds += now - s->spanStart;
+	}
+	s->spanStart = now;
+}
+
+tbSandboxCall tbSandbox_BeginCall( lua_State* L, int owner, bool limited )
+{
+	tbSandboxState* s = tbGetState( L );
+	tbSandboxCall previous = { s->owner, s->limited };
+	double now = s->budget > 0 ? tbThreadSeconds() : 0.0;
+	tbCloseSpan( s, now );
+	s->owner = owner >= 0 && owner < s->accountCount ? owner : 0;
 	s->limited = limited;
-	s->overtime = false;
-	if ( limited && s->budget > 0 )
-	{
-		s->deadline = tbThreadSeconds() + tbCallSeconds( s->budget );
-	}
-	if ( s->tripped )
-	{
-		tbInstallHook( L, s, false );
-	}
+	tbSetHookFor( L, s );
 	return previous;
 }
 
 void tbSandbox_EndCall( lua_State* L, tbSandboxCall previous )
 {
 	tbSandboxState* s = tbGetState( L );
-	s->counted = previous.counted;
+	double now = s->budget > 0 ? tbThreadSeconds() : 0.0;
+	tbCloseSpan( s, now );
+	s->owner = previous.owner;
 	s->limited = previous.limited;
-	s->deadline = previous.deadline;
-	s->overtime = previous.overtime;
-	if ( s->tripped != previous.tripped )
+	tbSetHookFor( L, s );
+}
+
+const char* tbSandbox_GetTrip( lua_State* L, int owner )
+{
+	tbSandboxState* s = tbGetState( L );
+	bool tripped = owner >= 0 && owner < s->accountCount && s->accounts[owner].tripped;
+	return tripped ? s->accounts[owner].reason : NULL;
+}
+
+// Adds cost to the running script's account; past the budget it trips the account and raises
+// the budget error at the script's line.
+static void tbCharge( lua_State* L, long cost, const char* what )
+{
+	tbSandboxState* s = tbGetState( L );
+	if ( tbIsLimited( s ) )
 	{
-		tbInstallHook( L, s, previous.tripped );
+		tbCount( L, s, cost, what, 1 );
 	}
 }
 
@@ -266,11 +423,378 @@ int tbSandbox_LoadFile( lua_State* L, const char* path, int envIndex )
 	return status;
 }
 
-// load(chunk [, name [, mode [, env]]]) with mode forced to "t" and env defaulting to the sandbox.
+// Library calls -----------------------------------------------------------------------------------
+//
+// The count hook sees VM instructions only: one call of a standard-library C function can run for
+// any time between two of its checks (string.rep("", 2^53) never returns; a loop of load() on a
+// megabyte of text ran 13x past its limit). The sandbox's copies of the libraries therefore wrap
+// the functions whose work is not bounded by a few instructions: the work is priced from the
+// arguments before the call (and refused when no budget could pay it), and a call that may be long
+// is followed by a check of the CPU-time limit.
+
+// Bytes copied, parsed or scanned per budget instruction; table elements moved per instruction.
+#define TB_SANDBOX_BYTES_PER_INSTRUCTION 8
+#define TB_SANDBOX_LOAD_BYTES_PER_INSTRUCTION 1
+#define TB_SANDBOX_ELEMENT_COST 4
+// A call given this many bytes of strings (or a pattern whose worst case is this many steps) is
+// followed by a check of the CPU-time limit (a clock read, a fraction of a microsecond).
+#define TB_SANDBOX_LONG_CALL_BYTES ( (size_t)1 << 20 )
+#define TB_SANDBOX_LONG_PATTERN_WORK 1.0e6
+// The worst case a pattern may have: about 0.1 s of matching (measured, docs/RELIABILITY.md).
+#define TB_SANDBOX_MAX_PATTERN_WORK 5.0e7
+
+// After a call that may have been long: past the CPU-time limit, trip and raise at the caller.
+static void tbCheckTime( lua_State* L )
+{
+	tbSandboxState* s = tbGetState( L );
+	if ( tbIsLimited( s ) && tbCurrentAccount( s )->tripped == false && tbPastTime( s ) )
+	{
+		tbTripForTime( L, s, 1 );
+	}
+}
+
+// Calls the wrapped function (upvalue 1) with this call's arguments and returns all its results;
+// `long` checks the CPU-time limit after it.
+static int tbCallWrapped( lua_State* L, bool mayBeLong )
+{
+	int n = lua_gettop( L );
+	lua_pushvalue( L, lua_upvalueindex( 1 ) );
+	lua_insert( L, 1 );
+	lua_call( L, n, LUA_MULTRET );
+	if ( mayBeLong )
+	{
+		tbCheckTime( L );
+	}
+	return lua_gettop( L );
+}
+
+// Charges cost instructions for "<fn> of <count> <unit>" (a count past any budget, in double, is
+// clamped: the charge then trips the account).
+static void tbChargeWork( lua_State* L, double cost, const char* fn, double count, const char* unit )
+{
+	tbSandboxState* s = tbGetState( L );
+	if ( tbIsLimited( s ) == false || cost < 1.0 )
+	{
+		return;
+	}
+	char what[96];
+	snprintf( what, sizeof( what ), "%s of %.0f %s", fn, count, unit );
+	tbCharge( L, cost < 1.0e15 ? (long)cost : 1000000000000000L, what );
+}
+
+// Functions whose work follows the size of their string arguments (string.upper, utf8.len, ...).
+static int tbSandboxLongCall( lua_State* L )
+{
+	size_t bytes = 0;
+	int n = lua_gettop( L );
+	for ( int i = 1; i <= n; ++i )
+	{
+		if ( lua_type( L, i ) == LUA_TSTRING )
+		{
+			bytes += lua_rawlen( L, i );
+		}
+	}
+	return tbCallWrapped( L, bytes >= TB_SANDBOX_LONG_CALL_BYTES );
+}
+
+// string.rep(s, n [, sep]): the size of the result is known before any of it is made. An empty
+// result returns at once (Lua's loop would copy nothing n times).
+static int tbSandboxRep( lua_State* L )
+{
+	size_t length = 0;
+	size_t sepLength = 0;
+	luaL_checklstring( L, 1, &length );
+	lua_Integer n = luaL_checkinteger( L, 2 );
+	luaL_optlstring( L, 3, "", &sepLength );
+	double total = n > 0 ? (double)length * (double)n + (double)sepLength * (double)( n - 1 ) : 0.0;
+	if ( total == 0.0 )
+	{
+		lua_pushliteral( L, "" );
+		return 1;
+	}
+	tbSandboxState* s = tbGetState( L );
+	if ( s->limit > 0 && total > (double)s->limit )
+	{
+		char message[128];
+		snprintf( message, sizeof( message ), "string.rep: the result would be %.0f bytes, more than the memory cap (%zu bytes)",
+				  total, s->limit );
+		return luaL_error( L, "%s", message );
+	}
+	tbChargeWork( L, total / TB_SANDBOX_BYTES_PER_INSTRUCTION, "string.rep", total, "bytes" );
+	return tbCallWrapped( L, total >= (double)TB_SANDBOX_LONG_CALL_BYTES );
+}
+
+// Pattern matching (Lua manual 6.4.1) backtracks: an item followed by '*', '+' or '-' tries every
+// length of its run, and each of those tries the rest of the pattern, so k such items on an
+// n-byte subject can take n^k steps ('.-' twelve times on 60 bytes never ends). The estimate of
+// the worst case: (start positions) x the product over those items of (the longest run of subject
+// bytes their class matches + 1), x 2 per '?', x (n + 1) per back reference or %b. Ordinary uses
+// stay far below the limit ("(%w+)=(%w+)" on 10 KB of text: runs of words).
+
+static bool tbClassHas( int c, int cl )
+{
+	bool has;
+	switch ( tolower( cl ) )
+	{
+		case 'a': has = isalpha( c ); break;
+		case 'c': has = iscntrl( c ); break;
+		case 'd': has = isdigit( c ); break;
+		case 'g': has = isgraph( c ); break;
+		case 'l': has = islower( c ); break;
+		case 'p': has = ispunct( c ); break;
+		case 's': has = isspace( c ); break;
+		case 'u': has = isupper( c ); break;
+		case 'w': has = isalnum( c ); break;
+		case 'x': has = isxdigit( c ); break;
+		default: return cl == c;
+	}
+	return isupper( cl ) ? !has : has;
+}
+
+// The end of the single-character class at p: '.', '%x', a set '[...]' or a literal.
+static const char* tbClassEnd( const char* p, const char* end )
+{
+	if ( *p == '%' )
+	{
+		return p + 2 <= end ? p + 2 : end;
+	}
+	if ( *p == '[' )
+	{
+		const char* q = p + 1;
+		if ( q < end && *q == '^' )
+		{
+			++q;
+		}
+		// The first character of a set is never its end ("[]]" is a set of ']').
+		do
+		{
+			if ( q >= end )
+			{
+				return end;
+			}
+			if ( *q++ == '%' && q < end )
+			{
+				++q;
+			}
+		} while ( q < end && *q != ']' );
+		return q < end ? q + 1 : end;
+	}
+	return p + 1;
+}
+
+static bool tbSetHas( int c, const char* p, const char* close )
+{
+	bool negate = false;
+	++p;
+	if ( p < close && *p == '^' )
+	{
+		negate = true;
+		++p;
+	}
+	while ( p < close )
+	{
+		if ( *p == '%' && p + 1 < close )
+		{
+			if ( tbClassHas( c, (unsigned char)p[1] ) )
+			{
+				return !negate;
+			}
+			p += 2;
+		}
+		else if ( p + 2 < close && p[1] == '-' )
+		{
+			if ( (unsigned char)p[0] <= c && c <= (unsigned char)p[2] )
+			{
+				return !negate;
+			}
+			p += 3;
+		}
+		else
+		{
+			if ( (unsigned char)*p == c )
+			{
+				return !negate;
+			}
+			++p;
+		}
+	}
+	return negate;
+}
+
+static bool tbSingleMatch( int c, const char* p, const char* classEnd )
+{
+	switch ( *p )
+	{
+		case '.': return true;
+		case '%': return p + 1 < classEnd && tbClassHas( c, (unsigned char)p[1] );
+		case '[': return tbSetHas( c, p, classEnd - 1 );
+		default: return (unsigned char)*p == c;
+	}
+}
+
+static double tbLongestRun( const char* subject, size_t n, const char* p, const char* classEnd )
+{
+	size_t longest = 0;
+	size_t run = 0;
+	for ( size_t i = 0; i < n; ++i )
+	{
+		run = tbSingleMatch( (unsigned char)subject[i], p, classEnd ) ? run + 1 : 0;
+		longest = run > longest ? run : longest;
+	}
+	return (double)longest;
+}
+
+static double tbPatternWork( const char* subject, size_t n, const char* p, size_t patternLength, bool plain,
+							 bool anchors )
+{
+	double starts = (double)n + 1.0;
+	if ( plain )
+	{
+		return starts * ( (double)patternLength + 1.0 );
+	}
+	const char* end = p + patternLength;
+	if ( anchors && p < end && *p == '^' )
+	{
+		starts = 1.0;
+		++p;
+	}
+	double branches = 1.0;
+	while ( p < end && branches < 1.0e30 )
+	{
+		if ( *p == '(' || *p == ')' || ( *p == '$' && p + 1 == end ) )
+		{
+			++p;
+			continue;
+		}
+		if ( *p == '%' && p + 1 < end && ( p[1] == 'b' || isdigit( (unsigned char)p[1] ) ) )
+		{
+			branches *= (double)n + 1.0;
+			p += p[1] == 'b' ? ( p + 4 <= end ? 4 : end - p ) : 2;
+			continue;
+		}
+		if ( *p == '%' && p + 1 < end && p[1] == 'f' )
+		{
+			p += 2;
+			p = p < end ? tbClassEnd( p, end ) : end;
+			continue;
+		}
+		const char* classEnd = tbClassEnd( p, end );
+		if ( classEnd < end && ( *classEnd == '*' || *classEnd == '+' || *classEnd == '-' ) )
+		{
+			branches *= tbLongestRun( subject, n, p, classEnd ) + 1.0;
+			++classEnd;
+		}
+		else if ( classEnd < end && *classEnd == '?' )
+		{
+			branches *= 2.0;
+			++classEnd;
+		}
+		p = classEnd;
+	}
+	return starts * branches + (double)n;
+}
+
+// string.find, match, gmatch, gsub. Upvalue 2: the function's name.
+static int tbSandboxPattern( lua_State* L )
+{
+	size_t n = 0;
+	size_t patternLength = 0;
+	const char* subject = luaL_checklstring( L, 1, &n );
+	const char* pattern = luaL_checklstring( L, 2, &patternLength );
+	const char* fn = lua_tostring( L, lua_upvalueindex( 2 ) );
+	bool plain = strcmp( fn, "string.find" ) == 0 && lua_toboolean( L, 4 );
+	// gmatch does not anchor at '^' (Lua 5.4 matches it as a character there).
+	double work = tbPatternWork( subject, n, pattern, patternLength, plain, strcmp( fn, "string.gmatch" ) != 0 );
+	if ( tbIsLimited( tbGetState( L ) ) && work > TB_SANDBOX_MAX_PATTERN_WORK )
+	{
+		char message[256];
+		snprintf( message, sizeof( message ),
+				  "%s: the pattern may take about %.1e steps on this %zu-byte subject, more than the sandbox allows "
+				  "(%.0e): repeated items ('.-', '.*') backtrack over each other",
+				  fn, work, n, TB_SANDBOX_MAX_PATTERN_WORK );
+		return luaL_error( L, "%s", message );
+	}
+	tbChargeWork( L, (double)n / TB_SANDBOX_BYTES_PER_INSTRUCTION, fn, (double)n, "bytes" );
+	return tbCallWrapped( L, work > TB_SANDBOX_LONG_PATTERN_WORK );
+}
+
+// A range of table elements from the integer arguments at first and last (last absent: #t, refused
+// on a table whose length is a metamethod's answer, which could change between our reading and the
+// library's).
+static double tbRangeCount( lua_State* L, int first, int last, const char* fn )
+{
+	lua_Integer i = luaL_optinteger( L, first, 1 );
+	lua_Integer j = 0;
+	if ( lua_isnoneornil( L, last ) )
+	{
+		if ( luaL_getmetafield( L, 1, "__len" ) != LUA_TNIL )
+		{
+			luaL_error( L, "%s: a table with a __len metamethod needs an explicit range in the sandbox", fn );
+		}
+		j = (lua_Integer)lua_rawlen( L, 1 );
+	}
+	else
+	{
+		j = luaL_checkinteger( L, last );
+	}
+	return j >= i ? (double)j - (double)i + 1.0 : 0.0;
+}
+
+static int tbSandboxMove( lua_State* L )
+{
+	lua_Integer f = luaL_checkinteger( L, 2 );
+	lua_Integer e = luaL_checkinteger( L, 3 );
+	double count = e >= f ? (double)e - (double)f + 1.0 : 0.0;
+	tbChargeWork( L, count * TB_SANDBOX_ELEMENT_COST, "table.move", count, "elements" );
+	return tbCallWrapped( L, false );
+}
+
+static int tbSandboxConcat( lua_State* L )
+{
+	luaL_checktype( L, 1, LUA_TTABLE );
+	double count = tbRangeCount( L, 3, 4, "table.concat" );
+	tbChargeWork( L, count * TB_SANDBOX_ELEMENT_COST, "table.concat", count, "elements" );
+	return tbCallWrapped( L, count > 1.0e5 );
+}
+
+static int tbSandboxUnpack( lua_State* L )
+{
+	double count = tbRangeCount( L, 2, 3, "table.unpack" );
+	tbChargeWork( L, count * TB_SANDBOX_ELEMENT_COST, "table.unpack", count, "elements" );
+	return tbCallWrapped( L, false );
+}
+
+// table.insert, table.remove (elements shifted: up to #t) and table.sort (n log2 n comparisons).
+// Upvalue 2: the function's name.
+static int tbSandboxShift( lua_State* L )
+{
+	const char* fn = lua_tostring( L, lua_upvalueindex( 2 ) );
+	luaL_checktype( L, 1, LUA_TTABLE );
+	if ( luaL_getmetafield( L, 1, "__len" ) != LUA_TNIL )
+	{
+		return luaL_error( L, "%s: tables with a __len metamethod are not supported in the sandbox", fn );
+	}
+	double n = (double)lua_rawlen( L, 1 );
+	double cost = n;
+	if ( strcmp( fn, "table.sort" ) == 0 )
+	{
+		cost = n * ( log2( n + 1.0 ) + 1.0 );
+	}
+	tbChargeWork( L, cost * TB_SANDBOX_ELEMENT_COST, fn, n, "elements" );
+	return tbCallWrapped( L, n > 1.0e5 );
+}
+
+// load(chunk [, name [, mode [, env]]]) with mode forced to "t" and env defaulting to the sandbox;
+// a text chunk is charged by its size (parsing takes a few nanoseconds per byte).
 // Upvalues: the real load, the environment.
 static int tbSandboxLoad( lua_State* L )
 {
 	int n = lua_gettop( L );
+	if ( lua_type( L, 1 ) == LUA_TSTRING )
+	{
+		double bytes = (double)lua_rawlen( L, 1 );
+		tbChargeWork( L, bytes / TB_SANDBOX_LOAD_BYTES_PER_INSTRUCTION, "load", bytes, "bytes" );
+	}
 	lua_pushvalue( L, lua_upvalueindex( 1 ) );
 	lua_pushvalue( L, 1 );
 	if ( n >= 2 )
@@ -291,7 +815,54 @@ static int tbSandboxLoad( lua_State* L )
 		lua_pushvalue( L, lua_upvalueindex( 2 ) );
 	}
 	lua_call( L, 4, LUA_MULTRET );
+	tbCheckTime( L );
 	return lua_gettop( L ) - n;
+}
+
+// setmetatable refusing __gc: finalizers run with hooks off (during any collection, at a reload
+// and when the state closes), so no budget could stop one. The field must be in the metatable when
+// it is set for the object to be finalized (manual 2.5.3), so checking here is enough.
+static int tbSandboxSetMetatable( lua_State* L )
+{
+	if ( lua_type( L, 2 ) == LUA_TTABLE )
+	{
+		lua_pushliteral( L, "__gc" );
+		if ( lua_rawget( L, 2 ) != LUA_TNIL )
+		{
+			return luaL_error( L, "setmetatable: __gc metamethods are not allowed in the sandbox (finalizers run "
+								  "outside the instruction budget)" );
+		}
+		lua_pop( L, 1 );
+	}
+	return tbCallWrapped( L, false );
+}
+
+// xpcall's message handler, wrapped: once the script's budget is gone, the handler is not run (the
+// budget error is raised inside the count hook, where hooks are off, so a handler called from there
+// could loop for ever); the error goes on unchanged. Upvalue 1: the script's handler.
+static int tbSandboxMessageHandler( lua_State* L )
+{
+	tbSandboxState* s = tbGetState( L );
+	if ( tbIsLimited( s ) && tbCurrentAccount( s )->tripped )
+	{
+		lua_settop( L, 1 );
+		return 1;
+	}
+	int n = lua_gettop( L );
+	lua_pushvalue( L, lua_upvalueindex( 1 ) );
+	lua_insert( L, 1 );
+	lua_call( L, n, 1 );
+	return 1;
+}
+
+// xpcall(f, msgh, ...) with msgh wrapped. Upvalue 1: the real xpcall.
+static int tbSandboxXpcall( lua_State* L )
+{
+	luaL_checktype( L, 2, LUA_TFUNCTION );
+	lua_pushvalue( L, 2 );
+	lua_pushcclosure( L, tbSandboxMessageHandler, 1 );
+	lua_replace( L, 2 );
+	return tbCallWrapped( L, false );
 }
 
 // collectgarbage restricted to options that cannot stop or retune the collector.
@@ -354,20 +925,14 @@ static int tbSandboxRequire( lua_State* L )
 
 	if ( strcmp( name, "tumble" ) == 0 )
 	{
-		// A shallow copy per environment: one script replacing tb.world cannot affect another.
+		// A copy per environment, its subtables (tb.input, ...) included: one script replacing
+		// tb.world or tb.input.down cannot affect another, nor the trusted scene.
 		luaL_getsubtable( L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE );
 		if ( lua_getfield( L, -1, "tumble" ) != LUA_TTABLE )
 		{
 			return luaL_error( L, "module 'tumble' is not available" );
 		}
-		lua_newtable( L );
-		lua_pushnil( L );
-		while ( lua_next( L, -3 ) != 0 )
-		{
-			lua_pushvalue( L, -2 );
-			lua_insert( L, -2 );
-			lua_rawset( L, -4 );
-		}
+		tbLua_PushTableCopy( L, -1, 1 );
 		lua_pushvalue( L, -1 );
 		lua_setfield( L, lua_upvalueindex( 2 ), name );
 		return 1;
@@ -429,30 +994,85 @@ static int tbSandboxRequire( lua_State* L )
 	return 1;
 }
 
-// A copy of a library table, so one script replacing string.format cannot affect another.
-static void tbCopyLibrary( lua_State* L, int env, const char* name, const char* skip )
+// The library functions the sandbox wraps (see "Library calls" above).
+typedef struct tbLibraryWrap
+{
+	const char* library;
+	const char* name;
+	lua_CFunction wrapper;
+	const char* label; ///< passed to the wrapper as upvalue 2 when not NULL
+} tbLibraryWrap;
+
+static const tbLibraryWrap tb_libraryWraps[] = {
+	{ "string", "rep", tbSandboxRep, NULL },
+	{ "string", "find", tbSandboxPattern, "string.find" },
+	{ "string", "match", tbSandboxPattern, "string.match" },
+	{ "string", "gmatch", tbSandboxPattern, "string.gmatch" },
+	{ "string", "gsub", tbSandboxPattern, "string.gsub" },
+	{ "string", "byte", tbSandboxLongCall, NULL },
+	{ "string", "format", tbSandboxLongCall, NULL },
+	{ "string", "lower", tbSandboxLongCall, NULL },
+	{ "string", "upper", tbSandboxLongCall, NULL },
+	{ "string", "reverse", tbSandboxLongCall, NULL },
+	{ "string", "sub", tbSandboxLongCall, NULL },
+	{ "string", "pack", tbSandboxLongCall, NULL },
+	{ "string", "unpack", tbSandboxLongCall, NULL },
+	{ "table", "move", tbSandboxMove, NULL },
+	{ "table", "concat", tbSandboxConcat, NULL },
+	{ "table", "unpack", tbSandboxUnpack, NULL },
+	{ "table", "insert", tbSandboxShift, "table.insert" },
+	{ "table", "remove", tbSandboxShift, "table.remove" },
+	{ "table", "sort", tbSandboxShift, "table.sort" },
+	{ "utf8", "char", tbSandboxLongCall, NULL },
+	{ "utf8", "codepoint", tbSandboxLongCall, NULL },
+	{ "utf8", "len", tbSandboxLongCall, NULL },
+	{ "utf8", "offset", tbSandboxLongCall, NULL },
+	{ NULL, NULL, NULL, NULL },
+};
+
+// Pushes a copy of a library table (so one script replacing string.format cannot affect another)
+// with the functions of tb_libraryWraps wrapped and the field `skip` left out.
+static void tbPushLibrary( lua_State* L, const char* name, const char* skip )
 {
 	lua_getglobal( L, name );
-	if ( lua_type( L, -1 ) != LUA_TTABLE )
+	lua_newtable( L );
+	if ( lua_type( L, -2 ) != LUA_TTABLE )
 	{
-		lua_pop( L, 1 );
+		lua_remove( L, -2 );
 		return;
 	}
-	lua_newtable( L );
 	lua_pushnil( L );
 	while ( lua_next( L, -3 ) != 0 )
 	{
-		if ( skip != NULL && lua_type( L, -2 ) == LUA_TSTRING && strcmp( lua_tostring( L, -2 ), skip ) == 0 )
+		const char* key = lua_type( L, -2 ) == LUA_TSTRING ? lua_tostring( L, -2 ) : "";
+		if ( skip != NULL && strcmp( key, skip ) == 0 )
 		{
 			lua_pop( L, 1 );
 			continue;
+		}
+		for ( const tbLibraryWrap* w = tb_libraryWraps; w->library != NULL; ++w )
+		{
+			if ( strcmp( w->library, name ) == 0 && strcmp( w->name, key ) == 0 )
+			{
+				if ( w->label != NULL )
+				{
+					lua_pushstring( L, w->label );
+				}
+				lua_pushcclosure( L, w->wrapper, w->label != NULL ? 2 : 1 );
+				break;
+			}
 		}
 		lua_pushvalue( L, -2 );
 		lua_insert( L, -2 );
 		lua_rawset( L, -4 );
 	}
+	lua_remove( L, -2 );
+}
+
+static void tbCopyLibrary( lua_State* L, int env, const char* name, const char* skip )
+{
+	tbPushLibrary( L, name, skip );
 	lua_setfield( L, env, name );
-	lua_pop( L, 1 );
 }
 
 void tbSandbox_PushEnvironment( lua_State* L, const char* searchPath, const char* libraryPath )
@@ -468,6 +1088,10 @@ void tbSandbox_PushEnvironment( lua_State* L, const char* searchPath, const char
 	for ( int i = 0; safe[i] != NULL; ++i )
 	{
 		lua_getglobal( L, safe[i] );
+		if ( strcmp( safe[i], "setmetatable" ) == 0 || strcmp( safe[i], "xpcall" ) == 0 )
+		{
+			lua_pushcclosure( L, safe[i][0] == 's' ? tbSandboxSetMetatable : tbSandboxXpcall, 1 );
+		}
 		lua_setfield( L, env, safe[i] );
 	}
 	lua_pushcfunction( L, tbSandbox_Print );
@@ -517,6 +1141,9 @@ void tbSandbox_ProtectStrings( lua_State* L )
 	{
 		lua_pushboolean( L, 0 );
 		lua_setfield( L, -2, "__metatable" );
+		// Method calls on strings ("x"):rep(n) reach the wrapped functions too, and not string.dump.
+		tbPushLibrary( L, "string", "dump" );
+		lua_setfield( L, -2, "__index" );
 		lua_pop( L, 1 );
 	}
 	lua_pop( L, 1 );
@@ -527,6 +1154,7 @@ void tbSandbox_ProtectStrings( lua_State* L )
 typedef struct tbPairCount
 {
 	tbBodyId body;	///< the body whose shape is the query; its own shapes do not count
+	tbAABB box;		///< the query's box
 	long twice;		///< pairs counted twice: a pair of two movable shapes is met from both sides
 	long limit;		///< stop once twice passes this
 } tbPairCount;
@@ -539,8 +1167,18 @@ static bool tbCountPair( tbShapeId shapeId, void* context )
 	{
 		return true;
 	}
+	// A mesh pairs the query with each triangle within its box (100 meshes under 10 boxes were
+	// predicted as 1,000 pairs and made 1.47 million).
+	long pairs = 1;
+	const tbMesh* mesh = tbShape_GetMesh( shapeId );
+	if ( mesh != NULL )
+	{
+		long room = count->limit - count->twice + 2;
+		int limit = room < 1000000000L ? (int)room : 1000000000;
+		pairs = tbCountMeshTriangles( mesh, tbBody_GetTransform( other ), count->box, limit );
+	}
 	// A static shape is never a query, so its pair is met once: count it twice.
-	count->twice += tbBody_GetType( other ) == tbBody_static ? 2 : 1;
+	count->twice += ( tbBody_GetType( other ) == tbBody_static ? 2 : 1 ) * pairs;
 	return count->twice <= count->limit;
 }
 
@@ -558,7 +1196,7 @@ static long tbPredictPairs( tbWorldId world, long limit )
 		return 0;
 	}
 	bodyCount = tbWorld_GetBodies( world, bodies, bodyCount );
-	tbPairCount count = { tb_nullBodyId, 0, 2 * limit };
+	tbPairCount count = { tb_nullBodyId, { { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f } }, 0, 2 * limit };
 	tbQueryFilter filter = tbDefaultQueryFilter();
 	for ( int i = 0; i < bodyCount && count.twice <= count.limit; ++i )
 	{
@@ -572,12 +1210,14 @@ static long tbPredictPairs( tbWorldId world, long limit )
 		int queried = shapeCount < 16 ? shapeCount : 16;
 		for ( int k = 0; k < queried && count.twice <= count.limit; ++k )
 		{
-			tbWorld_OverlapAABB( world, tbShape_GetAABB( shapes[k] ), filter, tbCountPair, &count );
+			count.box = tbShape_GetAABB( shapes[k] );
+			tbWorld_OverlapAABB( world, count.box, filter, tbCountPair, &count );
 		}
 		if ( shapeCount > 16 && count.twice <= count.limit )
 		{
 			// The shapes past the 16th: the body's box stands in for them.
-			tbWorld_OverlapAABB( world, tbBody_ComputeAABB( bodies[i] ), filter, tbCountPair, &count );
+			count.box = tbBody_ComputeAABB( bodies[i] );
+			tbWorld_OverlapAABB( world, count.box, filter, tbCountPair, &count );
 		}
 	}
 	free( bodies );
@@ -662,30 +1302,6 @@ bool tbSandbox_CheckPhysics( tbWorldId world, bool predict, char* message, size_
 #define TB_SANDBOX_CREATE_COST_PER_ELEMENT 300
 #define TB_SANDBOX_MAX_ELEMENTS 10000000L
 
-// Adds cost to the current limited call; past the budget it raises the budget error at the
-// script's line and trips the hook, as tbCountHook does.
-static void tbCharge( lua_State* L, long cost, const char* what )
-{
-	tbSandboxState* s = tbGetState( L );
-	if ( s->limited == false || s->budget <= 0 )
-	{
-		return;
-	}
-	s->counted += cost;
-	if ( s->counted > s->budget )
-	{
-		if ( s->tripped == false )
-		{
-			tbInstallHook( L, s, true );
-		}
-		luaL_where( L, 1 );
-		lua_pushfstring( L, "instruction budget exceeded (%I instructions per call; %s counts as %I)",
-						 (lua_Integer)s->budget, what, (lua_Integer)cost );
-		lua_concat( L, 2 );
-		lua_error( L );
-	}
-}
-
 static long tbStepCost( tbWorldId world )
 {
 	tbWorldCounters c = tbWorld_GetCounters( world );
@@ -720,11 +1336,22 @@ static long tbRawLength( lua_State* L, int def, const char* key )
 	return n;
 }
 
+// The bindings read definitions with metamethods; the price below is read raw, so a definition
+// given through a proxy (__index to the real one) was priced as empty. Definitions are plain tables.
+static void tbRefuseProxy( lua_State* L, int index, const char* fn, const char* what )
+{
+	if ( lua_type( L, index ) == LUA_TTABLE && lua_getmetatable( L, index ) )
+	{
+		luaL_error( L, "%s: in the sandbox a %s must be a plain table (no metatable)", fn, what );
+	}
+}
+
 // What creating from the definition table at index 2 costs: a flat part, plus per point of a hull
 // or a mover's path, vertex and triangle of a mesh, and entry (and its points) of a compound, read
 // before the call so that an oversized definition is refused before any of it is built.
-static long tbCreateCost( lua_State* L )
+static long tbCreateCost( lua_State* L, const char* fn )
 {
+	tbRefuseProxy( L, 2, fn, "definition" );
 	long elements = tbRawLength( L, 2, "points" ) + tbRawLength( L, 2, "vertices" ) + tbRawLength( L, 2, "triangles" ) +
 					tbRawLength( L, 2, "path" );
 	if ( lua_type( L, 2 ) == LUA_TTABLE )
@@ -737,6 +1364,7 @@ static long tbCreateCost( lua_State* L )
 			for ( long i = 1; i <= count && elements < TB_SANDBOX_MAX_ELEMENTS; ++i )
 			{
 				lua_rawgeti( L, shapes, (lua_Integer)i );
+				tbRefuseProxy( L, -1, fn, "compound entry" );
 				elements += 1 + tbRawLength( L, lua_gettop( L ), "points" );
 				lua_pop( L, 1 );
 			}
@@ -749,6 +1377,24 @@ static long tbCreateCost( lua_State* L )
 
 void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn )
 {
+	if ( what == tbLuaGuard_world || what == tbLuaGuard_threads )
+	{
+		// Worlds and their worker threads are outside the memory cap: 127 worlds of 16 threads
+		// each were 1,905 threads.
+		lua_Integer threads = lua_tointeger( L, -1 );
+		if ( threads > TB_SANDBOX_MAX_THREADS )
+		{
+			luaL_error( L, "%s: a sandboxed script's world may have at most %d worker threads, got %d", fn,
+						TB_SANDBOX_MAX_THREADS, (int)threads );
+		}
+		if ( what == tbLuaGuard_world && tbGetWorldCount() >= TB_SANDBOX_MAX_WORLDS )
+		{
+			luaL_error( L, "%s: sandbox budget reached: %d worlds exist (a sandboxed script may create worlds while "
+						   "fewer than %d exist)",
+						fn, tbGetWorldCount(), TB_SANDBOX_MAX_WORLDS );
+		}
+		return;
+	}
 	tbWorldId world = tbLua_ToWorld( L, 1 );
 	if ( TB_IS_NULL( world ) || tbWorld_IsValid( world ) == false )
 	{
@@ -795,7 +1441,25 @@ void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn )
 			{
 				luaL_error( L, "%s: %s", fn, message );
 			}
-			tbCharge( L, tbCreateCost( L ), "this call" );
+			else
+			{
+				// At the limit, the call would pass it: refused before it builds anything, so a
+				// script catching the error (pcall) goes on with a world within the budget.
+				tbWorldCounters c = tbWorld_GetCounters( world );
+				if ( c.bodyCount >= TB_SANDBOX_MAX_BODIES || c.shapeCount >= TB_SANDBOX_MAX_SHAPES ||
+					 c.jointCount >= TB_SANDBOX_MAX_JOINTS )
+				{
+					luaL_error( L,
+								"%s: sandbox physics budget reached: %d bodies, %d shapes, %d joints (a sandboxed "
+								"scene may have at most %d bodies, %d shapes and %d joints)",
+								fn, c.bodyCount, c.shapeCount, c.jointCount, TB_SANDBOX_MAX_BODIES, TB_SANDBOX_MAX_SHAPES,
+								TB_SANDBOX_MAX_JOINTS );
+				}
+			}
+			tbCharge( L, tbCreateCost( L, fn ), "this call" );
 			break;
+		case tbLuaGuard_world:
+		case tbLuaGuard_threads:
+			break; // above
 	}
 }

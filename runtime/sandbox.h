@@ -23,29 +23,39 @@ void tbSandbox_CloseState( lua_State* L );
 size_t tbSandbox_GetMemoryUsed( lua_State* L );
 size_t tbSandbox_GetMemoryLimit( lua_State* L );
 
-/// Install the instruction counter: from now on a limited call that runs more than `budget`
-/// VM instructions since the last tbSandbox_BeginCall raises "instruction budget exceeded", and
-/// raises it again at every later instruction of that call, so pcall cannot swallow it. A limited
-/// call that uses more than max(3 s, budget x 200 ns) of its thread's CPU time (C work a loop
-/// calls, which the counter does not see) raises "time budget exceeded" the same way.
-/// budget 0 turns both limits off.
+/// Install the instruction counter. Every script (owner 0, the scene; 1..n, the mods) has an
+/// account per host step (tbSandbox_BeginHostStep): the limited calls of one script in one host
+/// step (update, every event handler, keypressed, ...) together may run `budget` VM instructions
+/// (plus the charges of C work, see tbSandbox_Guard and the library wrappers) and use
+/// max(1 s, budget x 200 ns) of their thread's CPU time. Past either, the script's account is
+/// tripped: "instruction budget exceeded" or "time budget exceeded" is raised at once and again at
+/// every later instruction of that script in any thread, so pcall, xpcall and coroutines cannot
+/// swallow it, until the next host step. budget 0 turns both limits off.
 void tbSandbox_SetBudget( lua_State* L, long budget );
+
+/// Give the state `count` accounts (owners 0..count-1; default 1). Returns false when out of memory.
+bool tbSandbox_SetAccounts( lua_State* L, int count );
+
+/// A new host step (a frame, a key press, a load): every account starts from zero.
+void tbSandbox_BeginHostStep( lua_State* L );
 
 /// What tbSandbox_BeginCall replaced, for tbSandbox_EndCall.
 typedef struct tbSandboxCall
 {
-	long counted;
+	int owner;
 	bool limited;
-	bool tripped;
-	double deadline;
-	bool overtime;
 } tbSandboxCall;
 
-/// Start a new call's budget: limited (the current budget) or unlimited (trusted code). Returns
-/// the previous call's state, so a call nested in another (an event handler run by world:step
-/// inside a trusted update) can give the outer call its own budget back.
-tbSandboxCall tbSandbox_BeginCall( lua_State* L, bool limited );
+/// Run code of `owner`, limited (drawing from its account) or unlimited (trusted code). Returns
+/// the running call's owner, so a call nested in another (an event handler run by world:step
+/// inside a trusted update) can give the outer call its account back with tbSandbox_EndCall.
+tbSandboxCall tbSandbox_BeginCall( lua_State* L, int owner, bool limited );
 void tbSandbox_EndCall( lua_State* L, tbSandboxCall previous );
+
+/// What ran out when the owner's account is spent in this host step ("instruction budget
+/// exceeded (...)"), else NULL. Once spent, the script's large allocations are refused too, so a
+/// "not enough memory" error of a spent script should be reported with this instead.
+const char* tbSandbox_GetTrip( lua_State* L, int owner );
 
 /// Push a fresh environment table for an untrusted chunk: the safe base functions, copies of
 /// string/table/math/utf8/coroutine, os.clock/os.time/os.date, load (text chunks only, this
@@ -80,6 +90,10 @@ int tbSandbox_LoadFile( lua_State* L, const char* path, int envIndex );
 #define TB_SANDBOX_MAX_SHAPES 2000
 #define TB_SANDBOX_MAX_JOINTS 1000
 #define TB_SANDBOX_MAX_PAIRS 20000
+/// Sandboxed code may create a world while fewer than this many exist (the process's worlds, the
+/// scene's included), each with at most TB_SANDBOX_MAX_THREADS worker threads.
+#define TB_SANDBOX_MAX_WORLDS 32
+#define TB_SANDBOX_MAX_THREADS 4
 
 /// Check a sandboxed world against the physics budget. The broad phase's own pair count of the last
 /// step is always checked; `predict` also counts the pairs of shapes whose bounding boxes overlap

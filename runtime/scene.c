@@ -144,6 +144,28 @@ static int tbProtected( lua_State* L, lua_CFunction fn, void* context, char** er
 	return status;
 }
 
+// The file of a script: the scene (owner 0) or a mod.
+static const char* tbOwnerPath( const tbInstance* inst, int owner )
+{
+	return owner > 0 && owner <= inst->modCount ? inst->mods[owner - 1].path : inst->scene->path;
+}
+
+// The message of a "not enough memory" error of owner's code: a spent budget when the script ran
+// out of it (its large allocations are then refused), else the memory cap.
+static void tbPushMemoryError( tbInstance* inst, int owner )
+{
+	const char* trip = tbSandbox_GetTrip( inst->L, owner );
+	if ( trip != NULL )
+	{
+		lua_pushfstring( inst->L, "%s: %s", tbOwnerPath( inst, owner ), trip );
+	}
+	else
+	{
+		lua_pushfstring( inst->L, "%s: not enough memory (the scripts' memory cap of %d MiB is reached)",
+						 tbOwnerPath( inst, owner ), (int)( tbSandbox_GetMemoryLimit( inst->L ) >> 20 ) );
+	}
+}
+
 // Calls the function under its nargs arguments with a traceback handler, the budget of owner and
 // owner recorded as the owner of handlers registered meanwhile. Leaves nresults or the message.
 static int tbInstance_Call( tbInstance* inst, int owner, int nargs, int nresults )
@@ -152,7 +174,7 @@ static int tbInstance_Call( tbInstance* inst, int owner, int nargs, int nresults
 	int fnIndex = lua_gettop( L ) - nargs;
 	lua_pushcfunction( L, tbTraceback );
 	lua_insert( L, fnIndex );
-	tbSandboxCall previous = tbSandbox_BeginCall( L, owner != 0 || inst->sandboxed );
+	tbSandboxCall previous = tbSandbox_BeginCall( L, owner, owner != 0 || inst->sandboxed );
 	int previousOwner = inst->currentOwner;
 	inst->currentOwner = owner;
 	tbLua_SetOwner( L, owner );
@@ -164,8 +186,7 @@ static int tbInstance_Call( tbInstance* inst, int owner, int nargs, int nresults
 	if ( status == LUA_ERRMEM && tbSandbox_GetMemoryLimit( L ) > 0 )
 	{
 		lua_pop( L, 1 );
-		lua_pushfstring( L, "not enough memory (the scripts' memory cap of %d MiB is reached)",
-						 (int)( tbSandbox_GetMemoryLimit( L ) >> 20 ) );
+		tbPushMemoryError( inst, owner );
 	}
 	return status;
 }
@@ -196,8 +217,8 @@ static void tbPushWorld( tbInstance* inst )
 
 // Mods -------------------------------------------------------------------------------------------
 
-// Disables mod i with the message on the stack top (popped).
-static void tbDisableMod( tbInstance* inst, int i, const char* message )
+// Keeps the first error of mod i and stops calling its functions.
+static void tbStopMod( tbInstance* inst, int i, const char* message )
 {
 	tbMod* mod = inst->mods + i;
 	if ( mod->error == NULL )
@@ -210,6 +231,12 @@ static void tbDisableMod( tbInstance* inst, int i, const char* message )
 		luaL_unref( inst->L, LUA_REGISTRYINDEX, mod->tableRef );
 		mod->tableRef = LUA_NOREF;
 	}
+}
+
+// Disables mod i: no more calls of its functions or of its handlers on the scene's world.
+static void tbDisableMod( tbInstance* inst, int i, const char* message )
+{
+	tbStopMod( inst, i, message );
 	if ( inst->worldRef != LUA_NOREF )
 	{
 		tbPushWorld( inst );
@@ -259,37 +286,48 @@ static void tbCallAll( tbInstance* inst, const char* name, tbPushArgs* push, voi
 
 // Host hooks for event handlers run by world:step ------------------------------------------------
 
-static void tbHostBeginCall( lua_State* L, int owner, void* context )
+// The saved states form a stack; a handler nested deeper than it can hold is refused (were it run,
+// its end would restore a state it did not save: the trusted scene's unlimited one).
+static bool tbHostBeginCall( lua_State* L, int owner, void* context )
 {
 	tbInstance* inst = context;
-	if ( inst->savedCount < TB_MAX_CALL_DEPTH )
+	if ( inst->savedCount == TB_MAX_CALL_DEPTH )
 	{
-		inst->savedOwners[inst->savedCount] = inst->currentOwner;
-		inst->savedCalls[inst->savedCount] = tbSandbox_BeginCall( L, owner != 0 || inst->sandboxed );
-		inst->savedCount += 1;
+		lua_pushfstring( L, "%s: event handler not run: handlers nested more than %d deep (a handler stepping a world "
+							"whose handler steps another, ...)",
+						 tbOwnerPath( inst, owner ), TB_MAX_CALL_DEPTH );
+		return false;
 	}
+	if ( ( owner != 0 || inst->sandboxed ) && tbSandbox_GetTrip( L, owner ) != NULL )
+	{
+		// Out of budget in this step: its other handlers are not started at all.
+		lua_pushfstring( L, "%s: event handler not run: %s", tbOwnerPath( inst, owner ), tbSandbox_GetTrip( L, owner ) );
+		return false;
+	}
+	inst->savedOwners[inst->savedCount] = inst->currentOwner;
+	inst->savedCalls[inst->savedCount] = tbSandbox_BeginCall( L, owner, owner != 0 || inst->sandboxed );
+	inst->savedCount += 1;
 	inst->currentOwner = owner;
 	tbLua_SetOwner( L, owner );
+	return true;
 }
 
 static void tbHostEndCall( lua_State* L, int owner, void* context )
 {
 	(void)owner;
 	tbInstance* inst = context;
-	if ( inst->savedCount > 0 )
-	{
-		inst->savedCount -= 1;
-		inst->currentOwner = inst->savedOwners[inst->savedCount];
-		tbSandbox_EndCall( L, inst->savedCalls[inst->savedCount] );
-	}
+	inst->savedCount -= 1;
+	inst->currentOwner = inst->savedOwners[inst->savedCount];
+	tbSandbox_EndCall( L, inst->savedCalls[inst->savedCount] );
 	tbLua_SetOwner( L, inst->currentOwner );
 }
 
-// Sandboxed scenes: the World calls are checked against the physics and instruction budgets.
+// Sandboxed scenes and mods (also in a host run without --sandbox): the World calls are checked
+// against the physics and instruction budgets.
 static void tbHostGuard( lua_State* L, tbLuaGuard what, const char* fn, void* context )
 {
 	tbInstance* inst = context;
-	if ( inst->sandboxed )
+	if ( inst->sandboxed || inst->currentOwner != 0 )
 	{
 		tbSandbox_Guard( L, what, fn );
 	}
@@ -297,24 +335,19 @@ static void tbHostGuard( lua_State* L, tbLuaGuard what, const char* fn, void* co
 
 static bool tbHostHandlerError( lua_State* L, int owner, const char* message, void* context )
 {
-	(void)L;
 	tbInstance* inst = context;
-	int i = owner - 1;
-	if ( i < 0 || i >= inst->modCount )
+	if ( owner < 1 || owner > inst->modCount )
 	{
 		return false;
 	}
-	tbMod* mod = inst->mods + i;
-	if ( mod->error == NULL )
+	int top = lua_gettop( L );
+	if ( strcmp( message, "not enough memory" ) == 0 )
 	{
-		mod->error = tbStrdup( message );
-		fprintf( stderr, "tumble: mod %s disabled: %s\n", mod->path, message );
+		tbPushMemoryError( inst, owner );
+		message = lua_tostring( L, -1 );
 	}
-	if ( mod->tableRef != LUA_NOREF )
-	{
-		luaL_unref( inst->L, LUA_REGISTRYINDEX, mod->tableRef );
-		mod->tableRef = LUA_NOREF;
-	}
+	tbStopMod( inst, owner - 1, message );
+	lua_settop( L, top );
 	return true;
 }
 
@@ -619,6 +652,76 @@ static void tbCheckField( lua_State* L, int table, const char* path, const char*
 	lua_pop( L, 1 );
 }
 
+// Edit distance of two short names (insertions, deletions, substitutions, adjacent swaps), capped
+// at 3: enough to tell a misspelling.
+static int tbEditDistance( const char* a, const char* b )
+{
+	size_t n = strlen( a );
+	size_t m = strlen( b );
+	if ( n > 31 || m > 31 )
+	{
+		return 3;
+	}
+	int d[32][32];
+	for ( size_t i = 0; i <= n; ++i )
+	{
+		for ( size_t j = 0; j <= m; ++j )
+		{
+			int best = (int)( i > j ? i : j );
+			if ( i > 0 && j > 0 )
+			{
+				int substitute = d[i - 1][j - 1] + ( a[i - 1] != b[j - 1] );
+				int remove = d[i - 1][j] + 1;
+				int insert = d[i][j - 1] + 1;
+				best = substitute < remove ? substitute : remove;
+				best = insert < best ? insert : best;
+				if ( i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best )
+				{
+					best = d[i - 2][j - 2] + 1;
+				}
+			}
+			d[i][j] = best;
+		}
+	}
+	return d[n][m] < 3 ? d[n][m] : 3;
+}
+
+// A function field whose name is a misspelling of one the runtime calls (scene.finsh, scene.udpate)
+// would silently never run: warn with the file and the line where the function is defined. Other
+// fields are the scene's own state (scene.hinge = ...), left alone.
+static void tbWarnMisspelledFunctions( lua_State* L, int table, const char* const* functions )
+{
+	lua_pushnil( L );
+	while ( lua_next( L, table ) != 0 )
+	{
+		if ( lua_type( L, -2 ) == LUA_TSTRING && lua_type( L, -1 ) == LUA_TFUNCTION )
+		{
+			const char* key = lua_tostring( L, -2 );
+			bool known = false;
+			const char* closest = NULL;
+			for ( int i = 0; functions[i] != NULL; ++i )
+			{
+				known = known || strcmp( key, functions[i] ) == 0;
+				// At most 2 edits, and fewer than half the name's letters ("ui2" is not "ui").
+				int distance = tbEditDistance( key, functions[i] );
+				if ( closest == NULL && distance <= 2 && 2 * (size_t)distance < strlen( functions[i] ) )
+				{
+					closest = functions[i];
+				}
+			}
+			if ( known == false && closest != NULL )
+			{
+				lua_Debug ar;
+				lua_pushvalue( L, -1 );
+				lua_getinfo( L, ">S", &ar );
+				fprintf( stderr, "tumble: warning: %s:%d: the scene's function '%s' is never called (did you mean '%s'?)\n",
+						 ar.short_src, ar.linedefined, key, closest );
+			}
+		}
+		lua_pop( L, 1 );
+	}
+}
+
 static void tbReadSceneTable( tbInstance* inst, int table )
 {
 	lua_State* L = inst->L;
@@ -628,6 +731,7 @@ static void tbReadSceneTable( tbInstance* inst, int table )
 	{
 		tbCheckField( L, table, path, functions[i], LUA_TFUNCTION );
 	}
+	tbWarnMisspelledFunctions( L, table, functions );
 	tbCheckField( L, table, path, "world", LUA_TTABLE );
 
 	inst->reload = tbSceneReload_rebuild;
@@ -712,6 +816,11 @@ static void tbLoadMods( tbInstance* inst )
 		int top = lua_gettop( L );
 		tbSandbox_PushEnvironment( L, tbSandboxSearchPath( L, scene, mod->path ), tbLibraryPath( L, scene ) );
 		int status = tbSandbox_LoadFile( L, mod->path, -1 );
+		if ( status == LUA_ERRMEM )
+		{
+			lua_pop( L, 1 );
+			tbPushMemoryError( inst, i + 1 );
+		}
 		if ( status == LUA_OK )
 		{
 			status = tbInstance_Call( inst, i + 1, 0, 1 );
@@ -768,7 +877,13 @@ static int tbBuildEntry( lua_State* L )
 		tbSandbox_PushEnvironment( L, tbSandboxSearchPath( L, scene, scene->path ), tbLibraryPath( L, scene ) );
 		env = lua_gettop( L );
 	}
-	if ( tbSandbox_LoadFile( L, scene->path, env ) != LUA_OK )
+	int status = tbSandbox_LoadFile( L, scene->path, env );
+	if ( status == LUA_ERRMEM )
+	{
+		lua_pop( L, 1 );
+		tbPushMemoryError( inst, 0 );
+	}
+	if ( status != LUA_OK )
 	{
 		return lua_error( L );
 	}
@@ -906,6 +1021,11 @@ static tbInstance* tbCreateInstance( tbScene* scene )
 	}
 	if ( limits )
 	{
+		if ( tbSandbox_SetAccounts( inst->L, inst->modCount + 1 ) == false )
+		{
+			tbDestroyInstance( inst );
+			return NULL;
+		}
 		tbSandbox_SetBudget( inst->L, scene->options.instructionBudget );
 	}
 	return inst;
@@ -1221,6 +1341,7 @@ bool tbScene_Step( tbScene* scene, float dt )
 		return false;
 	}
 	tbStepContext step = { scene->current, dt, 0.0 };
+	tbSandbox_BeginHostStep( scene->current->L );
 	char* error = NULL;
 	if ( tbProtected( scene->current->L, tbStepEntry, &step, &error ) != LUA_OK )
 	{
@@ -1276,6 +1397,7 @@ bool tbScene_Call( tbScene* scene, const char* name, tbScenePushArgsFcn* pushArg
 		return false;
 	}
 	tbCallContext call = { scene->current, name, pushArgs, context };
+	tbSandbox_BeginHostStep( scene->current->L );
 	char* error = NULL;
 	if ( tbProtected( scene->current->L, tbCallEntry, &call, &error ) != LUA_OK )
 	{
@@ -1315,6 +1437,7 @@ bool tbScene_Finish( tbScene* scene )
 	{
 		return false;
 	}
+	tbSandbox_BeginHostStep( scene->current->L );
 	char* error = NULL;
 	if ( tbProtected( scene->current->L, tbFinishEntry, scene->current, &error ) != LUA_OK )
 	{

@@ -62,7 +62,7 @@ typedef struct tbSceneOptions
 	bool sandbox;			 ///< run the scene itself in a sandboxed environment
 	const char* const* mods; ///< mod script paths (copied), may be NULL
 	int modCount;
-	long instructionBudget; ///< per call of sandboxed code (scene with sandbox, mods), default 20 million
+	long instructionBudget; ///< per script (scene with sandbox, each mod) per host step, default 20 million
 	size_t memoryLimit;		///< bytes for the Lua state when sandbox or mods are used, default 256 MiB
 	const char* libraryDir; ///< directory of scripts/lib for require (copied), may be NULL
 } tbSceneOptions;

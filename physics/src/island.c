@@ -98,10 +98,7 @@ void tbUpdateSleep( tbWorld* world, float timeStep )
 			body->sleepTime += timeStep;
 		}
 	}
-	if ( world->def.enableSleep == false )
-	{
-		return;
-	}
+	tbKeepDrivenBodiesAwake( world );
 
 	for ( int i = 0; i < world->contacts.count; ++i )
 	{
@@ -113,6 +110,19 @@ void tbUpdateSleep( tbWorld* world, float timeStep )
 		tbUnion( world, contact->edges[0].bodyId, contact->edges[1].bodyId );
 	}
 	tbLinkJoints( world, tbJointLink );
+
+	// The islands of the counters (world:stats().islands): the awake groups, whether or not
+	// sleeping is on.
+	int islandCount = 0;
+	for ( int i = 0; i < count; ++i )
+	{
+		islandCount += bodies[i].islandParent >= 0 && tbFindRoot( world, i ) == i;
+	}
+	world->counters.islandCount = islandCount;
+	if ( world->def.enableSleep == false )
+	{
+		return;
+	}
 
 	// An island sleeps only if none of its bodies moved recently: mark roots of moving islands.
 	for ( int i = 0; i < count; ++i )

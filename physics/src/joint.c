@@ -935,6 +935,50 @@ void tbLinkJoints( tbWorld* world, tbJointLinkFcn* fcn )
 	}
 }
 
+static bool tbJointDrives( const tbJoint* joint )
+{
+	switch ( joint->type )
+	{
+		case tbJoint_hinge:
+			return joint->hinge.enableMotor && joint->hinge.motorSpeed != 0.0f && joint->hinge.maxMotorTorque > 0.0f;
+		case tbJoint_slider:
+			return joint->slider.enableMotor && joint->slider.motorSpeed != 0.0f && joint->slider.maxMotorForce > 0.0f;
+		case tbJoint_motor:
+			return joint->motor.motorSpeed != 0.0f && joint->motor.maxMotorTorque > 0.0f;
+		case tbJoint_sixDof:
+			for ( int i = 0; i < tbSixDof_axisCount; ++i )
+			{
+				if ( joint->sixDof.enableMotor[i] && joint->sixDof.motorSpeed[i] != 0.0f &&
+					 joint->sixDof.maxMotorForce[i] > 0.0f )
+				{
+					return true;
+				}
+			}
+			return false;
+		default:
+			return false;
+	}
+}
+
+void tbKeepDrivenBodiesAwake( tbWorld* world )
+{
+	for ( int i = 0; i < world->joints.count; ++i )
+	{
+		tbJoint* joint = world->joints.data + i;
+		if ( joint->id < 0 || joint->enabled == false || joint->broken || tbJointDrives( joint ) == false )
+		{
+			continue;
+		}
+		for ( int k = 0; k < 2; ++k )
+		{
+			if ( joint->edges[k].bodyId >= 0 )
+			{
+				world->bodies.data[joint->edges[k].bodyId].sleepTime = 0.0f;
+			}
+		}
+	}
+}
+
 bool tbShouldJointedBodiesCollide( tbWorld* world, int bodyIdA, int bodyIdB )
 {
 	if ( bodyIdA < 0 || bodyIdB < 0 )

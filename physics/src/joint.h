@@ -323,6 +323,12 @@ int tbCollectAwakeJoints( tbWorld* world, int* outIds );
 typedef void tbJointLinkFcn( tbWorld* world, int bodyIdA, int bodyIdB );
 void tbLinkJoints( tbWorld* world, tbJointLinkFcn* fcn );
 
+/// Sets the sleep timer of the bodies of every enabled, unbroken joint whose motor is set to a speed
+/// with force to reach it: a weak motor accelerates its bodies slowly, and they would fall asleep
+/// below the sleep threshold before reaching speed. A motor stalled at a limit keeps its island
+/// awake too.
+void tbKeepDrivenBodiesAwake( tbWorld* world );
+
 /// False when bodies a and b are connected by an enabled joint with collideConnected == false.
 bool tbShouldJointedBodiesCollide( tbWorld* world, int bodyIdA, int bodyIdB );
 

@@ -462,6 +462,30 @@ tbAABB tbWorldBoxToMesh( tbAABB box, tbTransform xfMesh )
 	return out;
 }
 
+typedef struct tbTriangleCount
+{
+	int count;
+	int limit;
+} tbTriangleCount;
+
+static bool tbCountTriangle( int triangleIndex, void* context )
+{
+	TB_UNUSED( triangleIndex );
+	tbTriangleCount* c = context;
+	c->count += 1;
+	return c->count < c->limit;
+}
+
+int tbCountMeshTriangles( const tbMesh* mesh, tbTransform xf, tbAABB box, int limit )
+{
+	tbTriangleCount c = { 0, limit };
+	if ( mesh != NULL && limit > 0 )
+	{
+		tbQueryMesh( mesh, tbWorldBoxToMesh( box, xf ), tbCountTriangle, &c );
+	}
+	return c.count;
+}
+
 // Ray casts ------------------------------------------------------------------------------------
 
 // Moeller-Trumbore, two-sided: returns the fraction or -1.

@@ -271,6 +271,8 @@ tbResult tbWorld_RestoreSnapshot( tbWorldId worldId, const tbSnapshot* snap )
 	world->sensorBeginCount = 0;
 	world->sensorEndCount = 0;
 	world->breakCount = 0;
+	world->endStepCount = 0;
+	world->sensorEndStepCount = 0;
 	return tbResult_ok;
 }
 

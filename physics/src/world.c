@@ -105,6 +105,16 @@ void tbEnsureCapacity( void** data, int count, int* capacity, size_t elemSize )
 	*capacity = newCapacity;
 }
 
+int tbGetWorldCount( void )
+{
+	int count = 0;
+	for ( int i = 0; i < TB_MAX_WORLDS; ++i )
+	{
+		count += s_worlds[i] != NULL;
+	}
+	return count;
+}
+
 tbResult tbCreateWorldChecked( const tbWorldDef* def, tbWorldId* outId )
 {
 	*outId = tb_nullWorldId;
@@ -237,6 +247,25 @@ void tbReportContactBegin( tbWorld* world, const tbShape* shapeA, const tbShape*
 	tbPushContactBegin( world, &ev );
 }
 
+// End events pushed after a step (a body destroyed before the next one) belong to the next step:
+// its start drops the `stepCount` events of the last step and moves the later ones to the front.
+// Returns the number kept.
+static int tbKeepLaterEvents( void* events, size_t size, int count, int stepCount )
+{
+	int later = count - stepCount;
+	if ( later > 0 && stepCount > 0 )
+	{
+		memmove( events, (char*)events + size * (size_t)stepCount, size * (size_t)later );
+	}
+	return later > 0 ? later : 0;
+}
+
+static void tbMarkStepEvents( tbWorld* world )
+{
+	world->endStepCount = world->endCount;
+	world->sensorEndStepCount = world->sensorEndCount;
+}
+
 void tbPushContactEnd( tbWorld* world, const tbContactEndEvent* ev )
 {
 	TB_PUSH_EVENT( world->endEvents, world->endCount, world->endCapacity, tbContactEndEvent, ev );
@@ -304,6 +333,12 @@ tbJointBreakEvents tbWorld_GetJointBreakEvents( tbWorldId worldId )
 
 // Settings ---------------------------------------------------------------------------------------
 
+// A body asleep under the old gravity may not be at rest under a new one: changing it wakes them.
+static bool tbGravityChanges( const tbWorld* world, tbVec3 gravity )
+{
+	return gravity.x != world->def.gravity.x || gravity.y != world->def.gravity.y || gravity.z != world->def.gravity.z;
+}
+
 tbResult tbWorld_SetGravity( tbWorldId worldId, tbVec3 gravity )
 {
 	tbWorld* world = tbGetWorldFromId( worldId );
@@ -319,7 +354,12 @@ tbResult tbWorld_SetGravity( tbWorldId worldId, tbVec3 gravity )
 	{
 		return tbResult_invalidArgument;
 	}
+	bool changed = tbGravityChanges( world, gravity );
 	world->def.gravity = gravity;
+	if ( changed )
+	{
+		tbWakeAllBodies( world );
+	}
 	return tbResult_ok;
 }
 
@@ -351,9 +391,10 @@ tbResult tbWorld_SetSolver( tbWorldId worldId, const tbWorldDef* settings )
 		tbDestroyJobSystem( world->jobs );
 		world->jobs = tbCreateJobSystem( settings->workerCount );
 	}
+	bool gravityChanged = tbGravityChanges( world, settings->gravity );
 	world->def = *settings;
 	world->def.internalValue = TB_SECRET_COOKIE;
-	if ( wasSleeping && !settings->enableSleep )
+	if ( ( wasSleeping && !settings->enableSleep ) || gravityChanged )
 	{
 		tbWakeAllBodies( world );
 	}
@@ -628,9 +669,10 @@ tbResult tbWorld_Step( tbWorldId worldId, float timeStep )
 
 	double start = tbNowMs();
 	world->beginCount = 0;
-	world->endCount = 0;
+	world->endCount = tbKeepLaterEvents( world->endEvents, sizeof( tbContactEndEvent ), world->endCount, world->endStepCount );
 	world->sensorBeginCount = 0;
-	world->sensorEndCount = 0;
+	world->sensorEndCount =
+		tbKeepLaterEvents( world->sensorEndEvents, sizeof( tbSensorEvent ), world->sensorEndCount, world->sensorEndStepCount );
 	world->breakCount = 0;
 	tbArenaReset( &world->arena );
 
@@ -638,6 +680,7 @@ tbResult tbWorld_Step( tbWorldId worldId, float timeStep )
 	// by them.
 	if ( timeStep < 1.0e-6f )
 	{
+		tbMarkStepEvents( world );
 		return tbResult_ok;
 	}
 
@@ -664,6 +707,7 @@ tbResult tbWorld_Step( tbWorldId worldId, float timeStep )
 	world->stepIndex += 1;
 	world->locked = false;
 	world->counters.stepMs = (float)( tbNowMs() - start );
+	tbMarkStepEvents( world );
 	return tbResult_ok;
 }
 

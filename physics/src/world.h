@@ -53,6 +53,9 @@ typedef struct tbWorld
 	int sensorEndCount, sensorEndCapacity;
 	tbJointBreakEvent* breakEvents;
 	int breakCount, breakCapacity;
+	/// The end events of the last step itself; those after them were pushed since, by destroyed
+	/// bodies and shapes, and are kept for the next step's events (the step clears the rest).
+	int endStepCount, sensorEndStepCount;
 
 	// Scratch kept between steps so steady-state steps do not allocate.
 	int* awakeBodyIds;

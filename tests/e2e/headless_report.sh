@@ -104,4 +104,32 @@ check "camera with eye = target: the message names the field" contains "$SCRATCH
 	"the scene's field 'camera' must be { eye = {x, y, z}, target = {x, y, z} }"
 printf 'return { camera = { eye = { 5, -9, 4 }, target = { 0, 0, 1 } }, setup = function(world) end }\n' >"$SCRATCH/goodcam.lua"
 check "a valid camera field loads" expect_status 0 "$TUMBLE" --headless "$SCRATCH/goodcam.lua" --steps 1
+# A failing finish() still gets its report, with the failure in it, and exit status 1.
+cat >"$SCRATCH/finish_fails.lua" <<'LUA'
+return {
+	setup = function(world) world:add_sphere{ name = "ball", pos = { 0, 0, 5 } } end,
+	finish = function(world) error("the ball did not land") end,
+}
+LUA
+check "failing finish: exit 1" expect_status 1 "$TUMBLE" --headless "$SCRATCH/finish_fails.lua" --steps 10
+check "failing finish: the report is written, with the failure" json_check "$SCRATCH/out" '
+assert r["steps"] == 10, r["steps"]
+body("ball")
+assert "the ball did not land" in r["finish_error"], r["finish_error"]
+'
+
+# Misspelled scene functions would never run: a warning names the file, the line and the likely name.
+cat >"$SCRATCH/misspelled.lua" <<'LUA'
+local scene = { steps = 2, counter = 0 }
+function scene.udpate(world, dt, t) end
+function scene.finsh(world) end
+function scene.helper() end
+return scene
+LUA
+check "misspelled functions: the scene runs" expect_status 0 "$TUMBLE" --headless "$SCRATCH/misspelled.lua" --report none
+check "misspelled functions: 'udpate' is named with its line" contains "$SCRATCH/err" \
+	"misspelled.lua:2: the scene's function 'udpate' is never called (did you mean 'update'?)"
+check "misspelled functions: 'finsh' too" contains "$SCRATCH/err" "misspelled.lua:3: the scene's function 'finsh' is never called (did you mean 'finish'?)"
+check "misspelled functions: a helper is not warned about" bash -c "! grep -q helper '$SCRATCH/err'"
+
 finish

@@ -14,14 +14,14 @@ check "infinite loop: names the line" contains "$SCRATCH/err" "sandbox_loop.lua:
 check "loop catching the budget error: exit 1" expect_status 1 "$TUMBLE" --headless --sandbox --budget 1000000 "$scenes/sandbox_loop_pcall.lua" --steps 5
 check "loop catching the budget error: message" contains "$SCRATCH/err" "instruction budget exceeded"
 check "loop of world steps: exit 1" expect_status 1 "$TUMBLE" --headless --sandbox --budget 15000 "$scenes/sandbox_step_loop.lua" --steps 60
-check "loop of world steps: the budget counts each step" contains "$SCRATCH/err" "sandbox_step_loop.lua:18: instruction budget exceeded (15000 instructions per call; a step of this world counts as"
+check "loop of world steps: the budget counts each step" contains "$SCRATCH/err" "sandbox_step_loop.lua:18: instruction budget exceeded (15000 instructions per script per step; a step of this world counts as"
 check "loop of world steps: the host's own 30 steps (each counted above the budget) were not charged" contains "$SCRATCH/err" "error at step 31 "
 check "loop of snapshots: exit 1" expect_status 1 "$TUMBLE" --headless --sandbox "$scenes/sandbox_snapshot_loop.lua" --steps 5
-check "loop of snapshots: the budget counts each copy" contains "$SCRATCH/err" "sandbox_snapshot_loop.lua:9: instruction budget exceeded (20000000 instructions per call; a snapshot of this world counts as"
+check "loop of snapshots: the budget counts each copy" contains "$SCRATCH/err" "sandbox_snapshot_loop.lua:9: instruction budget exceeded (20000000 instructions per script per step; a snapshot of this world counts as"
 check "loop of queries: exit 1" expect_status 1 "$TUMBLE" --headless --sandbox --budget 1000000 "$scenes/sandbox_query_loop.lua" --steps 5
-check "loop of queries: stopped by the CPU-time limit" contains "$SCRATCH/err" "sandbox_query_loop.lua:10: time budget exceeded (3.0 s of CPU per call, for a budget of 1000000 instructions)"
+check "loop of queries: stopped by the CPU-time limit" contains "$SCRATCH/err" "sandbox_query_loop.lua:10: time budget exceeded (1.0 s of CPU per script per step, for a budget of 1000000 instructions)"
 check "loop of creations: stopped at the physics budget" expect_status 1 "$TUMBLE" --headless --sandbox "$scenes/sandbox_create_loop.lua" --steps 5
-check "loop of creations: message" contains "$SCRATCH/err" "sandbox_create_loop.lua:6: add_box: sandbox physics budget exceeded: 1001 bodies, the limit is 1000"
+check "loop of creations: message" contains "$SCRATCH/err" "sandbox_create_loop.lua:6: add_box: sandbox physics budget reached: 1000 bodies"
 check "loop in coroutines: exit 1" expect_status 1 "$TUMBLE" --headless --sandbox --budget 1000000 "$scenes/sandbox_loop_coroutine.lua" --steps 5
 check "loop in coroutines: message" contains "$SCRATCH/err" "instruction budget exceeded"
 
@@ -54,5 +54,14 @@ near(b["vel"][0], 1.0, 0.05, "mod_ball vx (m/s)")
 body("crate")
 '
 check "mods: disabling is announced on stderr" contains "$SCRATCH/mods.err" "tumble: mod tests/e2e/scenes/mod_loop.lua disabled"
+
+# A file whose loading runs out of memory: the error names it (scene and mod).
+python3 -c "print('return {' + ','.join('{%d,%d,%d}' % (i, i, i) for i in range(400000)) + '}')" >"$SCRATCH/big.lua"
+check "a scene too big to load under the cap: exit 1" expect_status 1 "$TUMBLE" --headless --sandbox --memory 8 "$SCRATCH/big.lua" --steps 1
+check "the memory error names the scene file" contains "$SCRATCH/err" "big.lua: not enough memory (the scripts' memory cap of 8 MiB is reached)"
+check "a mod too big to load: the scene goes on" expect_status 0 "$TUMBLE" --headless "$scenes/mod_base.lua" --memory 8 --mod "$SCRATCH/big.lua" --steps 1
+check "the memory error names the mod file" json_check "$SCRATCH/out" '
+assert r["mods"][0]["error"].endswith("big.lua: not enough memory (the scripts\x27 memory cap of 8 MiB is reached)"), r["mods"]
+'
 
 finish

@@ -6,7 +6,7 @@ source "$( dirname "${BASH_SOURCE[0]}" )/lib/common.sh"
 
 pile=tests/fuzz/crashes/fuzz_lua/sandbox-physics-cost-pile.lua
 check "1,200 boxes in a sandbox: refused at load" expect_status 1 "$TUMBLE" --headless --sandbox "$pile" --steps 3
-check "the error names the body limit, at the call that passed it" contains "$SCRATCH/err" "sandbox-physics-cost-pile.lua:6: add_box: sandbox physics budget exceeded: 1001 bodies, the limit is 1000"
+check "the error names the body limit, at the call that would pass it" contains "$SCRATCH/err" "sandbox-physics-cost-pile.lua:6: add_box: sandbox physics budget reached: 1000 bodies"
 
 cat >"$SCRATCH/spot.lua" <<'LUA'
 -- 400 boxes on one spot: within the body limit, 79,800 overlapping pairs.
@@ -37,5 +37,25 @@ check "the script saw its step refused" contains "$SCRATCH/err" "self step refus
 
 check "unsandboxed, the 400 boxes run" expect_status 0 "$TUMBLE" --headless "$SCRATCH/spot.lua" --steps 1 --report none
 check "the showcase runs sandboxed within the budget" expect_status 0 "$TUMBLE" --headless --sandbox scripts/scenes/showcase.lua --steps 600 --report none
+
+# A mesh pairs every shape within reach with each of its triangles, not once.
+check "50 meshes under 10 boxes in a sandbox: refused at load" expect_status 1 "$TUMBLE" --headless --sandbox \
+	tests/e2e/scenes/sandbox_mesh_pile.lua --steps 2
+check "the mesh pile is refused at load, before any step" contains "$SCRATCH/err" "cannot load the scene:"
+check "the mesh pile's error names the predicted pairs" contains "$SCRATCH/err" \
+	"sandbox physics budget exceeded: more than 20000 overlapping shape pairs"
+
+# A definition behind a proxy was priced as empty (the price is read raw, the binding reads through
+# __index): refused.
+cat >"$SCRATCH/proxy.lua" <<'LUA'
+local v, t = {}, {}
+for i = 1, 30000 do v[i] = { i * 0.001, (i % 7) * 0.001, 0 } end
+for i = 1, 29998 do t[i] = { i, i + 1, i + 2 } end
+return { setup = function(world)
+	world:add_mesh(setmetatable({}, { __index = { vertices = v, triangles = t } }))
+end }
+LUA
+check "a mesh definition through __index: refused" expect_status 1 "$TUMBLE" --headless --sandbox "$SCRATCH/proxy.lua" --steps 1
+check "the proxy's error says why" contains "$SCRATCH/err" "proxy.lua:5: add_mesh: in the sandbox a definition must be a plain table (no metatable)"
 
 finish

@@ -9,10 +9,11 @@
 //     handlers, make and drop worlds) whose arguments come from the following bytes. The
 //     statements are written out as Lua source into setup, update and event handlers, each wrapped
 //     in pcall so that one error does not hide the calls after it.
-// Either way the file is loaded with the sandbox on (instruction budget 200,000 per call, memory
-// cap 32 MiB), stepped, sent a key, finished, reloaded (rebuild or swap, as the scene asks) and
-// stepped again; every fourth input is also loaded as a mod of itself. Errors are expected; the
-// host must never crash, hang, leak or trip a sanitizer, and every failure must come with a message.
+// Either way the file is loaded with the sandbox on (instruction budget 200,000 per script per
+// step, memory cap 32 MiB), stepped, sent a key, finished, reloaded (rebuild or swap, as the scene
+// asks) and stepped again; every fourth input is also loaded as a mod of itself. Errors are
+// expected; the host must never crash, hang, leak or trip a sanitizer, and every failure must come
+// with a message.
 #define _POSIX_C_SOURCE 200809L
 
 #include "fuzz_common.h"
@@ -636,6 +637,24 @@ static void tbAppendStatement( tbText* t, tbFuzzInput* in, int depth )
 		tbAppend( t, "for i = 1, %d do ", 1 + tbFuzz_Byte( in ) % 40 );
 		tbAppendStatement( t, in, depth + 1 );
 		tbAppend( t, " end" );
+	}
+	else if ( op == 15 && depth == 0 )
+	{
+		// The attacks of issue 16 (docs/RELIABILITY.md, "The sandbox's limits against any Lua
+		// code"): each must end in an error within the budget, never hang the input.
+		static const char* const attacks[] = {
+			"setmetatable({}, { __gc = function() while true do end end }) collectgarbage()",
+			"xpcall(function() while true do end end, function() while true do end end)",
+			"coroutine.resume(coroutine.create(function() while true do end end)) while true do pcall(error) end",
+			"local _ = string.rep('', 1 << 53) .. ('ab'):rep(1 << 40)",
+			"table.move({}, 1, 1 << 50, 1, {})",
+			"string.find(string.rep('a', 60), '.-.-.-.-.-.-.-.-.-.-b')",
+			"local s = 'return ' .. string.rep('1 + ', 10000) .. '1' while true do load(s) end",
+			"for i = 1, 200 do W:on('contact_begin', function() for k = 1, 1e5 do end end) end",
+			"W:add_mesh(setmetatable({}, { __index = { vertices = { {0,0,0}, {1,0,0}, {0,1,0} }, triangles = { {1,2,3} } } }))",
+			"tb.input.down = function() while true do end end",
+		};
+		tbAppend( t, "%s", attacks[tbFuzz_Byte( in ) % 10] );
 	}
 	else
 	{

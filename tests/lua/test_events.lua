@@ -184,7 +184,37 @@ local function filtering()
 	w:destroy()
 end
 
+-- Bodies destroyed between steps: their contact_end and sensor_end events come with the next step
+-- (they were dropped when the step cleared the buffers), the destroyed body nil, and only once.
+local function ends_of_destroyed_bodies()
+	local w = tb.world{}
+	local floor = ground(w)
+	local gate = w:add_box{ size = { 2, 2, 2 }, pos = { 5, 0, 1 }, static = true, sensor = true }
+	local crate = w:add_box{ pos = { 0, 0, 0.5 } }
+	local ball = w:add_sphere{ radius = 0.25, pos = { 5, 0, 1 }, gravity_scale = 0 }
+	local ends, sensor_ends = {}, {}
+	w:on("contact_end", function(ev) ends[#ends + 1] = ev end)
+	w:on("sensor_end", function(ev) sensor_ends[#sensor_ends + 1] = ev end)
+	for _ = 1, 10 do
+		w:step(1 / 60)
+	end
+	check.eq(#ends + #sensor_ends, 0, "no end events while resting and inside")
+	crate:destroy()
+	ball:destroy()
+	w:step(1 / 60)
+	check.eq(#ends, 1, "contact_end of the destroyed crate")
+	check.truthy(ends[1].a == nil and ends[1].b == floor or ends[1].b == nil and ends[1].a == floor,
+		"the crate's side is nil, the other is the floor")
+	check.eq(#sensor_ends, 1, "sensor_end of the destroyed ball")
+	check.eq(sensor_ends[1].sensor, gate, "sensor body")
+	check.eq(sensor_ends[1].visitor, nil, "the destroyed visitor is nil")
+	w:step(1 / 60)
+	check.eq(#ends + #sensor_ends, 2, "reported once")
+	w:destroy()
+end
+
 function scene.setup(world)
+	ends_of_destroyed_bodies()
 	filtering()
 	contact_events()
 	handler_errors()

@@ -606,7 +606,27 @@ local function destroyed()
 	check.fails(function() n:error() end, "attempt to use a destroyed Joint")
 end
 
+-- A weak motor on a heavy body accelerates it below the sleep threshold for longer than the time
+-- to sleep: the body must stay awake and reach alpha t (it fell asleep at rest after 0.5 s).
+local function weak_motors_keep_bodies_awake()
+	local w = tb.world{ gravity = { 0, 0, 0 } }
+	-- 1,000 kg, 1 m cube: I = m (1 + 1) / 12 = 166.7 kg m^2; 1 N m gives alpha = 0.006 rad/s^2.
+	local wheel = w:add_box{ size = { 1, 1, 1 }, density = 1000 }
+	w:hinge{ b = wheel, anchor = { 0, 0, 0 }, axis = { 0, 0, 1 }, motor = { speed = 2, max_torque = 1 } }
+	local cart = w:add_box{ size = { 1, 1, 1 }, pos = { 5, 0, 0 }, density = 1000 }
+	w:slider{ b = cart, anchor = { 5, 0, 0 }, axis = { 1, 0, 0 }, motor = { speed = 2, max_force = 1 } }
+	for _ = 1, 1200 do
+		w:step(1 / 60)
+	end
+	local _, _, wz = wheel:angular_velocity()
+	check.near(wz, 0.006 * 20, 0.003, "the hinge's wheel after 20 s (rad/s)")
+	check.near(cart:velocity(), 1 / 1000 * 20, 0.001, "the slider's cart after 20 s (m/s)")
+	check.eq(wheel.sleeping or cart.sleeping, false, "both awake")
+	w:destroy()
+end
+
 function scene.setup(world)
+	weak_motors_keep_bodies_awake()
 	constructors()
 	constructor_errors()
 	properties()

@@ -158,8 +158,40 @@ local function determinism()
 	check.eq(run(), run(), "state hash of two identical runs")
 end
 
+-- world:stats().islands counts the awake groups of touching or jointed bodies, with sleeping on
+-- or off; setting gravity wakes the bodies that slept under the old one.
+local function islands_and_gravity()
+	for _, sleep in ipairs{ true, false } do
+		local w = tb.world{ sleep = sleep }
+		w:add_box{ size = { 20, 20, 1 }, pos = { 0, 0, -0.5 }, static = true }
+		for _, x in ipairs{ -4, 0, 4 } do
+			w:add_box{ pos = { x, 0, 0.5 } }
+			w:add_box{ pos = { x, 0, 1.5 } }
+		end
+		w:step(1 / 60)
+		check.eq(w:stats().islands, 3, "islands of three stacks of two boxes (sleep " .. tostring(sleep) .. ")")
+		w:destroy()
+	end
+	local w = tb.world{}
+	w:add_box{ size = { 20, 20, 1 }, pos = { 0, 0, -0.5 }, static = true }
+	local box = w:add_box{ pos = { 0, 0, 0.5 } }
+	for _ = 1, 240 do
+		w:step(1 / 60)
+	end
+	check.truthy(box.sleeping, "the box fell asleep on the ground")
+	w.gravity = { 0, 0, 10 }
+	check.truthy(box.awake, "setting gravity woke it")
+	for _ = 1, 30 do
+		w:step(1 / 60)
+	end
+	local _, _, z = box:position()
+	check.truthy(z > 1.5, "it rises under the new gravity (z = " .. z .. " m after 0.5 s; 1.75 m expected)")
+	w:destroy()
+end
+
 function scene.setup(world)
 	check.truthy(world:is_valid(), "the runtime passes a live world to setup")
+	islands_and_gravity()
 	module_functions()
 	local w = world_settings()
 	stepping(w)

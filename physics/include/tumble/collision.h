@@ -209,6 +209,10 @@ typedef struct tbMesh
 /// receives the hit triangle or -1.
 TB_API tbCastOutput tbRayCastMesh( const tbRayCastInput* input, const tbMesh* mesh, int* triangleIndex );
 
+/// The number of triangles of a mesh (at xf) whose boxes overlap a world box, counted up to limit:
+/// a convex shape in that box is paired with each of them by the step.
+TB_API int tbCountMeshTriangles( const tbMesh* mesh, tbTransform xf, tbAABB box, int limit );
+
 // GJK / EPA --------------------------------------------------------------------------------------
 
 /// A convex shape for GJK: the hull of the points, inflated by radius. Spheres are one point,

@@ -18,6 +18,8 @@ TB_API tbWorldId tbCreateWorld( const tbWorldDef* def );
 TB_API tbResult tbCreateWorldChecked( const tbWorldDef* def, tbWorldId* outId );
 TB_API void tbDestroyWorld( tbWorldId worldId );
 TB_API bool tbWorld_IsValid( tbWorldId worldId );
+/// The number of worlds that exist now (at most TB_MAX_WORLDS).
+TB_API int tbGetWorldCount( void );
 
 /// Advance the world by timeStep seconds (one solver step; soft mode sub-steps inside).
 TB_API tbResult tbWorld_Step( tbWorldId worldId, float timeStep );
@@ -38,7 +40,9 @@ typedef bool tbTreeNodeFcn( tbAABB box, int depth, bool isLeaf, tbBodyType tree,
 /// tbResult_invalidId for a bad world; the callback must not change the world.
 TB_API tbResult tbWorld_VisitBroadPhase( tbWorldId worldId, tbTreeNodeFcn* fcn, void* context );
 
-/// Contact begin/end events of the last step. Valid until the next step.
+/// Contact begin/end events of the last step, and the end events of contacts removed since with
+/// their bodies or shapes (which the next step reports again with its own). Valid until the next
+/// step.
 TB_API tbContactEvents tbWorld_GetContactEvents( tbWorldId worldId );
 TB_API tbSensorEvents tbWorld_GetSensorEvents( tbWorldId worldId );
 

@@ -1,9 +1,9 @@
--- A mod that tries to eat all memory in setup.
+-- A mod that tries to eat all memory in setup: strings doubled by concatenation, all kept.
 return {
 	setup = function(world)
-		local t = {}
-		for i = 1, 1e9 do
-			t[i] = ("y"):rep(1e5) .. i
+		local t = { "y" }
+		while true do
+			t[#t + 1] = t[#t] .. t[#t]
 		end
 	end,
 }
