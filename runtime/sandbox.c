@@ -1259,7 +1259,7 @@ bool tbSandbox_CheckPhysics( tbWorldId world, bool predict, char* message, size_
 		// The broad phase's pairs of the last step count with the predicted ones: a step that ended
 		// past the budget halts the scene but leaves its pairs in the world, and a later swap reload
 		// must not pass with them because the tight boxes of the prediction overlap a little less
-		// than the broad phase's enlarged ones (fuzz_lua campaign, session 6: 21,130 pairs kept).
+		// than the broad phase's enlarged ones (a fuzz_lua finding: 21,130 pairs kept).
 		have = c.pairCount;
 		if ( predict && have <= TB_SANDBOX_MAX_PAIRS )
 		{
