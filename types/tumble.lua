@@ -234,7 +234,7 @@ function tumble_World:contacts() end
 ---@return fun(ev: tumble.EventData)
 function tumble_World:on(event, fn) end
 
----remove one handler, or all of the event
+---remove one of the caller's handlers, or all of its handlers of the event (the scene's and each mod's are apart)
 ---@param event tumble.Event
 ---@param fn? fun(ev: tumble.EventData)
 function tumble_World:off(event, fn) end
@@ -255,7 +255,7 @@ function tumble_World:snapshot() end
 ---@param snapshot tumble.Snapshot
 function tumble_World:restore(snapshot) end
 
----destroy now; every handle of it becomes invalid
+---destroy now; every handle of it becomes invalid (a mod may destroy only the worlds it made)
 function tumble_World:destroy() end
 
 ---`false` after destroy
