@@ -35,9 +35,9 @@ enum tbContactFlags
 /// pose of the last full narrow phase, a contact keeps its points and only measures them again: the
 /// points are fixed on each body and the normal on one of them, so each separation is the distance
 /// between the two surface points along it. Exact for a hull-hull face contact (the normal on the
-/// reference face's body); within r (1 - cos 1 deg) for a sphere or capsule (contact.c
-/// tbStoreReuse). Mesh triangles and hull edge-edge contacts are always computed in full. A resting
-/// pile then skips the narrow phase for most pairs.
+/// reference face's body); within r (1 - cos 1 deg) for two spheres or capsules (contact.c
+/// tbStoreReuse). Mesh triangles, hull edge-edge contacts and a sphere or capsule on a hull are
+/// always computed in full. A resting pile then skips the narrow phase for most pairs.
 #define TB_REUSE_DISTANCE 0.001f
 /// cos(TB_REUSE_ANGLE / 2) for TB_REUSE_ANGLE = 1 degree.
 #define TB_REUSE_COS_HALF_ANGLE 0.99996192f
