@@ -17,6 +17,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -296,7 +297,8 @@ static void tbSolveContact( tbStepContext* ctx, tbContactConstraint* c, bool use
 // normal, through the same effective mass as the velocity row, and no velocity is added.
 // In soft mode only points deeper than the soft range are moved here (back to the slop); in
 // split mode every point deeper than the slop.
-static void tbSolveContactPosition( tbStepContext* ctx, tbContactConstraint* c )
+// Returns whether the contact moved its bodies.
+static bool tbSolveContactPosition( tbStepContext* ctx, tbContactConstraint* c )
 {
 	const bool soft = ctx->mode == tbSolver_soft;
 	const float beta = soft ? 0.5f : ctx->baumgarte;
@@ -317,7 +319,7 @@ static void tbSolveContactPosition( tbStepContext* ctx, tbContactConstraint* c )
 	float margin = 1.0e-4f + 1.0e-5f * ( c->maxLeverA + c->maxLeverB + tbAbsFloat( shift ) + tbAbsFloat( c->minSeparation0 ) );
 	if ( c->minSeparation0 + shift - reach - margin >= activation )
 	{
-		return;
+		return false;
 	}
 
 	bool moved = false;
@@ -342,6 +344,7 @@ static void tbSolveContactPosition( tbStepContext* ctx, tbContactConstraint* c )
 	{
 		tbStoreStates( ctx, c, &a, &b );
 	}
+	return moved;
 }
 
 static void tbApplyContactRestitution( tbStepContext* ctx, tbContactConstraint* c )
@@ -900,6 +903,7 @@ typedef struct tbStageTask
 	tbContactStage stage;
 	bool useBias;
 	bool reverse;
+	atomic_bool moved; ///< positions stage: some contact moved its bodies
 } tbStageTask;
 
 static void tbRunStage( tbStageTask* task, int start, int end )
@@ -917,7 +921,10 @@ static void tbRunStage( tbStageTask* task, int start, int end )
 				tbSolveContact( ctx, c, task->useBias, task->reverse );
 				break;
 			case tbStage_positions:
-				tbSolveContactPosition( ctx, c );
+				if ( tbSolveContactPosition( ctx, c ) )
+				{
+					atomic_store_explicit( &task->moved, true, memory_order_relaxed );
+				}
 				break;
 			case tbStage_restitution:
 				tbApplyContactRestitution( ctx, c );
@@ -960,12 +967,13 @@ static void tbWideBlock( int start, int end, int blockIndex, void* context )
 
 // One pass over every contact: colour after colour, each colour in parallel (its constraints share
 // no moving body, so their order does not matter), then the overflow set on this thread. Velocity
-// stages run on the wide constraints, the others on the scalar ones.
-static void tbRunColoredStage( tbStepContext* ctx, tbContactStage stage, bool useBias, bool reverse )
+// stages run on the wide constraints, the others on the scalar ones. Returns whether a position
+// pass moved any body.
+static bool tbRunColoredStage( tbStepContext* ctx, tbContactStage stage, bool useBias, bool reverse )
 {
 	const tbConstraintGraph* graph = &ctx->graph;
 	bool wide = stage == tbStage_warmStart || stage == tbStage_solve;
-	tbStageTask task = { ctx, NULL, stage, useBias, reverse };
+	tbStageTask task = { ctx, NULL, stage, useBias, reverse, false };
 	tbWideTask wideTask = { ctx, NULL, stage, useBias, reverse };
 	for ( int color = 0; color < TB_GRAPH_COLOR_COUNT; ++color )
 	{
@@ -991,6 +999,7 @@ static void tbRunColoredStage( tbStepContext* ctx, tbContactStage stage, bool us
 	int first = graph->colorStarts[TB_GRAPH_COLOR_COUNT];
 	task.order = graph->order + first;
 	tbRunStage( &task, 0, graph->colorStarts[TB_GRAPH_COLOR_COUNT + 1] - first );
+	return atomic_load_explicit( &task.moved, memory_order_relaxed );
 }
 
 typedef struct tbPackTask
@@ -1054,9 +1063,9 @@ void tbSolveContacts( tbStepContext* ctx, bool useBias )
 	tbRunColoredStage( ctx, tbStage_solve, useBias, reverse );
 }
 
-void tbSolveContactPositions( tbStepContext* ctx )
+bool tbSolveContactPositions( tbStepContext* ctx )
 {
-	tbRunColoredStage( ctx, tbStage_positions, false, false );
+	return tbRunColoredStage( ctx, tbStage_positions, false, false );
 }
 
 void tbApplyRestitution( tbStepContext* ctx )

@@ -61,7 +61,7 @@ void tbWarmStartContacts( tbStepContext* ctx );
 /// speculative part (approach up to contact) is applied.
 void tbSolveContacts( tbStepContext* ctx, bool useBias );
 /// Split mode: move positions directly to remove penetration, leaving velocities alone.
-void tbSolveContactPositions( tbStepContext* ctx );
+bool tbSolveContactPositions( tbStepContext* ctx );
 /// Also the end of the velocity solve: copies the wide constraints' impulses back to ctx->contacts
 /// (tbStoreContactImpulses reads them there), so call it once after the last velocity pass.
 void tbApplyRestitution( tbStepContext* ctx );

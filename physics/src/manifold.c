@@ -330,6 +330,28 @@ tbManifold tbCollideCapsules( const tbCapsule* capsuleA, tbTransform xfA, const 
 
 // Hull features ---------------------------------------------------------------------------------
 
+// True when q projects inside face f of the hull (onto its plane, within its polygon). The edges
+// run counter-clockwise seen from outside, so the interior is on the left of each.
+static bool tbProjectsInsideFace( const tbHull* hull, int f, tbVec3 q )
+{
+	tbVec3 normal = hull->planes[f].normal;
+	int first = hull->faces[f].edge;
+	int e = first;
+	int guard = 0;
+	do
+	{
+		tbVec3 v0 = tbEdgeTail( hull, e );
+		tbVec3 v1 = tbEdgeHead( hull, e );
+		if ( tbDot( tbCross( tbSub( v1, v0 ), tbSub( q, v0 ) ), normal ) < 0.0f )
+		{
+			return false;
+		}
+		e = hull->edges[e].next;
+		guard += 1;
+	} while ( e != first && guard < hull->edgeCount );
+	return true;
+}
+
 // Closest point of a hull's surface to q, which lies outside the hull. The closest point is in a
 // face's interior (q projects inside the face, on its front side) or on an edge (vertices are
 // edge ends), so checking those two sets is exhaustive.
@@ -347,25 +369,7 @@ static tbVec3 tbClosestPointOnHull( const tbHull* hull, tbVec3 q, float* distanc
 			continue;
 		}
 		tbVec3 projected = tbMulSub( q, d, plane.normal );
-		bool inside = true;
-		int first = hull->faces[f].edge;
-		int e = first;
-		int guard = 0;
-		do
-		{
-			tbVec3 v0 = tbEdgeTail( hull, e );
-			tbVec3 v1 = tbEdgeHead( hull, e );
-			// Counter-clockwise seen from outside: the interior is on the left of each edge.
-			if ( tbDot( tbCross( tbSub( v1, v0 ), tbSub( projected, v0 ) ), plane.normal ) < 0.0f )
-			{
-				inside = false;
-				break;
-			}
-			e = hull->edges[e].next;
-			guard += 1;
-		} while ( e != first && guard < hull->edgeCount );
-
-		if ( inside )
+		if ( tbProjectsInsideFace( hull, f, projected ) )
 		{
 			bestSq = d * d;
 			best = projected;
@@ -494,6 +498,15 @@ tbManifold tbCollideHullAndSphere( const tbHull* hullA, tbTransform xfA, const t
 		surfaceA = tbMulSub( c, maxDistance, normal );
 		separation = maxDistance - radius;
 	}
+	else if ( tbProjectsInsideFace( hullA, maxFace, c ) )
+	{
+		// Over the face of the largest plane distance (a sphere resting on a box): the closest
+		// point is the centre's projection on it, at that distance (any other point x of the hull
+		// lies behind the face's plane, so |c - x| >= n . (c - x) >= maxDistance).
+		normal = hullA->planes[maxFace].normal;
+		surfaceA = tbMulSub( c, maxDistance, normal );
+		separation = maxDistance - radius;
+	}
 	else
 	{
 		float distance;
@@ -597,10 +610,37 @@ tbManifold tbCollideHullAndCapsule( const tbHull* hullA, tbTransform xfA, const 
 		return manifold;
 	}
 
+	float lengthD = tbLength( d );
+	tbPlane facePlane = hullA->planes[faceIndex];
+	if ( faceSeparation > TB_CORE_TOUCH_DISTANCE && tbProjectsInsideFace( hullA, faceIndex, p1 ) &&
+		 tbProjectsInsideFace( hullA, faceIndex, p2 ) )
+	{
+		// The whole core lies over one face (a limb resting on the ground): every segment point
+		// projects inside it, in front of it, so the segment's closest points to the hull are on
+		// that face (as for a sphere in tbCollideHullAndSphere) and the distance is faceSeparation,
+		// reached at the lower end. This is the case the exact path below ends in, without its
+		// closest-point searches over every face and edge.
+		float separation = faceSeparation - radius;
+		if ( separation >= speculativeDistance )
+		{
+			return manifold;
+		}
+		manifold.normal = tbRotate( xfA.q, facePlane.normal );
+		if ( tbAbsFloat( tbDot( facePlane.normal, d ) ) < 0.25f * lengthD &&
+			 tbAddCapsuleFacePoints( &manifold, hullA, faceIndex, p1, p2, radius, speculativeDistance, FLT_MAX, xfA,
+									 xfB ) > 0 )
+		{
+			return manifold;
+		}
+		tbVec3 q = tbDot( facePlane.normal, p2 ) < tbDot( facePlane.normal, p1 ) ? p2 : p1;
+		tbVec3 point = tbMulSub( q, radius + 0.5f * separation, facePlane.normal );
+		tbAddPoint( &manifold, tbTransformPoint( xfA, point ), separation, 0, xfA, xfB );
+		return manifold;
+	}
+
 	float edgeSeparation = -FLT_MAX;
 	int edgeIndex = -1;
 	tbVec3 edgeAxis = tb_vec3_zero;
-	float lengthD = tbLength( d );
 	for ( int e = 0; e < hullA->edgeCount && lengthD > 0.0f; ++e )
 	{
 		int twin = hullA->edges[e].twin;
@@ -746,7 +786,7 @@ tbManifold tbCollideHullAndCapsule( const tbHull* hullA, tbTransform xfA, const 
 		return manifold;
 	}
 
-	tbPlane plane = hullA->planes[faceIndex];
+	tbPlane plane = facePlane;
 	manifold.normal = tbRotate( xfA.q, plane.normal );
 	if ( tbAddCapsuleFacePoints( &manifold, hullA, faceIndex, p1, p2, radius, speculativeDistance, FLT_MAX, xfA, xfB ) >
 		 0 )

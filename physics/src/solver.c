@@ -438,10 +438,14 @@ void tbSolve( tbWorld* world, tbStepContext* ctx )
 		}
 		// Deep overlap (spawned inside each other, teleported) is moved out by position passes,
 		// not by velocity: soft push-out velocity would add up along a stack and throw it.
+		// A pass that moved nothing leaves the states as they were, so the next would repeat it.
 		ctx->splitPass = true;
 		for ( int it = 0; it < def->positionIterations; ++it )
 		{
-			tbSolveContactPositions( ctx );
+			if ( tbSolveContactPositions( ctx ) == false )
+			{
+				break;
+			}
 		}
 		ctx->splitPass = false;
 	}
@@ -467,7 +471,10 @@ void tbSolve( tbWorld* world, tbStepContext* ctx )
 			ctx->splitPass = true;
 			for ( int it = 0; it < def->positionIterations; ++it )
 			{
-				tbSolveContactPositions( ctx );
+				if ( tbSolveContactPositions( ctx ) == false )
+				{
+					break;
+				}
 			}
 			ctx->splitPass = false;
 		}

@@ -771,6 +771,18 @@ static void testCapsuleAndBox( void** state )
 	assertPoint( &m, tbMakeVec3( -0.5f, 0.1f, 0.5f ), 0.0f );
 	assertPoint( &m, tbMakeVec3( 0.5f, 0.1f, 0.5f ), 0.0f );
 
+	// Sloped 2 deg about y, both ends over the face: one point per end, each at its own depth.
+	float slope = 2.0f * TB_PI / 180.0f;
+	float rise = 0.3f * sinf( slope );
+	xfC = makeXf( 0.0f, 0.1f, 0.598f + rise, axisAngle( 0, 1, 0, slope ) );
+	m = tbCollideHullAndCapsule( h->box, xfBox, &c, xfC, SPEC );
+	assertWellFormed( &m, xfBox, xfC );
+	assert_int_equal( m.pointCount, 2 );
+	assertVecNear( m.normal, s_up, DIR_TOL );
+	float run = 0.3f * cosf( slope );
+	assertPoint( &m, tbMakeVec3( run, 0.1f, 0.499f ), -0.002f );
+	assertPoint( &m, tbMakeVec3( -run, 0.1f, 0.5f + 0.5f * ( 2.0f * rise - 0.002f ) ), 2.0f * rise - 0.002f );
+
 	// Standing on the face: one point under the lower cap.
 	tbCapsule standing = { { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.8f }, 0.1f };
 	xfC = makeXf( 0.2f, -0.1f, 0.6f - 0.004f, tb_quatIdentity );
