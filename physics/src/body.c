@@ -218,13 +218,31 @@ static void tbSetInverseMass( tbBody* body )
 	tbUpdateInertiaWorld( body );
 }
 
+// The shapes' farthest and nearest extents about the body's centre of mass (localCenter), which
+// continuous collision and the contact pairs' distance test (tbUpdateContact) rely on.
+static void tbUpdateBodyExtents( tbWorld* world, tbBody* body )
+{
+	body->maxExtent = 0.0f;
+	body->minExtent = FLT_MAX;
+	int shapeId = body->headShapeId;
+	while ( shapeId >= 0 )
+	{
+		tbShape* shape = world->shapes.data + shapeId;
+		body->maxExtent = tbMaxFloat( body->maxExtent, tbComputeShapeExtent( shape, body->localCenter ) );
+		body->minExtent = tbMinFloat( body->minExtent, tbComputeShapeMinExtent( shape ) );
+		shapeId = shape->nextShapeId;
+	}
+	if ( body->minExtent == FLT_MAX )
+	{
+		body->minExtent = 0.0f;
+	}
+}
+
 void tbUpdateBodyMass( tbWorld* world, tbBody* body )
 {
 	body->mass = 0.0f;
 	body->localCenter = tb_vec3_zero;
 	body->localInertia = tb_mat3Zero;
-	body->maxExtent = 0.0f;
-	body->minExtent = FLT_MAX;
 
 	if ( body->type == tbBody_dynamic && body->massOverridden == false )
 	{
@@ -274,18 +292,7 @@ void tbUpdateBodyMass( tbWorld* world, tbBody* body )
 		body->mass = body->inertia.x > 0.0f ? body->mass : 0.0f;
 	}
 
-	int shapeId = body->headShapeId;
-	while ( shapeId >= 0 )
-	{
-		tbShape* shape = world->shapes.data + shapeId;
-		body->maxExtent = tbMaxFloat( body->maxExtent, tbComputeShapeExtent( shape, body->localCenter ) );
-		body->minExtent = tbMinFloat( body->minExtent, tbComputeShapeMinExtent( shape ) );
-		shapeId = shape->nextShapeId;
-	}
-	if ( body->minExtent == FLT_MAX )
-	{
-		body->minExtent = 0.0f;
-	}
+	tbUpdateBodyExtents( world, body );
 	if ( body->type == tbBody_dynamic && body->mass > 0.0f && body->mass < TB_MIN_MASS )
 	{
 		// A tiny density would make the inverse mass overflow under any force: scale up to the
@@ -321,6 +328,7 @@ tbResult tbBody_SetMassData( tbBodyId bodyId, tbBodyMass massData )
 	body->inertia = massData.inertia;
 	body->localCenter = massData.center;
 	body->localInertia = tbMakeDiagonal( massData.inertia );
+	tbUpdateBodyExtents( world, body );
 	tbSetInverseMass( body );
 	return tbResult_ok;
 }

@@ -387,6 +387,19 @@ bool tbUpdateContact( tbWorld* world, tbContact* contact, float timeStep )
 	// Mesh triangles are never reused (tbStoreReuse): the relative pose is measured for the rest.
 	bool meshPair = shapeA->type == tbShape_mesh || shapeB->type == tbShape_mesh ||
 					( contact->flags & tbContact_meshChild ) != 0;
+	if ( meshPair == false )
+	{
+		// Every shape of a body lies within maxExtent of its centre of mass: bodies whose spheres
+		// are further apart than the speculative margin have no points, so the narrow phase is
+		// skipped. Most of a pile's broad-phase pairs are such (ragdolls: about three in four).
+		float reach = bodyA->maxExtent + bodyB->maxExtent + speculative;
+		if ( tbDistanceSquared( bodyA->center, bodyB->center ) > reach * reach )
+		{
+			contact->manifold.pointCount = 0;
+			contact->flags &= ~(uint32_t)( tbContact_touching | tbContact_reusable | tbContact_reused );
+			return false;
+		}
+	}
 	tbTransform relative = meshPair ? tb_transformIdentity : tbInvMulTransforms( bodyA->transform, bodyB->transform );
 	if ( ( contact->flags & tbContact_reusable ) && world->def.enableContactReuse &&
 		 tbCanReuseManifold( contact, relative, bodyA, bodyB ) )

@@ -525,6 +525,33 @@ static void run_rounded_reuse( bool reuse, tbVec3* positions, tbQuat* rotations,
 	tbDestroyWorld( world );
 }
 
+// A body whose centre of mass is set 1.5 m off its sphere (tbBody_SetMassData) is still hit there:
+// the contact pairs' distance test measures shapes from the centre of mass, so the body's extent
+// must be measured from the centre it was given.
+static void offset_mass_centre_keeps_contacts( void** state )
+{
+	(void)state;
+	tbWorldDef def = tbDefaultWorldDef();
+	def.gravity = tb_vec3_zero;
+	tbWorldId world = tbCreateWorld( &def );
+	tbBodyId a = th_addSphere( world, tbMakeVec3( 0.0f, 0.0f, 0.0f ), 0.5f, 1.0f );
+	tbBodyMass md = { 1.0f, { 1.5f, 0.0f, 0.0f }, { 0.1f, 0.1f, 0.1f } };
+	assert_int_equal( tbBody_SetMassData( a, md ), tbResult_ok );
+	tbBodyId b = th_addSphere( world, tbMakeVec3( -1.1f, 0.0f, 0.0f ), 0.5f, 1.0f );
+	tbBody_SetLinearVelocity( b, tbMakeVec3( 2.0f, 0.0f, 0.0f ) );
+	float closest = FLT_MAX;
+	for ( int i = 0; i < 60; ++i )
+	{
+		tbWorld_Step( world, 1.0f / 60.0f );
+		closest = fminf( closest, tbDistance( tbBody_GetPosition( a ), tbBody_GetPosition( b ) ) );
+	}
+	printf( "closest sphere centres %.4f m (radii sum 1)\n", closest );
+	// Touching spheres are 1 m apart; a missed contact lets B pass through A (distance near 0).
+	assert_true( closest > 0.98f );
+	assert_true( tbBody_GetLinearVelocity( a ).x > 0.1f );
+	tbDestroyWorld( world );
+}
+
 static void rounded_contact_reuse_matches_recomputing( void** state )
 {
 	(void)state;
@@ -564,6 +591,7 @@ int main( void )
 		cmocka_unit_test( pyramid20_stands ),
 		cmocka_unit_test( contact_reuse_matches_recomputing ),
 		cmocka_unit_test( rounded_contact_reuse_matches_recomputing ),
+		cmocka_unit_test( offset_mass_centre_keeps_contacts ),
 		cmocka_unit_test( seed001_five_cube_stack ),
 		cmocka_unit_test( seed001_intersecting_stack ),
 		cmocka_unit_test( restitution_bounce_height ),

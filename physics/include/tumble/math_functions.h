@@ -416,21 +416,25 @@ TB_INLINE tbMat3 tbRotateInertia( tbQuat q, tbMat3 localInertia )
 		return localInertia;
 	}
 	tbMat3 r = tbMakeMatFromQuat( q );
-	tbMat3 rl;
 	if ( localInertia.cx.y == 0.0f && localInertia.cx.z == 0.0f && localInertia.cy.x == 0.0f &&
 		 localInertia.cy.z == 0.0f && localInertia.cz.x == 0.0f && localInertia.cz.y == 0.0f )
 	{
-		// Diagonal (every primitive shape about its centre): R I's columns are R's scaled, the
-		// same numbers tbMulMM gives (its other terms add exact zeros) for a third of the work.
-		rl.cx = tbMulSV( localInertia.cx.x, r.cx );
-		rl.cy = tbMulSV( localInertia.cy.y, r.cy );
-		rl.cz = tbMulSV( localInertia.cz.z, r.cz );
+		// Diagonal D (every primitive shape about its centre): entry (i, j) of R D R^T is
+		// sum_k (d_k R_ik) R_jk. The six entries on and above the diagonal are summed as tbMulMM
+		// sums them, and mirrored below it, so the result is exactly symmetric, for half the work.
+		tbVec3 a = tbMulSV( localInertia.cx.x, r.cx );
+		tbVec3 b = tbMulSV( localInertia.cy.y, r.cy );
+		tbVec3 c = tbMulSV( localInertia.cz.z, r.cz );
+		float xx = a.x * r.cx.x + b.x * r.cy.x + c.x * r.cz.x;
+		float xy = a.x * r.cx.y + b.x * r.cy.y + c.x * r.cz.y;
+		float xz = a.x * r.cx.z + b.x * r.cy.z + c.x * r.cz.z;
+		float yy = a.y * r.cx.y + b.y * r.cy.y + c.y * r.cz.y;
+		float yz = a.y * r.cx.z + b.y * r.cy.z + c.y * r.cz.z;
+		float zz = a.z * r.cx.z + b.z * r.cy.z + c.z * r.cz.z;
+		tbMat3 m = { { xx, xy, xz }, { xy, yy, yz }, { xz, yz, zz } };
+		return m;
 	}
-	else
-	{
-		rl = tbMulMM( r, localInertia );
-	}
-	return tbMulMM( rl, tbTranspose( r ) );
+	return tbMulMM( tbMulMM( r, localInertia ), tbTranspose( r ) );
 }
 
 // Transforms -------------------------------------------------------------------------------------
