@@ -1,79 +1,13 @@
 // Tumble physics: the lane arithmetic of the wide joint rows (joint_wide.c says what they are).
 //
-// A template, included twice by joint_wide.c and nowhere else: once for 4-lane SSE2 vectors and
-// once for 8-lane vectors in functions compiled for AVX2 and FMA, the one chosen at run time. The
-// includer defines (and the template undefines at its end):
-//   TB_W          lanes per vector (4 or 8)
-//   TB_VF, TB_VI  the float and int32 vector types of TB_W lanes (GCC/clang vector extensions)
-//   TB_TARGET     the target attribute of every function here (empty for the 4-lane one)
-//   TB_NAME( x )  the name of x in this instance
-//   TB_SQRT( v )  lane-wise square root
-//   TB_ANY( m )   true when any lane of the int mask m is set
-//   TB_NOIPA      keeps a function out of line and out of interprocedural analysis
-//   TB_NAME( LoadVelocities ), TB_NAME( LoadMotion ), TB_NAME( StoreVelocities )
-//                 a group's bodies' v, w and dp, dq in and v, w out as vectors of lanes
-// Every function is static to its instance and carries its target, so a vector crosses no call
-// boundary whose ABI depends on the target. A group holds TB_JOINT_LANES (8) joints: the 4-lane
-// instance solves it as two halves, lanes [lane0, lane0 + TB_W).
+// A template (lanes.h), included by joint_wide.c once after lanes_w4.h (4-lane SSE2 vectors) and,
+// on x86, once after lanes_w8.h (8-lane vectors in functions compiled for AVX2 and FMA), the one
+// chosen at run time. It undefines the instance's parameters at its end. A group holds
+// TB_JOINT_LANES (8) joints: the 4-lane instance solves it as two halves, lanes [lane0, lane0 + TB_W).
 
-#define TB_FN static inline TB_TARGET
-#define tbV3 TB_NAME( V3 )
-#define tbQ4 TB_NAME( Q4 )
+#include "lanes_math.h"
+
 #define tbL TB_NAME( L )
-
-typedef struct tbV3
-{
-	TB_VF x, y, z;
-} tbV3;
-
-typedef struct tbQ4
-{
-	TB_VF x, y, z, w;
-} tbQ4;
-
-TB_FN TB_VF TB_NAME( Load )( const float* p )
-{
-	TB_VF v;
-	memcpy( &v, p, sizeof( v ) );
-	return v;
-}
-
-TB_FN void TB_NAME( Store )( float* p, TB_VF v )
-{
-	memcpy( p, &v, sizeof( v ) );
-}
-
-// Through memory rather than {0} + s, which turns -0.0f into +0.0f (a sign mask of zero).
-TB_FN TB_VF TB_NAME( Splat )( float s )
-{
-	float a[TB_W];
-	for ( int l = 0; l < TB_W; ++l )
-	{
-		a[l] = s;
-	}
-	return TB_NAME( Load )( a );
-}
-
-TB_FN TB_VF TB_NAME( Sqrt )( TB_VF v )
-{
-	return (TB_VF)TB_SQRT( v );
-}
-
-// Lane-wise mask ? a : b.
-TB_FN TB_VF TB_NAME( Select )( TB_VI mask, TB_VF a, TB_VF b )
-{
-	return (TB_VF)( ( mask & (TB_VI)a ) | ( ~mask & (TB_VI)b ) );
-}
-
-TB_FN TB_VF TB_NAME( Min )( TB_VF a, TB_VF b )
-{
-	return TB_NAME( Select )( a < b, a, b );
-}
-
-TB_FN TB_VF TB_NAME( Max )( TB_VF a, TB_VF b )
-{
-	return TB_NAME( Select )( a > b, a, b );
-}
 
 // tbAtan2 lane-wise, operation for operation, so the lanes' angles are the scalar rows' angles.
 TB_FN TB_VF TB_NAME( Atan2 )( TB_VF y, TB_VF x )
@@ -100,86 +34,6 @@ TB_FN TB_VF TB_NAME( Atan2 )( TB_VF y, TB_VF x )
 	r = TB_NAME( Select )( swap, TB_NAME( Splat )( TB_HALF_PI ) - r, r );
 	r = TB_NAME( Select )( x < zero, TB_NAME( Splat )( TB_PI ) - r, r );
 	return TB_NAME( Select )( y < zero, -r, r );
-}
-
-// A lane array float[3 or 4][TB_JOINT_LANES] as vectors of lanes [lane0, lane0 + TB_W). The rows
-// are reached through the array's own type: a pointer to its first row may not step into the next.
-TB_FN tbV3 TB_NAME( Load3 )( float ( *p )[TB_JOINT_LANES], int lane0 )
-{
-	tbV3 v = { TB_NAME( Load )( p[0] + lane0 ), TB_NAME( Load )( p[1] + lane0 ), TB_NAME( Load )( p[2] + lane0 ) };
-	return v;
-}
-
-TB_FN void TB_NAME( Store3 )( float ( *p )[TB_JOINT_LANES], int lane0, tbV3 v )
-{
-	TB_NAME( Store )( p[0] + lane0, v.x );
-	TB_NAME( Store )( p[1] + lane0, v.y );
-	TB_NAME( Store )( p[2] + lane0, v.z );
-}
-
-TB_FN tbQ4 TB_NAME( Load4 )( float ( *p )[TB_JOINT_LANES], int lane0 )
-{
-	tbQ4 q = { TB_NAME( Load )( p[0] + lane0 ), TB_NAME( Load )( p[1] + lane0 ), TB_NAME( Load )( p[2] + lane0 ),
-			   TB_NAME( Load )( p[3] + lane0 ) };
-	return q;
-}
-
-TB_FN tbV3 TB_NAME( Add )( tbV3 a, tbV3 b )
-{
-	tbV3 v = { a.x + b.x, a.y + b.y, a.z + b.z };
-	return v;
-}
-
-TB_FN tbV3 TB_NAME( Sub )( tbV3 a, tbV3 b )
-{
-	tbV3 v = { a.x - b.x, a.y - b.y, a.z - b.z };
-	return v;
-}
-
-TB_FN tbV3 TB_NAME( Scale )( TB_VF s, tbV3 a )
-{
-	tbV3 v = { s * a.x, s * a.y, s * a.z };
-	return v;
-}
-
-TB_FN TB_VF TB_NAME( Dot )( tbV3 a, tbV3 b )
-{
-	return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-
-TB_FN tbV3 TB_NAME( Cross )( tbV3 a, tbV3 b )
-{
-	tbV3 v = { a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x };
-	return v;
-}
-
-// A symmetric 3x3 matrix as its six entries xx, xy, xz, yy, yz, zz, times v.
-TB_FN tbV3 TB_NAME( MulSym )( const TB_VF* m, tbV3 v )
-{
-	tbV3 r = { m[0] * v.x + m[1] * v.y + m[2] * v.z, m[1] * v.x + m[3] * v.y + m[4] * v.z,
-			   m[2] * v.x + m[4] * v.y + m[5] * v.z };
-	return r;
-}
-
-// tbRotate lane-wise: v + 2w (u x v) + 2 u x (u x v), u the vector part.
-TB_FN tbV3 TB_NAME( Rotate )( tbQ4 q, tbV3 v )
-{
-	tbV3 u = { q.x, q.y, q.z };
-	tbV3 t = TB_NAME( Cross )( u, v );
-	t = TB_NAME( Add )( t, t );
-	return TB_NAME( Add )( TB_NAME( Add )( v, TB_NAME( Scale )( q.w, t ) ), TB_NAME( Cross )( u, t ) );
-}
-
-// tbMulQQ lane-wise.
-TB_FN tbQ4 TB_NAME( MulQQ )( tbQ4 a, tbQ4 b )
-{
-	tbQ4 q = {
-		a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-		a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-		a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
-		a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
-	};
-	return q;
 }
 
 // The bodies' velocities or sub-step motion, one body per lane.
