@@ -10,6 +10,7 @@
 
 #include "body.h"
 #include "contact.h"
+#include "contact_wide.h"
 #include "core.h"
 #include "shape.h"
 #include "world.h"
@@ -32,8 +33,6 @@ static tbContactRow tbMakeRow( float mA, float mB, const tbMat3* iA, const tbMat
 	row.mass = k > 0.0f ? 1.0f / k : 0.0f;
 	return row;
 }
-
-static void tbPrepareWideContacts( tbStepContext* ctx );
 
 typedef struct tbPrepareTask
 {
@@ -153,7 +152,7 @@ void tbPrepareContacts( tbWorld* world, tbStepContext* ctx )
 	tbPrepareTask task = { world, ctx, contactIds };
 	tbParallelFor( ctx->jobs, n, TB_CONTACT_BLOCK_SIZE, tbPrepareContactBlock, &task );
 	tbColorContactConstraints( &ctx->graph, ctx->arena, ctx->contacts, n, ctx->bodies, ctx->bodyCount );
-	tbPrepareWideContacts( ctx );
+	tbPackWideContacts( ctx );
 }
 
 // Velocity along a row.
@@ -170,14 +169,6 @@ static inline void tbApplyRow( const tbContactConstraint* c, const tbContactRow*
 	a->w = tbMulSub( a->w, L, row->impA );
 	b->v = tbMulAdd( b->v, c->invMassB * L, dir );
 	b->w = tbMulAdd( b->w, L, row->impB );
-}
-
-// The solver works on copies of the two bodies' states and writes back only bodies it moves:
-// static and kinematic states are shared by constraints of one colour (solved in parallel), and
-// their zero inverse mass means the copies are unchanged anyway.
-static inline bool tbIsMovingBody( const tbStepContext* ctx, int index )
-{
-	return index >= 0 && ctx->bodies[index].isKinematic == false;
 }
 
 static inline void tbStoreStates( tbStepContext* ctx, const tbContactConstraint* c, const tbBodyState* a,
@@ -378,514 +369,6 @@ static void tbApplyContactRestitution( tbStepContext* ctx, tbContactConstraint* 
 	tbStoreStates( ctx, c, &a, &b );
 }
 
-// Wide solver ----------------------------------------------------------------------------------------
-//
-// The constraints of one colour share no moving body, so four of them can be solved side by side,
-// one per SIMD lane (lanes = manifolds; a manifold's points are visited in turn, lanes with fewer
-// points have zero-mass points that apply nothing). The arithmetic per lane is that of the scalar
-// tbSolveContact above, which still solves the overflow set.
-
-#if defined( __SSE2__ )
-#include <emmintrin.h>
-
-typedef __m128 tbFloatW;
-
-static inline tbFloatW tbSplatW( float a ) { return _mm_set1_ps( a ); }
-static inline tbFloatW tbZeroW( void ) { return _mm_setzero_ps(); }
-static inline tbFloatW tbAddW( tbFloatW a, tbFloatW b ) { return _mm_add_ps( a, b ); }
-static inline tbFloatW tbSubW( tbFloatW a, tbFloatW b ) { return _mm_sub_ps( a, b ); }
-static inline tbFloatW tbMulW( tbFloatW a, tbFloatW b ) { return _mm_mul_ps( a, b ); }
-static inline tbFloatW tbDivW( tbFloatW a, tbFloatW b ) { return _mm_div_ps( a, b ); }
-static inline tbFloatW tbMaxW( tbFloatW a, tbFloatW b ) { return _mm_max_ps( a, b ); }
-static inline tbFloatW tbMinW( tbFloatW a, tbFloatW b ) { return _mm_min_ps( a, b ); }
-static inline tbFloatW tbSqrtW( tbFloatW a ) { return _mm_sqrt_ps( a ); }
-/// All bits set in lanes where a > b.
-static inline tbFloatW tbGreaterW( tbFloatW a, tbFloatW b ) { return _mm_cmpgt_ps( a, b ); }
-static inline tbFloatW tbLessW( tbFloatW a, tbFloatW b ) { return _mm_cmplt_ps( a, b ); }
-/// b where mask is set, else 0.
-static inline tbFloatW tbAndW( tbFloatW mask, tbFloatW b ) { return _mm_and_ps( mask, b ); }
-/// mask ? b : a, lane by lane.
-static inline tbFloatW tbBlendW( tbFloatW a, tbFloatW b, tbFloatW mask )
-{
-	return _mm_or_ps( _mm_and_ps( mask, b ), _mm_andnot_ps( mask, a ) );
-}
-static inline tbFloatW tbLoadW( const float* p ) { return _mm_loadu_ps( p ); }
-static inline void tbStoreW( float* p, tbFloatW a ) { _mm_storeu_ps( p, a ); }
-static inline void tbTransposeW( tbFloatW* a, tbFloatW* b, tbFloatW* c, tbFloatW* d ) { _MM_TRANSPOSE4_PS( *a, *b, *c, *d ); }
-
-#else
-
-// Scalar fallback with the same interface (targets without SSE2).
-typedef struct tbFloatW
-{
-	float f[4];
-} tbFloatW;
-
-#define TB_LANEWISE( expr )                                                                                            \
-	tbFloatW r;                                                                                                        \
-	for ( int i = 0; i < 4; ++i )                                                                                      \
-	{                                                                                                                  \
-		r.f[i] = ( expr );                                                                                             \
-	}                                                                                                                  \
-	return r
-
-static inline tbFloatW tbSplatW( float a ) { TB_LANEWISE( a ); }
-static inline tbFloatW tbZeroW( void ) { TB_LANEWISE( 0.0f ); }
-static inline tbFloatW tbAddW( tbFloatW a, tbFloatW b ) { TB_LANEWISE( a.f[i] + b.f[i] ); }
-static inline tbFloatW tbSubW( tbFloatW a, tbFloatW b ) { TB_LANEWISE( a.f[i] - b.f[i] ); }
-static inline tbFloatW tbMulW( tbFloatW a, tbFloatW b ) { TB_LANEWISE( a.f[i] * b.f[i] ); }
-static inline tbFloatW tbDivW( tbFloatW a, tbFloatW b ) { TB_LANEWISE( a.f[i] / b.f[i] ); }
-static inline tbFloatW tbMaxW( tbFloatW a, tbFloatW b ) { TB_LANEWISE( a.f[i] > b.f[i] ? a.f[i] : b.f[i] ); }
-static inline tbFloatW tbMinW( tbFloatW a, tbFloatW b ) { TB_LANEWISE( a.f[i] < b.f[i] ? a.f[i] : b.f[i] ); }
-static inline tbFloatW tbSqrtW( tbFloatW a ) { TB_LANEWISE( sqrtf( a.f[i] ) ); }
-// Masks are 1.0f (true) or 0.0f (false) in the fallback.
-static inline tbFloatW tbGreaterW( tbFloatW a, tbFloatW b ) { TB_LANEWISE( a.f[i] > b.f[i] ? 1.0f : 0.0f ); }
-static inline tbFloatW tbLessW( tbFloatW a, tbFloatW b ) { TB_LANEWISE( a.f[i] < b.f[i] ? 1.0f : 0.0f ); }
-static inline tbFloatW tbAndW( tbFloatW mask, tbFloatW b ) { TB_LANEWISE( mask.f[i] != 0.0f ? b.f[i] : 0.0f ); }
-static inline tbFloatW tbBlendW( tbFloatW a, tbFloatW b, tbFloatW mask ) { TB_LANEWISE( mask.f[i] != 0.0f ? b.f[i] : a.f[i] ); }
-static inline tbFloatW tbLoadW( const float* p ) { TB_LANEWISE( p[i] ); }
-static inline void tbStoreW( float* p, tbFloatW a )
-{
-	for ( int i = 0; i < 4; ++i )
-	{
-		p[i] = a.f[i];
-	}
-}
-static inline void tbTransposeW( tbFloatW* a, tbFloatW* b, tbFloatW* c, tbFloatW* d )
-{
-	tbFloatW* rows[4] = { a, b, c, d };
-	for ( int i = 0; i < 4; ++i )
-	{
-		for ( int j = i + 1; j < 4; ++j )
-		{
-			float t = rows[i]->f[j];
-			rows[i]->f[j] = rows[j]->f[i];
-			rows[j]->f[i] = t;
-		}
-	}
-}
-#undef TB_LANEWISE
-
-#endif
-
-typedef struct tbVec3W
-{
-	tbFloatW x, y, z;
-} tbVec3W;
-
-static inline tbFloatW tbDotW( tbVec3W a, tbVec3W b )
-{
-	return tbAddW( tbAddW( tbMulW( a.x, b.x ), tbMulW( a.y, b.y ) ), tbMulW( a.z, b.z ) );
-}
-
-static inline tbVec3W tbAddVW( tbVec3W a, tbVec3W b )
-{
-	return ( tbVec3W ){ tbAddW( a.x, b.x ), tbAddW( a.y, b.y ), tbAddW( a.z, b.z ) };
-}
-
-static inline tbVec3W tbSubVW( tbVec3W a, tbVec3W b )
-{
-	return ( tbVec3W ){ tbSubW( a.x, b.x ), tbSubW( a.y, b.y ), tbSubW( a.z, b.z ) };
-}
-
-/// a + s b
-static inline tbVec3W tbMulAddVW( tbVec3W a, tbFloatW s, tbVec3W b )
-{
-	return ( tbVec3W ){ tbAddW( a.x, tbMulW( s, b.x ) ), tbAddW( a.y, tbMulW( s, b.y ) ), tbAddW( a.z, tbMulW( s, b.z ) ) };
-}
-
-/// a - s b
-static inline tbVec3W tbMulSubVW( tbVec3W a, tbFloatW s, tbVec3W b )
-{
-	return ( tbVec3W ){ tbSubW( a.x, tbMulW( s, b.x ) ), tbSubW( a.y, tbMulW( s, b.y ) ), tbSubW( a.z, tbMulW( s, b.z ) ) };
-}
-
-static inline tbVec3W tbCrossW( tbVec3W a, tbVec3W b )
-{
-	return ( tbVec3W ){ tbSubW( tbMulW( a.y, b.z ), tbMulW( a.z, b.y ) ), tbSubW( tbMulW( a.z, b.x ), tbMulW( a.x, b.z ) ),
-						tbSubW( tbMulW( a.x, b.y ), tbMulW( a.y, b.x ) ) };
-}
-
-/// Four bodies' states, one per lane. dq is (x, y, z) = u and w.
-typedef struct tbBodyStateW
-{
-	tbVec3W v, w, dp, u;
-	tbFloatW qw;
-} tbBodyStateW;
-
-// v' = v + 2 qw (u x v) + u x (2 u x v), as tbRotate.
-static inline tbVec3W tbRotateW( const tbBodyStateW* s, tbVec3W v )
-{
-	tbFloatW two = tbSplatW( 2.0f );
-	tbVec3W c = tbCrossW( s->u, v );
-	tbVec3W t = { tbMulW( two, c.x ), tbMulW( two, c.y ), tbMulW( two, c.z ) };
-	return tbAddVW( tbMulAddVW( v, s->qw, t ), tbCrossW( s->u, t ) );
-}
-
-typedef struct tbContactRowW
-{
-	tbVec3W angA, angB, impA, impB;
-	tbFloatW mass;
-} tbContactRowW;
-
-typedef struct tbContactPointW
-{
-	tbContactRowW rows[3];
-	tbVec3W rA, rB;
-	tbFloatW adjustedSeparation;
-	tbFloatW separation0;
-	tbFloatW normalImpulse;
-	tbFloatW tangentImpulse1, tangentImpulse2;
-	tbFloatW maxNormalImpulse;
-} tbContactPointW;
-
-typedef struct tbContactConstraintW
-{
-	int constraintIndex[4]; ///< scalar constraint of each lane, -1: empty lane
-	int indexA[4];          ///< state to read: solver index, or the static slot
-	int indexB[4];
-	bool writeA[4]; ///< the lane's body A is moved by the solver (not static or kinematic)
-	bool writeB[4];
-	int pointCount; ///< most points of the four lanes
-	tbFloatW invMassA, invMassB;
-	tbVec3W normal, tangent1, tangent2;
-	tbFloatW friction;
-	tbFloatW biasRate, massScale, impulseScale;
-	tbContactPointW points[TB_MAX_MANIFOLD_POINTS];
-} tbContactConstraintW;
-
-// Lane-wise packing through a float[4] staging buffer (prepare only; not hot).
-typedef struct tbLanes
-{
-	float f[4];
-} tbLanes;
-
-static inline tbVec3W tbLoadVec3W( const tbLanes* x, const tbLanes* y, const tbLanes* z )
-{
-	return ( tbVec3W ){ tbLoadW( x->f ), tbLoadW( y->f ), tbLoadW( z->f ) };
-}
-
-// The state layout the transposes below rely on: v, w, dp, then dq as (x, y, z, w), 13 floats.
-_Static_assert( sizeof( tbBodyState ) == 13 * sizeof( float ), "tbBodyState is 13 packed floats" );
-_Static_assert( offsetof( tbBodyState, dq ) == 9 * sizeof( float ), "dq follows v, w, dp" );
-
-// Load four states as rows of 4 floats and transpose them into lanes: floats 0-3, 4-7, 8-11 and
-// 9-12 (the last overlaps so no load runs past a state).
-static inline void tbGatherStatesW( tbBodyStateW* out, const tbBodyState* states, const int* index )
-{
-	const float* p0 = (const float*)( states + index[0] );
-	const float* p1 = (const float*)( states + index[1] );
-	const float* p2 = (const float*)( states + index[2] );
-	const float* p3 = (const float*)( states + index[3] );
-	tbFloatW a0 = tbLoadW( p0 ), a1 = tbLoadW( p1 ), a2 = tbLoadW( p2 ), a3 = tbLoadW( p3 );
-	tbTransposeW( &a0, &a1, &a2, &a3 );
-	tbFloatW b0 = tbLoadW( p0 + 4 ), b1 = tbLoadW( p1 + 4 ), b2 = tbLoadW( p2 + 4 ), b3 = tbLoadW( p3 + 4 );
-	tbTransposeW( &b0, &b1, &b2, &b3 );
-	tbFloatW c0 = tbLoadW( p0 + 8 ), c1 = tbLoadW( p1 + 8 ), c2 = tbLoadW( p2 + 8 ), c3 = tbLoadW( p3 + 8 );
-	tbTransposeW( &c0, &c1, &c2, &c3 );
-	tbFloatW d0 = tbLoadW( p0 + 9 ), d1 = tbLoadW( p1 + 9 ), d2 = tbLoadW( p2 + 9 ), d3 = tbLoadW( p3 + 9 );
-	tbTransposeW( &d0, &d1, &d2, &d3 );
-	out->v = ( tbVec3W ){ a0, a1, a2 };
-	out->w = ( tbVec3W ){ a3, b0, b1 };
-	out->dp = ( tbVec3W ){ b2, b3, c0 };
-	out->u = ( tbVec3W ){ c1, c2, c3 };
-	out->qw = d3;
-}
-
-// Write the velocities (floats 0-7: v, w and dp.x, dp.y unchanged) of the lanes whose body moves.
-static inline void tbScatterVelocitiesW( const tbBodyStateW* in, tbBodyState* states, const int* index, const bool* write )
-{
-	tbFloatW a0 = in->v.x, a1 = in->v.y, a2 = in->v.z, a3 = in->w.x;
-	tbTransposeW( &a0, &a1, &a2, &a3 );
-	tbFloatW b0 = in->w.y, b1 = in->w.z, b2 = in->dp.x, b3 = in->dp.y;
-	tbTransposeW( &b0, &b1, &b2, &b3 );
-	tbFloatW rowsA[4] = { a0, a1, a2, a3 };
-	tbFloatW rowsB[4] = { b0, b1, b2, b3 };
-	for ( int lane = 0; lane < 4; ++lane )
-	{
-		if ( write[lane] )
-		{
-			float* p = (float*)( states + index[lane] );
-			tbStoreW( p, rowsA[lane] );
-			tbStoreW( p + 4, rowsB[lane] );
-		}
-	}
-}
-
-// Velocity along a row: dot(d, vB - vA) + dot(angB, wB) - dot(angA, wA).
-static inline tbFloatW tbRowVelocityW( const tbContactRowW* row, tbVec3W dir, const tbBodyStateW* a, const tbBodyStateW* b )
-{
-	return tbSubW( tbAddW( tbDotW( dir, tbSubVW( b->v, a->v ) ), tbDotW( row->angB, b->w ) ), tbDotW( row->angA, a->w ) );
-}
-
-static inline void tbApplyRowW( const tbContactConstraintW* c, const tbContactRowW* row, tbVec3W dir, tbFloatW L,
-								tbBodyStateW* a, tbBodyStateW* b )
-{
-	a->v = tbMulSubVW( a->v, tbMulW( c->invMassA, L ), dir );
-	a->w = tbMulSubVW( a->w, L, row->impA );
-	b->v = tbMulAddVW( b->v, tbMulW( c->invMassB, L ), dir );
-	b->w = tbMulAddVW( b->w, L, row->impB );
-}
-
-static void tbPackWide( tbStepContext* ctx, tbContactConstraintW* wc, const int* order, int count )
-{
-	const int staticSlot = ctx->bodyCount;
-	tbLanes invMassA = { { 0 } }, invMassB = { { 0 } }, friction = { { 0 } };
-	tbLanes biasRate = { { 0 } }, massScale = { { 1, 1, 1, 1 } }, impulseScale = { { 0 } };
-	tbLanes n[3] = { { { 0 } } }, t1[3] = { { { 0 } } }, t2[3] = { { { 0 } } };
-	wc->pointCount = 0;
-	for ( int lane = 0; lane < 4; ++lane )
-	{
-		wc->constraintIndex[lane] = lane < count ? order[lane] : -1;
-		wc->indexA[lane] = staticSlot;
-		wc->indexB[lane] = staticSlot;
-		wc->writeA[lane] = false;
-		wc->writeB[lane] = false;
-		if ( lane >= count )
-		{
-			continue;
-		}
-		const tbContactConstraint* c = ctx->contacts + order[lane];
-		wc->indexA[lane] = c->indexA >= 0 ? c->indexA : staticSlot;
-		wc->indexB[lane] = c->indexB >= 0 ? c->indexB : staticSlot;
-		wc->writeA[lane] = tbIsMovingBody( ctx, c->indexA );
-		wc->writeB[lane] = tbIsMovingBody( ctx, c->indexB );
-		wc->pointCount = c->pointCount > wc->pointCount ? c->pointCount : wc->pointCount;
-		invMassA.f[lane] = c->invMassA;
-		invMassB.f[lane] = c->invMassB;
-		friction.f[lane] = c->friction;
-		biasRate.f[lane] = c->softness.biasRate;
-		massScale.f[lane] = c->softness.massScale;
-		impulseScale.f[lane] = c->softness.impulseScale;
-		n[0].f[lane] = c->normal.x, n[1].f[lane] = c->normal.y, n[2].f[lane] = c->normal.z;
-		t1[0].f[lane] = c->tangent1.x, t1[1].f[lane] = c->tangent1.y, t1[2].f[lane] = c->tangent1.z;
-		t2[0].f[lane] = c->tangent2.x, t2[1].f[lane] = c->tangent2.y, t2[2].f[lane] = c->tangent2.z;
-	}
-	wc->invMassA = tbLoadW( invMassA.f );
-	wc->invMassB = tbLoadW( invMassB.f );
-	wc->friction = tbLoadW( friction.f );
-	wc->biasRate = tbLoadW( biasRate.f );
-	wc->massScale = tbLoadW( massScale.f );
-	wc->impulseScale = tbLoadW( impulseScale.f );
-	wc->normal = tbLoadVec3W( n + 0, n + 1, n + 2 );
-	wc->tangent1 = tbLoadVec3W( t1 + 0, t1 + 1, t1 + 2 );
-	wc->tangent2 = tbLoadVec3W( t2 + 0, t2 + 1, t2 + 2 );
-
-	for ( int p = 0; p < wc->pointCount; ++p )
-	{
-		// A missing point (or lane) is all zeros: zero mass and impulses, so it applies nothing.
-		// Full groups (the common case: four box manifolds of four points) fill every entry.
-		tbLanes f[51];
-		bool full = count == 4;
-		for ( int lane = 0; lane < count && full; ++lane )
-		{
-			full = p < ctx->contacts[order[lane]].pointCount;
-		}
-		if ( full == false )
-		{
-			memset( f, 0, sizeof( f ) );
-		}
-		for ( int lane = 0; lane < count; ++lane )
-		{
-			const tbContactConstraint* c = ctx->contacts + order[lane];
-			if ( p >= c->pointCount )
-			{
-				continue;
-			}
-			const tbContactConstraintPoint* cp = c->points + p;
-			int k = 0;
-			for ( int r = 0; r < 3; ++r )
-			{
-				const tbContactRow* row = cp->rows + r;
-				const tbVec3* vecs[4] = { &row->angA, &row->angB, &row->impA, &row->impB };
-				for ( int v = 0; v < 4; ++v )
-				{
-					f[k++].f[lane] = vecs[v]->x;
-					f[k++].f[lane] = vecs[v]->y;
-					f[k++].f[lane] = vecs[v]->z;
-				}
-				f[k++].f[lane] = row->mass;
-			}
-			f[k++].f[lane] = cp->rA.x, f[k++].f[lane] = cp->rA.y, f[k++].f[lane] = cp->rA.z;
-			f[k++].f[lane] = cp->rB.x, f[k++].f[lane] = cp->rB.y, f[k++].f[lane] = cp->rB.z;
-			f[k++].f[lane] = cp->adjustedSeparation;
-			f[k++].f[lane] = cp->separation0;
-			f[k++].f[lane] = cp->normalImpulse;
-			f[k++].f[lane] = cp->tangentImpulse[0];
-			f[k++].f[lane] = cp->tangentImpulse[1];
-			f[k++].f[lane] = cp->maxNormalImpulse;
-		}
-		tbContactPointW* wp = wc->points + p;
-		int k = 0;
-		for ( int r = 0; r < 3; ++r )
-		{
-			tbContactRowW* row = wp->rows + r;
-			tbVec3W* vecs[4] = { &row->angA, &row->angB, &row->impA, &row->impB };
-			for ( int v = 0; v < 4; ++v )
-			{
-				*vecs[v] = tbLoadVec3W( f + k, f + k + 1, f + k + 2 );
-				k += 3;
-			}
-			row->mass = tbLoadW( f[k++].f );
-		}
-		wp->rA = tbLoadVec3W( f + k, f + k + 1, f + k + 2 );
-		k += 3;
-		wp->rB = tbLoadVec3W( f + k, f + k + 1, f + k + 2 );
-		k += 3;
-		wp->adjustedSeparation = tbLoadW( f[k++].f );
-		wp->separation0 = tbLoadW( f[k++].f );
-		wp->normalImpulse = tbLoadW( f[k++].f );
-		wp->tangentImpulse1 = tbLoadW( f[k++].f );
-		wp->tangentImpulse2 = tbLoadW( f[k++].f );
-		wp->maxNormalImpulse = tbLoadW( f[k++].f );
-		TB_ASSERT( k == 51 );
-	}
-}
-
-// Copy the lanes' accumulated impulses back to the scalar constraints (restitution and the warm
-// start of the next step read them there).
-static void tbUnpackWideImpulses( tbStepContext* ctx, const tbContactConstraintW* wc )
-{
-	for ( int p = 0; p < wc->pointCount; ++p )
-	{
-		const tbContactPointW* wp = wc->points + p;
-		tbLanes normal, t1, t2, maxNormal;
-		tbStoreW( normal.f, wp->normalImpulse );
-		tbStoreW( t1.f, wp->tangentImpulse1 );
-		tbStoreW( t2.f, wp->tangentImpulse2 );
-		tbStoreW( maxNormal.f, wp->maxNormalImpulse );
-		for ( int lane = 0; lane < 4; ++lane )
-		{
-			int index = wc->constraintIndex[lane];
-			if ( index < 0 || p >= ctx->contacts[index].pointCount )
-			{
-				continue;
-			}
-			tbContactConstraintPoint* cp = ctx->contacts[index].points + p;
-			cp->normalImpulse = normal.f[lane];
-			cp->tangentImpulse[0] = t1.f[lane];
-			cp->tangentImpulse[1] = t2.f[lane];
-			cp->maxNormalImpulse = maxNormal.f[lane];
-		}
-	}
-}
-
-static void tbWarmStartWide( tbStepContext* ctx, tbContactConstraintW* c )
-{
-	tbBodyStateW a, b;
-	tbGatherStatesW( &a, ctx->states, c->indexA );
-	tbGatherStatesW( &b, ctx->states, c->indexB );
-	for ( int p = 0; p < c->pointCount; ++p )
-	{
-		tbContactPointW* cp = c->points + p;
-		tbApplyRowW( c, cp->rows + 0, c->normal, cp->normalImpulse, &a, &b );
-		tbApplyRowW( c, cp->rows + 1, c->tangent1, cp->tangentImpulse1, &a, &b );
-		tbApplyRowW( c, cp->rows + 2, c->tangent2, cp->tangentImpulse2, &a, &b );
-	}
-	tbScatterVelocitiesW( &a, ctx->states, c->indexA, c->writeA );
-	tbScatterVelocitiesW( &b, ctx->states, c->indexB, c->writeB );
-}
-
-static void tbSolveWide( tbStepContext* ctx, tbContactConstraintW* c, bool useBias, bool reverse )
-{
-	const tbSolverMode mode = ctx->mode;
-	const tbFloatW zero = tbZeroW();
-	const tbFloatW one = tbSplatW( 1.0f );
-	const tbFloatW inv_h = tbSplatW( ctx->inv_h );
-	const tbFloatW minBias = tbSplatW( -ctx->maxBiasVelocity );
-	const tbFloatW softRange = tbSplatW( -TB_SOFT_RANGE );
-	const tbFloatW baumgarteRate = tbSplatW( ctx->baumgarte * ctx->inv_h );
-	const tbFloatW slop = tbSplatW( ctx->linearSlop );
-	tbBodyStateW a, b;
-	tbGatherStatesW( &a, ctx->states, c->indexA );
-	tbGatherStatesW( &b, ctx->states, c->indexB );
-
-	const int pointCount = c->pointCount;
-	for ( int k = 0; k < pointCount; ++k )
-	{
-		// Reversing over the padded points visits each lane's real points in reverse too: the
-		// zero-mass padding in between applies nothing.
-		int p = reverse ? pointCount - 1 - k : k;
-		tbContactPointW* cp = c->points + p;
-
-		// Current separation from the motion since the step began (tbCurrentSeparation).
-		tbVec3W prA = tbRotateW( &a, cp->rA );
-		tbVec3W prB = tbRotateW( &b, cp->rB );
-		tbVec3W d = tbAddVW( tbSubVW( b.dp, a.dp ), tbSubVW( prB, prA ) );
-		tbFloatW s = tbAddW( tbDotW( c->normal, d ), cp->adjustedSeparation );
-
-		// The scalar solver's cases, selected lane by lane.
-		tbFloatW positive = tbGreaterW( s, zero );
-		tbFloatW speculative = tbMulW( s, inv_h );
-		tbFloatW bias = zero;
-		tbFloatW massScale = one;
-		tbFloatW impulseScale = zero;
-		if ( useBias )
-		{
-			tbFloatW overlapBias = zero;
-			if ( mode == tbSolver_soft )
-			{
-				tbFloatW inRange = tbGreaterW( s, softRange );
-				overlapBias = tbAndW( inRange, tbMaxW( tbMulW( c->biasRate, s ), minBias ) );
-				massScale = tbBlendW( c->massScale, one, positive );
-				impulseScale = tbBlendW( c->impulseScale, zero, positive );
-			}
-			else if ( mode == tbSolver_baumgarte )
-			{
-				overlapBias = tbMaxW( tbMulW( baumgarteRate, tbMinW( zero, tbAddW( s, slop ) ) ), minBias );
-			}
-			bias = tbBlendW( overlapBias, speculative, positive );
-		}
-		else
-		{
-			tbFloatW speculativeBias = speculative;
-			if ( mode == tbSolver_soft )
-			{
-				// Relax: points pushed clear this step are held at zero relative velocity.
-				speculativeBias = tbBlendW( speculative, zero, tbLessW( cp->separation0, zero ) );
-			}
-			bias = tbAndW( positive, speculativeBias );
-		}
-
-		tbContactRowW* row = cp->rows + 0;
-		tbFloatW vn = tbRowVelocityW( row, c->normal, &a, &b );
-		tbFloatW impulse = tbSubW( tbZeroW(), tbMulW( tbMulW( row->mass, massScale ), tbAddW( vn, bias ) ) );
-		impulse = tbSubW( impulse, tbMulW( impulseScale, cp->normalImpulse ) );
-		tbFloatW newImpulse = tbMaxW( tbAddW( cp->normalImpulse, impulse ), zero );
-		impulse = tbSubW( newImpulse, cp->normalImpulse );
-		cp->normalImpulse = newImpulse;
-		cp->maxNormalImpulse = tbMaxW( cp->maxNormalImpulse, impulse );
-		tbApplyRowW( c, row, c->normal, impulse, &a, &b );
-	}
-
-	// Friction after the normal rows, clamped to the cone (circle) of this pass's normal impulse.
-	for ( int p = 0; p < pointCount; ++p )
-	{
-		tbContactPointW* cp = c->points + p;
-		tbContactRowW* row1 = cp->rows + 1;
-		tbContactRowW* row2 = cp->rows + 2;
-		tbFloatW l1 = tbSubW( cp->tangentImpulse1, tbMulW( row1->mass, tbRowVelocityW( row1, c->tangent1, &a, &b ) ) );
-		tbFloatW l2 = tbSubW( cp->tangentImpulse2, tbMulW( row2->mass, tbRowVelocityW( row2, c->tangent2, &a, &b ) ) );
-		tbFloatW maxFriction = tbMulW( c->friction, cp->normalImpulse );
-		tbFloatW lenSq = tbAddW( tbMulW( l1, l1 ), tbMulW( l2, l2 ) );
-		tbFloatW outside = tbGreaterW( lenSq, tbMulW( maxFriction, maxFriction ) );
-		// lenSq > 0 wherever outside is set; elsewhere the quotient is discarded.
-		tbFloatW scale = tbDivW( maxFriction, tbSqrtW( tbMaxW( lenSq, tbSplatW( FLT_MIN ) ) ) );
-		scale = tbBlendW( one, scale, outside );
-		l1 = tbMulW( l1, scale );
-		l2 = tbMulW( l2, scale );
-		tbFloatW d1 = tbSubW( l1, cp->tangentImpulse1 );
-		tbFloatW d2 = tbSubW( l2, cp->tangentImpulse2 );
-		cp->tangentImpulse1 = l1;
-		cp->tangentImpulse2 = l2;
-		tbApplyRowW( c, row1, c->tangent1, d1, &a, &b );
-		tbApplyRowW( c, row2, c->tangent2, d2, &a, &b );
-	}
-
-	tbScatterVelocitiesW( &a, ctx->states, c->indexA, c->writeA );
-	tbScatterVelocitiesW( &b, ctx->states, c->indexB, c->writeB );
-}
-
 // Coloured stages ----------------------------------------------------------------------------------
 
 typedef enum tbContactStage
@@ -939,32 +422,6 @@ static void tbStageBlock( int start, int end, int blockIndex, void* context )
 	tbRunStage( context, start, end );
 }
 
-typedef struct tbWideTask
-{
-	tbStepContext* ctx;
-	tbContactConstraintW* wide; ///< first wide constraint of the colour
-	tbContactStage stage;
-	bool useBias;
-	bool reverse;
-} tbWideTask;
-
-static void tbWideBlock( int start, int end, int blockIndex, void* context )
-{
-	TB_UNUSED( blockIndex );
-	tbWideTask* task = context;
-	for ( int i = start; i < end; ++i )
-	{
-		if ( task->stage == tbStage_warmStart )
-		{
-			tbWarmStartWide( task->ctx, task->wide + i );
-		}
-		else
-		{
-			tbSolveWide( task->ctx, task->wide + i, task->useBias, task->reverse );
-		}
-	}
-}
-
 // One pass over every contact: colour after colour, each colour in parallel (its constraints share
 // no moving body, so their order does not matter), then the overflow set on this thread. Velocity
 // stages run on the wide constraints, the others on the scalar ones. Returns whether a position
@@ -974,18 +431,11 @@ static bool tbRunColoredStage( tbStepContext* ctx, tbContactStage stage, bool us
 	const tbConstraintGraph* graph = &ctx->graph;
 	bool wide = stage == tbStage_warmStart || stage == tbStage_solve;
 	tbStageTask task = { ctx, NULL, stage, useBias, reverse, false };
-	tbWideTask wideTask = { ctx, NULL, stage, useBias, reverse };
 	for ( int color = 0; color < TB_GRAPH_COLOR_COUNT; ++color )
 	{
 		if ( wide )
 		{
-			int first = ctx->wideStarts[color];
-			int count = ctx->wideStarts[color + 1] - first;
-			if ( count > 0 )
-			{
-				wideTask.wide = ctx->wideContacts + first;
-				tbParallelFor( ctx->jobs, count, TB_WIDE_BLOCK_SIZE, tbWideBlock, &wideTask );
-			}
+			tbRunWideContacts( ctx, color, stage == tbStage_warmStart, useBias, reverse );
 			continue;
 		}
 		int first = graph->colorStarts[color];
@@ -1000,53 +450,6 @@ static bool tbRunColoredStage( tbStepContext* ctx, tbContactStage stage, bool us
 	task.order = graph->order + first;
 	tbRunStage( &task, 0, graph->colorStarts[TB_GRAPH_COLOR_COUNT + 1] - first );
 	return atomic_load_explicit( &task.moved, memory_order_relaxed );
-}
-
-typedef struct tbPackTask
-{
-	tbStepContext* ctx;
-	bool unpack;
-} tbPackTask;
-
-// Wide constraint i belongs to the colour whose wide range holds it; its lanes are the colour's
-// constraints 4 (i - wideStart) onwards.
-static void tbPackBlock( int start, int end, int blockIndex, void* context )
-{
-	TB_UNUSED( blockIndex );
-	tbPackTask* task = context;
-	tbStepContext* ctx = task->ctx;
-	const tbConstraintGraph* graph = &ctx->graph;
-	int color = 0;
-	for ( int i = start; i < end; ++i )
-	{
-		if ( task->unpack )
-		{
-			tbUnpackWideImpulses( ctx, ctx->wideContacts + i );
-			continue;
-		}
-		while ( i >= ctx->wideStarts[color + 1] )
-		{
-			color += 1;
-		}
-		int offset = 4 * ( i - ctx->wideStarts[color] );
-		int count = graph->colorStarts[color + 1] - graph->colorStarts[color] - offset;
-		tbPackWide( ctx, ctx->wideContacts + i, graph->order + graph->colorStarts[color] + offset, count < 4 ? count : 4 );
-	}
-}
-
-static void tbPrepareWideContacts( tbStepContext* ctx )
-{
-	int total = 0;
-	for ( int color = 0; color < TB_GRAPH_COLOR_COUNT; ++color )
-	{
-		ctx->wideStarts[color] = total;
-		total += tbBlockCount( ctx->graph.colorStarts[color + 1] - ctx->graph.colorStarts[color], 4 );
-	}
-	ctx->wideStarts[TB_GRAPH_COLOR_COUNT] = total;
-	// Not zeroed: tbPackWide writes every lane of the points up to the group's point count.
-	ctx->wideContacts = TB_ARENA_ARRAY_RAW( ctx->arena, tbContactConstraintW, total > 0 ? total : 1 );
-	tbPackTask task = { ctx, false };
-	tbParallelFor( ctx->jobs, total, TB_WIDE_BLOCK_SIZE, tbPackBlock, &task );
 }
 
 void tbWarmStartContacts( tbStepContext* ctx )
@@ -1070,9 +473,7 @@ bool tbSolveContactPositions( tbStepContext* ctx )
 
 void tbApplyRestitution( tbStepContext* ctx )
 {
-	tbPackTask task = { ctx, true };
-	int wideCount = ctx->wideStarts[TB_GRAPH_COLOR_COUNT];
-	tbParallelFor( ctx->jobs, wideCount, TB_WIDE_BLOCK_SIZE, tbPackBlock, &task );
+	tbUnpackWideContacts( ctx );
 	tbRunColoredStage( ctx, tbStage_restitution, false, false );
 }
 

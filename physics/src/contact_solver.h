@@ -8,8 +8,6 @@
 #define TB_SOFT_RANGE 0.005f
 /// Constraints per parallel-for block (fixed: results must not depend on the thread count).
 #define TB_CONTACT_BLOCK_SIZE 16
-/// Wide (four-lane) constraints per parallel-for block.
-#define TB_WIDE_BLOCK_SIZE 4
 /// Largest position correction of one point in one position pass (m).
 #define TB_MAX_LINEAR_CORRECTION 0.2f
 
@@ -53,6 +51,14 @@ typedef struct tbContactConstraint
 	float minSeparation0, maxLeverA, maxLeverB;
 	tbContactConstraintPoint points[TB_MAX_MANIFOLD_POINTS];
 } tbContactConstraint;
+
+// The solver works on copies of the two bodies' states and writes back only bodies it moves:
+// static and kinematic states are shared by constraints of one colour (solved in parallel), and
+// their zero inverse mass means the copies are unchanged anyway.
+static inline bool tbIsMovingBody( const tbStepContext* ctx, int index )
+{
+	return index >= 0 && ctx->bodies[index].isKinematic == false;
+}
 
 /// Gather the touching contacts of awake bodies into ctx->contacts and compute their masses.
 void tbPrepareContacts( tbWorld* world, tbStepContext* ctx );

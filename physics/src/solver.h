@@ -82,8 +82,8 @@ typedef struct tbStepContext
 	tbContactConstraint* contacts;
 	int contactCount;
 	tbConstraintGraph graph; ///< colours of the contacts
-	struct tbContactConstraintW* wideContacts; ///< four constraints of one colour each (contact_solver.c)
-	int wideStarts[TB_GRAPH_COLOR_COUNT + 1];  ///< first wide constraint of each colour; the last entry is the total
+	struct tbContactLanes* contactLanes; ///< lane groups of eight constraints of one colour (contact_wide.c)
+	int contactLaneStarts[TB_GRAPH_COLOR_COUNT + 1]; ///< first lane group of each colour; the last entry is the total
 
 	int* jointIds; ///< awake, enabled joints solved this step, sorted by colour (joint_solver.c)
 	int jointCount;

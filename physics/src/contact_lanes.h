@@ -1,0 +1,243 @@
+// Tumble physics: the lane arithmetic of the wide contact rows (contact_wide.c says what they are).
+//
+// A template (lanes.h), included by contact_wide.c once after lanes_w4.h (4-lane SSE2 vectors)
+// and, on x86, once after lanes_w8.h (8-lane vectors in functions compiled for AVX2 and FMA), the
+// one chosen at run time. It undefines the instance's parameters at its end. A group holds
+// TB_GROUP_LANES (8) contact constraints: the 4-lane instance solves it as two halves, lanes
+// [lane0, lane0 + TB_W). The arithmetic per lane is the scalar rows' (contact_solver.c,
+// tbWarmStartContact and tbSolveContact), case for case.
+
+#include "lanes_math.h"
+
+#define tbCB TB_NAME( ContactBodies )
+
+/// The lanes' two bodies: velocities, and for the solve the sub-step motion (dq = (u, qw)).
+typedef struct tbCB
+{
+	tbV3 vA, wA, vB, wB;
+	tbV3 dpA, dpB;
+	tbQ4 dqA, dqB;
+} tbCB;
+
+// Points the half [lane0, lane0 + TB_W) has: lanes past a constraint's points are zero rows.
+TB_FN int TB_NAME( ContactPointCount )( const tbContactLanes* g, int lane0 )
+{
+	return TB_W == TB_GROUP_LANES ? g->pointCount : g->halfPointCount[lane0 / TB_W];
+}
+
+TB_FN void TB_NAME( GatherContactBodies )( tbContactLanes* g, int lane0, bool motion, tbCB* m )
+{
+	TB_VF a[6], b[6];
+	TB_NAME( LoadVelocities )( g->readA + lane0, a );
+	TB_NAME( LoadVelocities )( g->readB + lane0, b );
+	m->vA = ( tbV3 ){ a[0], a[1], a[2] };
+	m->wA = ( tbV3 ){ a[3], a[4], a[5] };
+	m->vB = ( tbV3 ){ b[0], b[1], b[2] };
+	m->wB = ( tbV3 ){ b[3], b[4], b[5] };
+	if ( motion )
+	{
+		TB_VF ma[7], mb[7];
+		TB_NAME( LoadMotion )( g->readA + lane0, ma );
+		TB_NAME( LoadMotion )( g->readB + lane0, mb );
+		m->dpA = ( tbV3 ){ ma[0], ma[1], ma[2] };
+		m->dqA = ( tbQ4 ){ ma[3], ma[4], ma[5], ma[6] };
+		m->dpB = ( tbV3 ){ mb[0], mb[1], mb[2] };
+		m->dqB = ( tbQ4 ){ mb[3], mb[4], mb[5], mb[6] };
+	}
+}
+
+// Out of line and out of interprocedural analysis, as the joints' scatter (joint_lanes.h): GCC 12.2
+// deleted such stores from the inlined lane code as if they stored nothing.
+static TB_NOIPA TB_TARGET void TB_NAME( ScatterContactBodies )( tbContactLanes* g, int lane0, const tbCB* m )
+{
+	TB_VF a[6] = { m->vA.x, m->vA.y, m->vA.z, m->wA.x, m->wA.y, m->wA.z };
+	TB_VF b[6] = { m->vB.x, m->vB.y, m->vB.z, m->wB.x, m->wB.y, m->wB.z };
+	TB_NAME( StoreVelocities )( g->writeA + lane0, a );
+	TB_NAME( StoreVelocities )( g->writeB + lane0, b );
+}
+
+// Velocity along a row: dot(d, vB - vA) + dot(angB, wB) - dot(angA, wA).
+TB_FN TB_VF TB_NAME( ContactRowVelocity )( tbContactLaneRow* row, int lane0, tbV3 dir, const tbCB* m )
+{
+	tbV3 angA = TB_NAME( Load3 )( row->angA, lane0 );
+	tbV3 angB = TB_NAME( Load3 )( row->angB, lane0 );
+	return TB_NAME( Dot )( dir, TB_NAME( Sub )( m->vB, m->vA ) ) + TB_NAME( Dot )( angB, m->wB ) -
+		   TB_NAME( Dot )( angA, m->wA );
+}
+
+// An impulse L along a row: vA -= mA L d, wA -= L impA, vB += mB L d, wB += L impB.
+TB_FN void TB_NAME( ApplyContactRow )( tbContactLaneRow* row, int lane0, tbV3 dir, TB_VF L, TB_VF mA, TB_VF mB,
+									   tbCB* m )
+{
+	tbV3 impA = TB_NAME( Load3 )( row->impA, lane0 );
+	tbV3 impB = TB_NAME( Load3 )( row->impB, lane0 );
+	m->vA = TB_NAME( Sub )( m->vA, TB_NAME( Scale )( mA * L, dir ) );
+	m->wA = TB_NAME( Sub )( m->wA, TB_NAME( Scale )( L, impA ) );
+	m->vB = TB_NAME( Add )( m->vB, TB_NAME( Scale )( mB * L, dir ) );
+	m->wB = TB_NAME( Add )( m->wB, TB_NAME( Scale )( L, impB ) );
+}
+
+TB_FN void TB_NAME( WarmStartContacts )( tbContactLanes* g, int lane0 )
+{
+	tbCB m;
+	TB_NAME( GatherContactBodies )( g, lane0, false, &m );
+	const TB_VF mA = TB_NAME( Load )( g->invMassA + lane0 );
+	const TB_VF mB = TB_NAME( Load )( g->invMassB + lane0 );
+	const tbV3 n = TB_NAME( Load3 )( g->normal, lane0 );
+	const tbV3 t1 = TB_NAME( Load3 )( g->tangent1, lane0 );
+	const tbV3 t2 = TB_NAME( Load3 )( g->tangent2, lane0 );
+	const int count = TB_NAME( ContactPointCount )( g, lane0 );
+	for ( int p = 0; p < count; ++p )
+	{
+		tbContactLanePoint* cp = g->points + p;
+		TB_NAME( ApplyContactRow )( cp->rows + 0, lane0, n, TB_NAME( Load )( cp->normalImpulse + lane0 ), mA, mB, &m );
+		TB_NAME( ApplyContactRow )( cp->rows + 1, lane0, t1, TB_NAME( Load )( cp->tangentImpulse1 + lane0 ), mA, mB, &m );
+		TB_NAME( ApplyContactRow )( cp->rows + 2, lane0, t2, TB_NAME( Load )( cp->tangentImpulse2 + lane0 ), mA, mB, &m );
+	}
+	TB_NAME( ScatterContactBodies )( g, lane0, &m );
+}
+
+TB_FN void TB_NAME( SolveContacts )( const tbStepContext* ctx, tbContactLanes* g, int lane0, bool useBias, bool reverse )
+{
+	const tbSolverMode mode = ctx->mode;
+	const TB_VF zero = TB_NAME( Splat )( 0.0f );
+	const TB_VF one = TB_NAME( Splat )( 1.0f );
+	const TB_VF inv_h = TB_NAME( Splat )( ctx->inv_h );
+	const TB_VF minBias = TB_NAME( Splat )( -ctx->maxBiasVelocity );
+	const TB_VF softRange = TB_NAME( Splat )( -TB_SOFT_RANGE );
+	const TB_VF baumgarteRate = TB_NAME( Splat )( ctx->baumgarte * ctx->inv_h );
+	const TB_VF slop = TB_NAME( Splat )( ctx->linearSlop );
+	tbCB m;
+	TB_NAME( GatherContactBodies )( g, lane0, true, &m );
+	const TB_VF mA = TB_NAME( Load )( g->invMassA + lane0 );
+	const TB_VF mB = TB_NAME( Load )( g->invMassB + lane0 );
+	const tbV3 n = TB_NAME( Load3 )( g->normal, lane0 );
+	const TB_VF biasRate = TB_NAME( Load )( g->biasRate + lane0 );
+	const TB_VF softMassScale = TB_NAME( Load )( g->massScale + lane0 );
+	const TB_VF softImpulseScale = TB_NAME( Load )( g->impulseScale + lane0 );
+
+	const int count = TB_NAME( ContactPointCount )( g, lane0 );
+	for ( int k = 0; k < count; ++k )
+	{
+		// Reversing over the padded points visits each lane's real points in reverse too: the
+		// zero-mass padding in between applies nothing.
+		int p = reverse ? count - 1 - k : k;
+		tbContactLanePoint* cp = g->points + p;
+
+		// Current separation from the motion since the step began (tbCurrentSeparation).
+		tbV3 rA = TB_NAME( Load3 )( cp->rA, lane0 );
+		tbV3 rB = TB_NAME( Load3 )( cp->rB, lane0 );
+		tbV3 prA = TB_NAME( Rotate )( m.dqA, rA );
+		tbV3 prB = TB_NAME( Rotate )( m.dqB, rB );
+		tbV3 d = TB_NAME( Add )( TB_NAME( Sub )( m.dpB, m.dpA ), TB_NAME( Sub )( prB, prA ) );
+		TB_VF s = TB_NAME( Dot )( n, d ) + TB_NAME( Load )( cp->adjustedSeparation + lane0 );
+
+		// The scalar solver's cases, selected lane by lane.
+		TB_VI positive = s > zero;
+		TB_VF speculative = s * inv_h;
+		TB_VF bias = zero;
+		TB_VF massScale = one;
+		TB_VF impulseScale = zero;
+		if ( useBias )
+		{
+			TB_VF overlapBias = zero;
+			if ( mode == tbSolver_soft )
+			{
+				overlapBias = TB_NAME( Select )( s > softRange, TB_NAME( Max )( biasRate * s, minBias ), zero );
+				massScale = TB_NAME( Select )( positive, one, softMassScale );
+				impulseScale = TB_NAME( Select )( positive, zero, softImpulseScale );
+			}
+			else if ( mode == tbSolver_baumgarte )
+			{
+				overlapBias = TB_NAME( Max )( baumgarteRate * TB_NAME( Min )( zero, s + slop ), minBias );
+			}
+			bias = TB_NAME( Select )( positive, speculative, overlapBias );
+		}
+		else
+		{
+			TB_VF speculativeBias = speculative;
+			if ( mode == tbSolver_soft )
+			{
+				// Relax: points pushed clear this step are held at zero relative velocity.
+				TB_VF separation0 = TB_NAME( Load )( cp->separation0 + lane0 );
+				speculativeBias = TB_NAME( Select )( separation0 < zero, zero, speculative );
+			}
+			bias = TB_NAME( Select )( positive, speculativeBias, zero );
+		}
+
+		tbContactLaneRow* row = cp->rows + 0;
+		TB_VF accumulated = TB_NAME( Load )( cp->normalImpulse + lane0 );
+		TB_VF vn = TB_NAME( ContactRowVelocity )( row, lane0, n, &m );
+		TB_VF impulse = zero - TB_NAME( Load )( row->mass + lane0 ) * massScale * ( vn + bias );
+		impulse = impulse - impulseScale * accumulated;
+		TB_VF newImpulse = TB_NAME( Max )( accumulated + impulse, zero );
+		impulse = newImpulse - accumulated;
+		TB_NAME( Store )( cp->normalImpulse + lane0, newImpulse );
+		TB_VF maxImpulse = TB_NAME( Load )( cp->maxNormalImpulse + lane0 );
+		TB_NAME( Store )( cp->maxNormalImpulse + lane0, TB_NAME( Max )( maxImpulse, impulse ) );
+		TB_NAME( ApplyContactRow )( row, lane0, n, impulse, mA, mB, &m );
+	}
+
+	// Friction after the normal rows, clamped to the cone (circle) of this pass's normal impulse.
+	const tbV3 t1 = TB_NAME( Load3 )( g->tangent1, lane0 );
+	const tbV3 t2 = TB_NAME( Load3 )( g->tangent2, lane0 );
+	const TB_VF friction = TB_NAME( Load )( g->friction + lane0 );
+	const TB_VF tiny = TB_NAME( Splat )( FLT_MIN );
+	for ( int p = 0; p < count; ++p )
+	{
+		tbContactLanePoint* cp = g->points + p;
+		tbContactLaneRow* row1 = cp->rows + 1;
+		tbContactLaneRow* row2 = cp->rows + 2;
+		TB_VF old1 = TB_NAME( Load )( cp->tangentImpulse1 + lane0 );
+		TB_VF old2 = TB_NAME( Load )( cp->tangentImpulse2 + lane0 );
+		TB_VF l1 = old1 - TB_NAME( Load )( row1->mass + lane0 ) * TB_NAME( ContactRowVelocity )( row1, lane0, t1, &m );
+		TB_VF l2 = old2 - TB_NAME( Load )( row2->mass + lane0 ) * TB_NAME( ContactRowVelocity )( row2, lane0, t2, &m );
+		TB_VF maxFriction = friction * TB_NAME( Load )( cp->normalImpulse + lane0 );
+		TB_VF lenSq = l1 * l1 + l2 * l2;
+		// lenSq > 0 wherever outside is set; elsewhere the quotient is discarded.
+		TB_VF scale = maxFriction / TB_NAME( Sqrt )( TB_NAME( Max )( lenSq, tiny ) );
+		scale = TB_NAME( Select )( lenSq > maxFriction * maxFriction, scale, one );
+		l1 = l1 * scale;
+		l2 = l2 * scale;
+		TB_NAME( Store )( cp->tangentImpulse1 + lane0, l1 );
+		TB_NAME( Store )( cp->tangentImpulse2 + lane0, l2 );
+		TB_NAME( ApplyContactRow )( row1, lane0, t1, l1 - old1, mA, mB, &m );
+		TB_NAME( ApplyContactRow )( row2, lane0, t2, l2 - old2, mA, mB, &m );
+	}
+	TB_NAME( ScatterContactBodies )( g, lane0, &m );
+}
+
+// The warm start or one pass over the groups [start, end) of one colour, every half of a group in
+// turn.
+TB_FN void TB_NAME( RunContactStage )( const tbStepContext* ctx, tbContactLanes* groups, int start, int end,
+									   bool warmStart, bool useBias, bool reverse )
+{
+	for ( int i = start; i < end; ++i )
+	{
+		tbContactLanes* g = groups + i;
+		for ( int lane0 = 0; lane0 < TB_GROUP_LANES; lane0 += TB_W )
+		{
+			if ( warmStart )
+			{
+				TB_NAME( WarmStartContacts )( g, lane0 );
+			}
+			else
+			{
+				TB_NAME( SolveContacts )( ctx, g, lane0, useBias, reverse );
+			}
+		}
+	}
+}
+
+// The instance's parameters end with it, so the next instance defines its own.
+#undef TB_FN
+#undef tbV3
+#undef tbQ4
+#undef tbCB
+#undef TB_W
+#undef TB_VF
+#undef TB_VI
+#undef TB_TARGET
+#undef TB_NAME
+#undef TB_SQRT
+#undef TB_ANY

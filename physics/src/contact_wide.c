@@ -1,0 +1,276 @@
+// Tumble physics: the wide contact path.
+//
+// The contact constraints of one colour share no moving body, so any of them can be solved side
+// by side. They are packed eight to a group (tbContactLanes, structure of arrays, in the colour's
+// order) and solved one manifold per SIMD lane: 8 lanes at a time with AVX2 on CPUs that have it,
+// 4 with SSE2 otherwise (tbGetSimdLevel). A manifold's points are visited in turn; lanes with
+// fewer points than the group's most have zero rows there, which apply nothing. The rows are the
+// scalar constraints' (contact_solver.c), built once a step by the prepare; the lanes copy them,
+// carry the accumulated impulses through the passes and hand them back (tbUnpackWideContacts).
+// The scalar rows still solve the overflow colour and the position and restitution passes.
+// SPDX-License-Identifier: MIT
+#include "contact_wide.h"
+
+#include "contact_solver.h"
+#include "core.h"
+#include "lanes.h"
+
+#include <float.h>
+
+/// One Jacobian row of every lane (tbContactRow), components by lane.
+typedef struct tbContactLaneRow
+{
+	float angA[3][TB_GROUP_LANES];
+	float angB[3][TB_GROUP_LANES];
+	float impA[3][TB_GROUP_LANES];
+	float impB[3][TB_GROUP_LANES];
+	float mass[TB_GROUP_LANES];
+} tbContactLaneRow;
+
+/// One point of every lane's manifold (tbContactConstraintPoint).
+typedef struct tbContactLanePoint
+{
+	tbContactLaneRow rows[3]; ///< normal, tangent 1, tangent 2
+	float rA[3][TB_GROUP_LANES];
+	float rB[3][TB_GROUP_LANES];
+	float adjustedSeparation[TB_GROUP_LANES];
+	float separation0[TB_GROUP_LANES];
+	float normalImpulse[TB_GROUP_LANES];
+	float tangentImpulse1[TB_GROUP_LANES];
+	float tangentImpulse2[TB_GROUP_LANES];
+	float maxNormalImpulse[TB_GROUP_LANES];
+} tbContactLanePoint;
+
+typedef struct tbContactLanes
+{
+	int constraintIndex[TB_GROUP_LANES]; ///< scalar constraint of each lane, -1: an empty lane
+	/// Each side's tbBodyState as floats: where the lanes read v, w, dp, dq (the static slot for
+	/// static bodies), and where they write v, w back: the same for moving bodies, the group's sink
+	/// for static and kinematic ones.
+	float* readA[TB_GROUP_LANES];
+	float* readB[TB_GROUP_LANES];
+	float* writeA[TB_GROUP_LANES];
+	float* writeB[TB_GROUP_LANES];
+	float sink[8];
+	int pointCount;		  ///< most points of the group's lanes
+	int halfPointCount[2]; ///< most points of lanes 0-3 and 4-7 (the 4-lane instance's halves)
+	float invMassA[TB_GROUP_LANES], invMassB[TB_GROUP_LANES];
+	float normal[3][TB_GROUP_LANES], tangent1[3][TB_GROUP_LANES], tangent2[3][TB_GROUP_LANES];
+	float friction[TB_GROUP_LANES];
+	float biasRate[TB_GROUP_LANES], massScale[TB_GROUP_LANES], impulseScale[TB_GROUP_LANES]; ///< tbSoftness
+	tbContactLanePoint points[TB_MAX_MANIFOLD_POINTS];
+} tbContactLanes;
+
+// The lane instances (contact_lanes.h) -------------------------------------------------------------
+
+#include "lanes_w4.h"
+#include "contact_lanes.h"
+
+#if TB_X86
+#include "lanes_w8.h"
+#include "contact_lanes.h"
+#endif
+
+// Packing -------------------------------------------------------------------------------------------
+
+static void tbSetLaneVec3( float ( *lanes )[TB_GROUP_LANES], int l, tbVec3 v )
+{
+	lanes[0][l] = v.x;
+	lanes[1][l] = v.y;
+	lanes[2][l] = v.z;
+}
+
+// Lane l of a point: the constraint's point, or zeros (no mass, no impulse) where it has none.
+static void tbSetLanePoint( tbContactLanePoint* lp, int l, const tbContactConstraintPoint* cp )
+{
+	static const tbContactConstraintPoint none = { 0 };
+	if ( cp == NULL )
+	{
+		cp = &none;
+	}
+	for ( int r = 0; r < 3; ++r )
+	{
+		tbContactLaneRow* row = lp->rows + r;
+		tbSetLaneVec3( row->angA, l, cp->rows[r].angA );
+		tbSetLaneVec3( row->angB, l, cp->rows[r].angB );
+		tbSetLaneVec3( row->impA, l, cp->rows[r].impA );
+		tbSetLaneVec3( row->impB, l, cp->rows[r].impB );
+		row->mass[l] = cp->rows[r].mass;
+	}
+	tbSetLaneVec3( lp->rA, l, cp->rA );
+	tbSetLaneVec3( lp->rB, l, cp->rB );
+	lp->adjustedSeparation[l] = cp->adjustedSeparation;
+	lp->separation0[l] = cp->separation0;
+	lp->normalImpulse[l] = cp->normalImpulse;
+	lp->tangentImpulse1[l] = cp->tangentImpulse[0];
+	lp->tangentImpulse2[l] = cp->tangentImpulse[1];
+	lp->maxNormalImpulse[l] = cp->maxNormalImpulse;
+}
+
+// Lanes [0, count) take the constraints order[0 .. count); the rest are empty: the static slot on
+// both sides, no mass.
+static void tbPackContactGroup( tbStepContext* ctx, tbContactLanes* g, const int* order, int count )
+{
+	float* staticRow = (float*)( ctx->states + ctx->bodyCount );
+	g->halfPointCount[0] = 0;
+	g->halfPointCount[1] = 0;
+	for ( int l = 0; l < TB_GROUP_LANES; ++l )
+	{
+		const tbContactConstraint* c = l < count ? ctx->contacts + order[l] : NULL;
+		g->constraintIndex[l] = c != NULL ? order[l] : -1;
+		g->readA[l] = staticRow;
+		g->readB[l] = staticRow;
+		g->writeA[l] = g->sink;
+		g->writeB[l] = g->sink;
+		if ( c == NULL )
+		{
+			g->invMassA[l] = g->invMassB[l] = 0.0f;
+			tbSetLaneVec3( g->normal, l, tb_vec3_zero );
+			tbSetLaneVec3( g->tangent1, l, tb_vec3_zero );
+			tbSetLaneVec3( g->tangent2, l, tb_vec3_zero );
+			g->friction[l] = g->biasRate[l] = g->impulseScale[l] = 0.0f;
+			g->massScale[l] = 1.0f;
+			continue;
+		}
+		if ( c->indexA >= 0 )
+		{
+			g->readA[l] = (float*)( ctx->states + c->indexA );
+			g->writeA[l] = tbIsMovingBody( ctx, c->indexA ) ? g->readA[l] : g->sink;
+		}
+		if ( c->indexB >= 0 )
+		{
+			g->readB[l] = (float*)( ctx->states + c->indexB );
+			g->writeB[l] = tbIsMovingBody( ctx, c->indexB ) ? g->readB[l] : g->sink;
+		}
+		int* half = g->halfPointCount + l / 4;
+		*half = c->pointCount > *half ? c->pointCount : *half;
+		g->invMassA[l] = c->invMassA;
+		g->invMassB[l] = c->invMassB;
+		tbSetLaneVec3( g->normal, l, c->normal );
+		tbSetLaneVec3( g->tangent1, l, c->tangent1 );
+		tbSetLaneVec3( g->tangent2, l, c->tangent2 );
+		g->friction[l] = c->friction;
+		g->biasRate[l] = c->softness.biasRate;
+		g->massScale[l] = c->softness.massScale;
+		g->impulseScale[l] = c->softness.impulseScale;
+	}
+	g->pointCount = tbMaxInt( g->halfPointCount[0], g->halfPointCount[1] );
+	for ( int p = 0; p < g->pointCount; ++p )
+	{
+		for ( int l = 0; l < TB_GROUP_LANES; ++l )
+		{
+			const tbContactConstraint* c = l < count ? ctx->contacts + order[l] : NULL;
+			tbSetLanePoint( g->points + p, l, c != NULL && p < c->pointCount ? c->points + p : NULL );
+		}
+	}
+}
+
+typedef struct tbPackTask
+{
+	tbStepContext* ctx;
+	bool unpack;
+} tbPackTask;
+
+// Group i belongs to the colour whose group range holds it; its lanes are the colour's
+// constraints 8 (i - first group) onwards.
+static void tbPackBlock( int start, int end, int blockIndex, void* context )
+{
+	TB_UNUSED( blockIndex );
+	tbPackTask* task = context;
+	tbStepContext* ctx = task->ctx;
+	const tbConstraintGraph* graph = &ctx->graph;
+	int color = 0;
+	for ( int i = start; i < end; ++i )
+	{
+		tbContactLanes* g = ctx->contactLanes + i;
+		if ( task->unpack )
+		{
+			for ( int l = 0; l < TB_GROUP_LANES; ++l )
+			{
+				if ( g->constraintIndex[l] < 0 )
+				{
+					continue;
+				}
+				tbContactConstraint* c = ctx->contacts + g->constraintIndex[l];
+				for ( int p = 0; p < c->pointCount; ++p )
+				{
+					const tbContactLanePoint* lp = g->points + p;
+					c->points[p].normalImpulse = lp->normalImpulse[l];
+					c->points[p].tangentImpulse[0] = lp->tangentImpulse1[l];
+					c->points[p].tangentImpulse[1] = lp->tangentImpulse2[l];
+					c->points[p].maxNormalImpulse = lp->maxNormalImpulse[l];
+				}
+			}
+			continue;
+		}
+		while ( i >= ctx->contactLaneStarts[color + 1] )
+		{
+			color += 1;
+		}
+		int offset = TB_GROUP_LANES * ( i - ctx->contactLaneStarts[color] );
+		int count = graph->colorStarts[color + 1] - graph->colorStarts[color] - offset;
+		tbPackContactGroup( ctx, g, graph->order + graph->colorStarts[color] + offset, tbMinInt( count, TB_GROUP_LANES ) );
+	}
+}
+
+/// Lane groups per parallel-for block (fixed: results must not depend on the thread count).
+#define TB_CONTACT_GROUP_BLOCK_SIZE 2
+
+void tbPackWideContacts( tbStepContext* ctx )
+{
+	int total = 0;
+	for ( int color = 0; color < TB_GRAPH_COLOR_COUNT; ++color )
+	{
+		ctx->contactLaneStarts[color] = total;
+		total += tbBlockCount( ctx->graph.colorStarts[color + 1] - ctx->graph.colorStarts[color], TB_GROUP_LANES );
+	}
+	ctx->contactLaneStarts[TB_GRAPH_COLOR_COUNT] = total;
+	// Not zeroed: the packing writes every lane of the points up to a group's point count.
+	ctx->contactLanes = TB_ARENA_ARRAY_RAW( ctx->arena, tbContactLanes, total > 0 ? total : 1 );
+	tbPackTask task = { ctx, false };
+	tbParallelFor( ctx->jobs, total, TB_CONTACT_GROUP_BLOCK_SIZE, tbPackBlock, &task );
+}
+
+void tbUnpackWideContacts( tbStepContext* ctx )
+{
+	tbPackTask task = { ctx, true };
+	tbParallelFor( ctx->jobs, ctx->contactLaneStarts[TB_GRAPH_COLOR_COUNT], TB_CONTACT_GROUP_BLOCK_SIZE, tbPackBlock, &task );
+}
+
+// Passes ---------------------------------------------------------------------------------------------
+
+typedef struct tbLaneTask
+{
+	tbStepContext* ctx;
+	tbContactLanes* groups; ///< the colour's first group
+	bool warmStart;
+	bool useBias;
+	bool reverse;
+	bool avx2;
+} tbLaneTask;
+
+static void tbLaneBlock( int start, int end, int blockIndex, void* context )
+{
+	TB_UNUSED( blockIndex );
+	const tbLaneTask* task = context;
+#if TB_X86
+	if ( task->avx2 )
+	{
+		tbLanes8RunContactStage( task->ctx, task->groups, start, end, task->warmStart, task->useBias, task->reverse );
+		return;
+	}
+#endif
+	tbLanes4RunContactStage( task->ctx, task->groups, start, end, task->warmStart, task->useBias, task->reverse );
+}
+
+void tbRunWideContacts( tbStepContext* ctx, int color, bool warmStart, bool useBias, bool reverse )
+{
+	int first = ctx->contactLaneStarts[color];
+	int count = ctx->contactLaneStarts[color + 1] - first;
+	if ( count == 0 )
+	{
+		return;
+	}
+	tbLaneTask task = { ctx, ctx->contactLanes + first, warmStart, useBias, reverse, tbGetSimdLevel() == tbSimd_avx2 };
+	tbParallelFor( ctx->jobs, count, TB_CONTACT_GROUP_BLOCK_SIZE, tbLaneBlock, &task );
+}
