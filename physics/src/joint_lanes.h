@@ -346,28 +346,6 @@ TB_FN void TB_NAME( WarmStart )( tbJointLanes* g, int lane0 )
 	TB_NAME( ScatterVelocities )( g, lane0, &m );
 }
 
-// Every lane of v through tbClampLength (inf-safe) with its lane's limit. The callers bound what a
-// pass asks for, which matters only in runaway scenes: they test all lanes at once and come here
-// when a lane is past its bound. Lanes go through arrays, not vector subscripts.
-TB_FN tbV3 TB_NAME( ClampLanes )( tbV3 v, const float* limits )
-{
-	float a[3][TB_W];
-	TB_NAME( Store )( a[0], v.x );
-	TB_NAME( Store )( a[1], v.y );
-	TB_NAME( Store )( a[2], v.z );
-	for ( int l = 0; l < TB_W; ++l )
-	{
-		tbVec3 c = tbClampLength( tbMakeVec3( a[0][l], a[1][l], a[2][l] ), limits[l] );
-		a[0][l] = c.x;
-		a[1][l] = c.y;
-		a[2][l] = c.z;
-	}
-	v.x = TB_NAME( Load )( a[0] );
-	v.y = TB_NAME( Load )( a[1] );
-	v.z = TB_NAME( Load )( a[2] );
-	return v;
-}
-
 // An inequality row C >= 0 about a world axis (tbSolveAngularLimit): speculative while C > 0 (the
 // approach that closes the gap within the sub-step, no more), soft past it in a biased pass, hard
 // in a relax pass. The accumulated impulse stays >= 0.

@@ -142,3 +142,25 @@ TB_FN tbQ4 TB_NAME( MulQQ )( tbQ4 a, tbQ4 b )
 	};
 	return q;
 }
+
+// Every lane of v through tbClampLength (inf-safe) with its lane's limit. The callers test all
+// lanes at once and come here only when a lane is past its bound (runaway scenes). Lanes go
+// through arrays, not vector subscripts.
+TB_FN tbV3 TB_NAME( ClampLanes )( tbV3 v, const float* limits )
+{
+	float a[3][TB_W];
+	TB_NAME( Store )( a[0], v.x );
+	TB_NAME( Store )( a[1], v.y );
+	TB_NAME( Store )( a[2], v.z );
+	for ( int l = 0; l < TB_W; ++l )
+	{
+		tbVec3 c = tbClampLength( tbMakeVec3( a[0][l], a[1][l], a[2][l] ), limits[l] );
+		a[0][l] = c.x;
+		a[1][l] = c.y;
+		a[2][l] = c.z;
+	}
+	v.x = TB_NAME( Load )( a[0] );
+	v.y = TB_NAME( Load )( a[1] );
+	v.z = TB_NAME( Load )( a[2] );
+	return v;
+}

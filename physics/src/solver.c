@@ -5,6 +5,7 @@
 
 #include "body.h"
 #include "contact.h"
+#include "body_wide.h"
 #include "contact_solver.h"
 #include "core.h"
 #include "joint.h"
@@ -106,115 +107,102 @@ static void tbPrepareBodies( tbWorld* world, tbStepContext* ctx )
 	ctx->states[n].dq = tb_quatIdentity;
 	ctx->bodies[n].q0 = tb_quatIdentity;
 	ctx->bodies[n].bodyId = -1;
+	tbPackBodyLanes( ctx );
 }
 
 // Semi-implicit Euler for velocities, with the gyroscopic term solved implicitly in body frame:
 // one Newton step on f(w) = I (w - w0) + h w x (I w) = 0, Jacobian I + h (Skew(w) I - Skew(I w))
 // (Catto, "Numerical Methods", GDC 2015). Explicit integration of the gyroscopic term gains
 // energy; the implicit step keeps a spinning T-handle flipping with bounded energy.
+// The lanes (body_lanes.h) do the same for groups of bodies without torque, gyroscopic sub-step,
+// kinematic or fixed rotation; this is every body's step, and theirs lane by lane.
+void tbIntegrateBodyVelocity( tbStepContext* ctx, int i )
+{
+	tbSolverBody* sb = ctx->bodies + i;
+	if ( sb->isKinematic )
+	{
+		return;
+	}
+	tbWorld* world = ctx->world;
+	tbBodyState* state = ctx->states + i;
+	tbVec3 v = tbMulSV( sb->linearDamping, tbAdd( state->v, sb->deltaV ) );
+
+	tbVec3 w = state->w;
+	if ( sb->fixedRotation == false )
+	{
+		// An isotropic body (I = s 1) has w x I w = 0: no gyroscopic torque to integrate.
+		if ( ctx->gyroscopicH > 0.0f && sb->gyroscopic )
+		{
+			const float hg = ctx->gyroscopicH;
+			tbMat3 I = world->bodies.data[sb->bodyId].localInertia;
+			tbQuat q = tbNormalizeQ( tbMulQQ( state->dq, sb->q0 ) );
+			tbVec3 wb = tbInvRotate( q, w );
+			tbVec3 Iw = tbMulMV( I, wb );
+			tbVec3 f = tbMulSV( hg, tbCross( wb, Iw ) );
+			tbMat3 J = tbAddMM( I, tbMulSM( hg, tbSubMM( tbMulMM( tbSkew( wb ), I ), tbSkew( Iw ) ) ) );
+			wb = tbSub( wb, tbSolve3( J, f ) );
+			// An inertia near the float range with the spin at its cap overflows I w (a fuzz_world
+			// finding): keep the spin as it was rather than turn it into NaN.
+			if ( tbIsValidVec3( wb ) )
+			{
+				w = tbRotate( q, wb );
+			}
+		}
+		if ( sb->hasTorque )
+		{
+			tbVec3 torque = world->bodies.data[sb->bodyId].torque;
+			w = tbAdd( w, tbMulSV( ctx->h, tbMulMV( sb->invInertia, torque ) ) );
+		}
+		w = tbMulSV( sb->angularDamping, w );
+	}
+	else
+	{
+		w = tb_vec3_zero;
+	}
+
+	v = tbClampLength( v, world->def.maxLinearSpeed );
+	// Angular speed is bounded too, so the gyroscopic term (~ w^2) stays finite.
+	w = tbClampLength( w, TB_MAX_ANGULAR_SPEED );
+	state->v = v;
+	state->w = w;
+}
+
+void tbIntegrateBodyPosition( tbStepContext* ctx, int i )
+{
+	const float h = ctx->h;
+	tbBodyState* state = ctx->states + i;
+	tbSolverBody* sb = ctx->bodies + i;
+	// The speed clamp again, after the passes: joints that disagree (a slider against a fixed
+	// joint, fuzz findings 29 and 43) can add far more than the clamp allowed at the start of
+	// the sub-step, and a body that moves 1e19 m in a step overflows its joints' rows.
+	if ( sb->isKinematic == false )
+	{
+		state->v = tbClampLength( state->v, ctx->world->def.maxLinearSpeed );
+	}
+	// Inf-safe like the speed clamp: joints pulling on a body's light axis (a 1 km capsule of
+	// 5 cm radius, fuzz finding 47) can overflow the spin, and inf * (limit / inf) is NaN.
+	state->w = tbClampLength( state->w, TB_MAX_SUBSTEP_ROTATION / h );
+	state->dp = tbMulAdd( state->dp, h, state->v );
+	state->dq = tbIntegrateRotation( state->dq, state->w, h );
+	if ( sb->turnsInertia )
+	{
+		tbQuat q = tbMulQQ( state->dq, sb->q0 );
+		sb->invInertia = tbRotateInertia( q, sb->invLocalInertia );
+	}
+}
+
 // Bodies per parallel-for block (fixed: results must not depend on the thread count).
 #define TB_BODY_BLOCK_SIZE 64
 
-static void tbIntegrateVelocitiesBlock( int start, int end, int blockIndex, void* context )
-{
-	TB_UNUSED( blockIndex );
-	tbStepContext* ctx = context;
-	tbWorld* world = ctx->world;
-	const float h = ctx->h;
-	float maxSpeed = world->def.maxLinearSpeed;
-	for ( int i = start; i < end; ++i )
-	{
-		tbSolverBody* sb = ctx->bodies + i;
-		if ( sb->isKinematic )
-		{
-			continue;
-		}
-		tbBodyState* state = ctx->states + i;
-		tbVec3 v = tbMulSV( sb->linearDamping, tbAdd( state->v, sb->deltaV ) );
-
-		tbVec3 w = state->w;
-		if ( sb->fixedRotation == false )
-		{
-			// An isotropic body (I = s 1) has w x I w = 0: no gyroscopic torque to integrate.
-			if ( ctx->gyroscopicH > 0.0f && sb->gyroscopic )
-			{
-				const float hg = ctx->gyroscopicH;
-				tbMat3 I = world->bodies.data[sb->bodyId].localInertia;
-				tbQuat q = tbNormalizeQ( tbMulQQ( state->dq, sb->q0 ) );
-				tbVec3 wb = tbInvRotate( q, w );
-				tbVec3 Iw = tbMulMV( I, wb );
-				tbVec3 f = tbMulSV( hg, tbCross( wb, Iw ) );
-				tbMat3 J = tbAddMM( I, tbMulSM( hg, tbSubMM( tbMulMM( tbSkew( wb ), I ), tbSkew( Iw ) ) ) );
-				wb = tbSub( wb, tbSolve3( J, f ) );
-				// An inertia near the float range with the spin at its cap overflows I w (a fuzz_world
-				// finding): keep the spin as it was rather than turn it into NaN.
-				if ( tbIsValidVec3( wb ) )
-				{
-					w = tbRotate( q, wb );
-				}
-			}
-			if ( sb->hasTorque )
-			{
-				tbVec3 torque = world->bodies.data[sb->bodyId].torque;
-				w = tbAdd( w, tbMulSV( h, tbMulMV( sb->invInertia, torque ) ) );
-			}
-			w = tbMulSV( sb->angularDamping, w );
-		}
-		else
-		{
-			w = tb_vec3_zero;
-		}
-
-		v = tbClampLength( v, maxSpeed );
-		// Angular speed is bounded too, so the gyroscopic term (~ w^2) stays finite.
-		w = tbClampLength( w, TB_MAX_ANGULAR_SPEED );
-		state->v = v;
-		state->w = w;
-	}
-}
-
 static void tbIntegrateVelocities( tbStepContext* ctx )
 {
-	tbParallelFor( ctx->jobs, ctx->bodyCount, TB_BODY_BLOCK_SIZE, tbIntegrateVelocitiesBlock, ctx );
-}
-
-static void tbIntegratePositionsBlock( int start, int end, int blockIndex, void* context )
-{
-	TB_UNUSED( blockIndex );
-	tbStepContext* ctx = context;
-	const float h = ctx->h;
-	// Rotation per sub-step is capped at a quarter turn so a wild spin cannot fold the
-	// quaternion integration over (keeps the step well-behaved for any input).
-	const float maxRotation = 0.5f * TB_PI;
-	const float maxSpeed = ctx->world->def.maxLinearSpeed;
-	for ( int i = start; i < end; ++i )
-	{
-		tbBodyState* state = ctx->states + i;
-		tbSolverBody* sb = ctx->bodies + i;
-		// The speed clamp again, after the passes: joints that disagree (a slider against a fixed
-		// joint, fuzz findings 29 and 43) can add far more than the clamp allowed at the start of
-		// the sub-step, and a body that moves 1e19 m in a step overflows its joints' rows.
-		if ( sb->isKinematic == false )
-		{
-			state->v = tbClampLength( state->v, maxSpeed );
-		}
-		// Inf-safe like the speed clamp: joints pulling on a body's light axis (a 1 km capsule of
-		// 5 cm radius, fuzz finding 47) can overflow the spin, and inf * (limit / inf) is NaN.
-		state->w = tbClampLength( state->w, maxRotation / h );
-		state->dp = tbMulAdd( state->dp, h, state->v );
-		state->dq = tbIntegrateRotation( state->dq, state->w, h );
-		if ( sb->turnsInertia )
-		{
-			tbQuat q = tbMulQQ( state->dq, sb->q0 );
-			sb->invInertia = tbRotateInertia( q, sb->invLocalInertia );
-		}
-	}
+	tbIntegrateBodyLanes( ctx, false );
 }
 
 static void tbIntegratePositions( tbStepContext* ctx )
 {
 	ctx->jointRowsCurrent = false;
-	tbParallelFor( ctx->jobs, ctx->bodyCount, TB_BODY_BLOCK_SIZE, tbIntegratePositionsBlock, ctx );
+	tbIntegrateBodyLanes( ctx, true );
 }
 
 // Write the solver state back to the bodies (the broad-phase boxes are refreshed afterwards, on one

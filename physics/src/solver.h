@@ -78,6 +78,8 @@ typedef struct tbStepContext
 	tbBodyState* states; ///< awake bodies, by solver index
 	tbSolverBody* bodies;
 	int bodyCount;
+	struct tbBodyLanes* bodyLanes; ///< the bodies eight to a group, for their integration (body_wide.c)
+	int bodyLaneCount;
 
 	tbContactConstraint* contacts;
 	int contactCount;
@@ -131,6 +133,15 @@ static inline tbSolverBody* tbGetSolverBody( tbStepContext* ctx, int solverIndex
 
 /// Run the solver for the step: velocities, positions, joints and contacts, per the world's mode.
 void tbSolve( tbWorld* world, tbStepContext* ctx );
+
+/// Rotation per sub-step is capped at a quarter turn (rad) so a wild spin cannot fold the
+/// quaternion integration over (keeps the step well-behaved for any input).
+#define TB_MAX_SUBSTEP_ROTATION ( 0.5f * TB_PI )
+
+/// One body's sub-step (solver.c): velocities from gravity, forces, damping and the gyroscopic
+/// term, clamped; positions from velocities, and its world inverse inertia turned with it.
+void tbIntegrateBodyVelocity( tbStepContext* ctx, int solverIndex );
+void tbIntegrateBodyPosition( tbStepContext* ctx, int solverIndex );
 
 // v scaled down to a length of at most limit. A huge gravity or force (any finite value is
 // accepted) can overflow a component to infinity, and inf * (limit / inf) is NaN (a fuzz_world
