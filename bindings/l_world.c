@@ -941,6 +941,7 @@ static int tbWorld_Stats( lua_State* L )
 		{ "islands", c.islandCount },
 		{ "tree_height", c.treeHeight },
 		{ "allocations", c.allocationCount },
+		{ "allocation_failures", c.allocationFailures },
 		{ "steps", world->stepCount },
 	};
 	for ( size_t i = 0; i < sizeof( ints ) / sizeof( ints[0] ); ++i )

@@ -239,7 +239,7 @@ function tumble_World:on(event, fn) end
 ---@param fn? fun(ev: tumble.EventData)
 function tumble_World:off(event, fn) end
 
----`{ bodies, awake_bodies, shapes, contacts, pairs, joints, islands, tree_height, allocations, steps, step_ms, max_penetration, time }`
+---`{ bodies, awake_bodies, shapes, contacts, pairs, joints, islands, tree_height, allocations, allocation_failures, steps, step_ms, max_penetration, time }`
 ---@return tumble.Stats
 function tumble_World:stats() end
 
@@ -900,6 +900,7 @@ local tumble_EventData = {}
 ---@field islands integer
 ---@field tree_height integer
 ---@field allocations integer
+---@field allocation_failures integer allocations refused in the last step (what they would have held was dropped; see docs/RELIABILITY.md)
 ---@field steps integer
 ---@field step_ms number
 ---@field max_penetration number m

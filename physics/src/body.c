@@ -115,6 +115,10 @@ tbResult tbCreateBodyChecked( tbWorldId worldId, const tbBodyDef* def, tbBodyId*
 
 	int index;
 	TB_POOL_ALLOC( world->bodies, tbBody, index );
+	if ( index < 0 )
+	{
+		return tbResult_outOfMemory;
+	}
 	tbBody* body = world->bodies.data + index;
 	uint16_t generation = body->generation;
 	memset( body, 0, sizeof( *body ) );

@@ -32,7 +32,7 @@ static tbContactRow tbMakeRow( float mA, float mB, const tbMat3* iA, const tbMat
 	return row;
 }
 
-static void tbPrepareWideContacts( tbStepContext* ctx );
+static bool tbPrepareWideContacts( tbStepContext* ctx );
 
 typedef struct tbPrepareTask
 {
@@ -114,7 +114,7 @@ static void tbPrepareContactBlock( int start, int end, int blockIndex, void* con
 	}
 }
 
-void tbPrepareContacts( tbWorld* world, tbStepContext* ctx )
+bool tbPrepareContacts( tbWorld* world, tbStepContext* ctx )
 {
 	// Which contacts become constraints is decided serially (cheap); the constraints are then
 	// filled in parallel, each block writing its own slots.
@@ -122,6 +122,10 @@ void tbPrepareContacts( tbWorld* world, tbStepContext* ctx )
 	// Not zeroed: tbPrepareContactBlock writes every field of the used constraints and points.
 	ctx->contacts = TB_ARENA_ARRAY_RAW( ctx->arena, tbContactConstraint, capacity > 0 ? capacity : 1 );
 	int* contactIds = TB_ARENA_ARRAY_RAW( ctx->arena, int, capacity > 0 ? capacity : 1 );
+	if ( ctx->contacts == NULL || contactIds == NULL )
+	{
+		return false;
+	}
 	int n = 0;
 	for ( int i = 0; i < world->contacts.count; ++i )
 	{
@@ -151,8 +155,16 @@ void tbPrepareContacts( tbWorld* world, tbStepContext* ctx )
 
 	tbPrepareTask task = { world, ctx, contactIds };
 	tbParallelFor( ctx->jobs, n, TB_CONTACT_BLOCK_SIZE, tbPrepareContactBlock, &task );
-	tbColorContactConstraints( &ctx->graph, ctx->arena, ctx->contacts, n, ctx->bodies, ctx->bodyCount );
-	tbPrepareWideContacts( ctx );
+	if ( tbColorContactConstraints( &ctx->graph, ctx->arena, ctx->contacts, n, ctx->bodies, ctx->bodyCount ) &&
+		 tbPrepareWideContacts( ctx ) )
+	{
+		return true;
+	}
+	for ( int i = 0; i < n; ++i )
+	{
+		world->contacts.data[contactIds[i]].constraintIndex = -1;
+	}
+	return false;
 }
 
 // Velocity along a row.
@@ -1025,7 +1037,7 @@ static void tbPackBlock( int start, int end, int blockIndex, void* context )
 	}
 }
 
-static void tbPrepareWideContacts( tbStepContext* ctx )
+static bool tbPrepareWideContacts( tbStepContext* ctx )
 {
 	int total = 0;
 	for ( int color = 0; color < TB_GRAPH_COLOR_COUNT; ++color )
@@ -1036,8 +1048,13 @@ static void tbPrepareWideContacts( tbStepContext* ctx )
 	ctx->wideStarts[TB_GRAPH_COLOR_COUNT] = total;
 	// Not zeroed: tbPackWide writes every lane of the points up to the group's point count.
 	ctx->wideContacts = TB_ARENA_ARRAY_RAW( ctx->arena, tbContactConstraintW, total > 0 ? total : 1 );
+	if ( ctx->wideContacts == NULL )
+	{
+		return false;
+	}
 	tbPackTask task = { ctx, false };
 	tbParallelFor( ctx->jobs, total, TB_WIDE_BLOCK_SIZE, tbPackBlock, &task );
+	return true;
 }
 
 void tbWarmStartContacts( tbStepContext* ctx )

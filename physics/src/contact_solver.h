@@ -54,8 +54,9 @@ typedef struct tbContactConstraint
 	tbContactConstraintPoint points[TB_MAX_MANIFOLD_POINTS];
 } tbContactConstraint;
 
-/// Gather the touching contacts of awake bodies into ctx->contacts and compute their masses.
-void tbPrepareContacts( tbWorld* world, tbStepContext* ctx );
+/// Gather the touching contacts of awake bodies into ctx->contacts and compute their masses. False
+/// when the step's arena could not hold them: no contact is then marked as a constraint.
+bool tbPrepareContacts( tbWorld* world, tbStepContext* ctx );
 void tbWarmStartContacts( tbStepContext* ctx );
 /// One Gauss-Seidel pass. useBias: push out penetration (per the solver mode); otherwise only the
 /// speculative part (approach up to contact) is applied.

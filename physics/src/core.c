@@ -67,7 +67,11 @@ void tbFree( void* memory, size_t size )
 void* tbGrowAlloc( void* oldMem, size_t oldSize, size_t newSize )
 {
 	void* newMem = tbAlloc( newSize );
-	if ( newMem != NULL && oldSize > 0 )
+	if ( newMem == NULL )
+	{
+		return NULL;
+	}
+	if ( oldSize > 0 )
 	{
 		memcpy( newMem, oldMem, oldSize < newSize ? oldSize : newSize );
 	}

@@ -459,6 +459,11 @@ tbJoint* tbCreateJointInternal( tbWorldId worldId, const tbJointDef* def, tbJoin
 
 	int index;
 	TB_POOL_ALLOC( world->joints, tbJoint, index );
+	if ( index < 0 )
+	{
+		*result = tbResult_outOfMemory;
+		return NULL;
+	}
 	tbJoint* joint = world->joints.data + index;
 	uint16_t generation = joint->generation;
 	memset( joint, 0, sizeof( *joint ) );

@@ -267,6 +267,14 @@ static tbShape* tbCreateShapeInternal( tbBodyId bodyId, const tbShapeDef* def, t
 
 	int index;
 	TB_POOL_ALLOC( world->shapes, tbShape, index );
+	if ( index < 0 )
+	{
+		if ( result != NULL )
+		{
+			*result = tbResult_outOfMemory;
+		}
+		return NULL;
+	}
 	tbShape* shape = world->shapes.data + index;
 	uint16_t generation = shape->generation;
 	memset( shape, 0, sizeof( *shape ) );

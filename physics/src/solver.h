@@ -130,7 +130,8 @@ static inline tbSolverBody* tbGetSolverBody( tbStepContext* ctx, int solverIndex
 }
 
 /// Run the solver for the step: velocities, positions, joints and contacts, per the world's mode.
-void tbSolve( tbWorld* world, tbStepContext* ctx );
+/// False when the step's arena ran out of memory before anything moved: the step is not solved.
+bool tbSolve( tbWorld* world, tbStepContext* ctx );
 
 // v scaled down to a length of at most limit. A huge gravity or force (any finite value is
 // accepted) can overflow a component to infinity, and inf * (limit / inf) is NaN (a fuzz_world

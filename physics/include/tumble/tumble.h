@@ -22,6 +22,9 @@ TB_API bool tbWorld_IsValid( tbWorldId worldId );
 TB_API int tbGetWorldCount( void );
 
 /// Advance the world by timeStep seconds (one solver step; soft mode sub-steps inside).
+/// tbResult_outOfMemory when the allocator refused memory during the step: the step was taken as
+/// far as memory allowed (tbWorldCounters.allocationFailures says what was dropped) and the world
+/// stays valid, steppable and destroyable.
 TB_API tbResult tbWorld_Step( tbWorldId worldId, float timeStep );
 
 TB_API tbResult tbWorld_SetGravity( tbWorldId worldId, tbVec3 gravity );

@@ -225,4 +225,9 @@ typedef struct tbWorldCounters
 	float stepMs;          ///< wall time of the last step, ms
 	float maxPenetration;  ///< deepest contact point after the last step, m
 	long allocationCount;  ///< library allocations so far
+	/// Allocations refused during the last step (the allocator returned NULL). The step then
+	/// drops what they would have held: new pairs and contacts (found again when a proxy next
+	/// moves), events, wake-ups, or, without memory for the solver's arrays, the whole solve (every
+	/// body keeps its pose and velocity for that step). tbWorld_Step returns tbResult_outOfMemory.
+	int allocationFailures;
 } tbWorldCounters;
