@@ -245,6 +245,7 @@ static void tbBuildBody( lua_State* L, const char* fn, tbLuaWorld* world, const 
 		}
 	}
 	tbLua_PushBody( L, 1, bodyId );
+	tbLua_Guard( L, tbLuaGuard_created, fn );
 }
 
 // add_box / add_sphere / add_capsule / add_hull: one shape at the body origin.

@@ -343,6 +343,7 @@ tbLuaJoint* tbLuaJoint_Finish( lua_State* L, const char* fn, tbJointId id, tbRes
 		tbJoint_SetEnabled( id, false );
 	}
 	tbLua_PushJoint( L, 1, id );
+	tbLua_Guard( L, tbLuaGuard_created, fn );
 	return lua_touserdata( L, -1 );
 }
 

@@ -355,5 +355,6 @@ int tbLuaWorld_AddMesh( lua_State* L )
 		return luaL_error( L, "%s: could not create the mesh: %s", fn, tbResultString( result ) );
 	}
 	tbLua_PushBody( L, 1, bodyId );
+	tbLua_Guard( L, tbLuaGuard_created, fn );
 	return 1;
 }

@@ -63,6 +63,7 @@ typedef enum tbLuaGuard
 	tbLuaGuard_stepAfter,  ///< world:step, after the physics step (before the event handlers)
 	tbLuaGuard_copy,       ///< world:snapshot and world:restore, before the copy
 	tbLuaGuard_create,     ///< a constructor (add_*, joints, mover), before it builds anything
+	tbLuaGuard_created,    ///< a body or joint constructor, after it built: the new Body or Joint at the stack top
 	tbLuaGuard_world,      ///< tb.world, before it creates a world: its worker count at the stack top
 	tbLuaGuard_threads,    ///< world.threads = n (the World at index 1): n at the stack top
 } tbLuaGuard;

@@ -46,7 +46,8 @@ static void tbUsage( FILE* out )
 		   "  --mod FILE           load a sandboxed mod script into the scene's world (repeatable)\n"
 		   "  --budget N           instructions per script per step for sandboxed code (default\n"
 		   "                       20000000)\n"
-		   "  --memory MB          memory cap of the Lua state with --sandbox or --mod (default 256)\n"
+		   "  --memory MB          memory cap of each script (the scene, each mod) with --sandbox or --mod:\n"
+		   "                       its Lua memory and the bodies and joints it made (default 256)\n"
 		   "  -h, --help           show this help and exit\n"
 		   "  --version            show the version and exit\n",
 		   out );

@@ -131,7 +131,7 @@ static int tbProtected( lua_State* L, lua_CFunction fn, void* context, char** er
 		if ( status == LUA_ERRMEM && limit > 0 )
 		{
 			char buffer[160];
-			snprintf( buffer, sizeof( buffer ), "not enough memory (the scripts' memory cap of %zu MiB is reached)",
+			snprintf( buffer, sizeof( buffer ), "not enough memory (a script's memory cap of %zu MiB is reached)",
 					  limit >> 20 );
 			*error = tbStrdup( buffer );
 		}
@@ -161,8 +161,16 @@ static void tbPushMemoryError( tbInstance* inst, int owner )
 	}
 	else
 	{
-		lua_pushfstring( inst->L, "%s: not enough memory (the scripts' memory cap of %d MiB is reached)",
-						 tbOwnerPath( inst, owner ), (int)( tbSandbox_GetMemoryLimit( inst->L ) >> 20 ) );
+		// Each script has its own cap: the message says what this one holds, so a hoarding mod is
+		// told apart from one that merely came last.
+		size_t lua = 0;
+		size_t physics = 0;
+		tbSandbox_GetOwnerMemory( inst->L, owner, &lua, &physics );
+		char held[96];
+		snprintf( held, sizeof( held ), "%.1f MiB of Lua memory, %.1f MiB of bodies and joints", (double)lua / 1048576.0,
+				  (double)physics / 1048576.0 );
+		lua_pushfstring( inst->L, "%s: not enough memory (the script's memory cap of %d MiB is reached; it holds %s)",
+						 tbOwnerPath( inst, owner ), (int)( tbSandbox_GetMemoryLimit( inst->L ) >> 20 ), held );
 	}
 }
 

@@ -807,6 +807,32 @@ int tbBody_GetShapes( tbBodyId bodyId, tbShapeId* out, int capacity )
 	return n;
 }
 
+size_t tbBody_GetMemorySize( tbBodyId bodyId )
+{
+	tbWorld* world;
+	tbBody* body = tbGetBodyChecked( bodyId, &world );
+	if ( body == NULL )
+	{
+		return 0;
+	}
+	size_t bytes = sizeof( tbBody );
+	for ( int id = body->headShapeId; id >= 0; id = world->shapes.data[id].nextShapeId )
+	{
+		const tbShape* shape = world->shapes.data + id;
+		// A proxy is a leaf of its tree and, on average, one inner node above it.
+		bytes += sizeof( tbShape ) + 2 * sizeof( tbTreeNode );
+		if ( shape->type == tbShape_hull )
+		{
+			bytes += (size_t)shape->hull->byteCount;
+		}
+		else if ( shape->type == tbShape_mesh )
+		{
+			bytes += shape->mesh->byteCount;
+		}
+	}
+	return bytes;
+}
+
 int tbBody_GetJoints( tbBodyId bodyId, tbJointId* out, int capacity )
 {
 	tbWorld* world;

@@ -848,6 +848,16 @@ tbResult tbJoint_SetName( tbJointId jointId, const char* name )
 	return tbResult_ok;
 }
 
+size_t tbJoint_GetMemorySize( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, NULL );
+	if ( joint == NULL )
+	{
+		return 0;
+	}
+	return sizeof( tbJoint ) + ( joint->type == tbJoint_custom ? sizeof( tbCustomJointData ) : 0 );
+}
+
 void* tbJoint_GetUserData( tbJointId jointId )
 {
 	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, NULL );

@@ -316,6 +316,9 @@ TB_API bool tbJoint_GetCollideConnected( tbJointId jointId );
 TB_API const char* tbJoint_GetName( tbJointId jointId );
 TB_API tbResult tbJoint_SetName( tbJointId jointId, const char* name );
 TB_API void* tbJoint_GetUserData( tbJointId jointId );
+/// Bytes the joint holds in its world (its record; a custom joint's rows data too). 0 for an
+/// invalid id.
+TB_API size_t tbJoint_GetMemorySize( tbJointId jointId );
 TB_API void tbJoint_SetUserData( tbJointId jointId, void* userData );
 TB_API tbResult tbJoint_WakeBodies( tbJointId jointId );
 

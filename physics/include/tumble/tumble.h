@@ -163,6 +163,10 @@ TB_API int tbBody_GetShapes( tbBodyId bodyId, tbShapeId* out, int capacity );
 TB_API int tbBody_GetJoints( tbBodyId bodyId, tbJointId* out, int capacity );
 /// World AABB of all shapes.
 TB_API tbAABB tbBody_ComputeAABB( tbBodyId bodyId );
+/// Bytes the body holds in its world: its record, its shapes' records and broad-phase nodes, and
+/// their hulls and meshes (a mesh shared with a snapshot counted whole). 0 for an invalid id. For
+/// hosts that account memory per script (the runtime's --memory of a mod).
+TB_API size_t tbBody_GetMemorySize( tbBodyId bodyId );
 
 // Shape ------------------------------------------------------------------------------------------
 
