@@ -273,7 +273,7 @@ class {
 -- Tables going in (constructor fields) and coming out.
 
 local bodyFields = {
-	{ "name", "string", "r", "up to 31 characters; `world:body(name)` finds it, reports list it" },
+	{ "name", "string", "r", "up to 31 bytes (UTF-8: 1 to 4 per character); `world:body(name)` finds it, reports list it" },
 	{ "pos", "tumble.Vec3", "r", "position of the body origin, m (default `{0, 0, 0}`)" },
 	{ "rot", "tumble.Quat", "r", "quaternion `{w, x, y, z}` (default `{1, 0, 0, 0}`)" },
 	{ "vel", "tumble.Vec3", "r", "m/s (world frame)" },
@@ -301,7 +301,7 @@ local bodyFields = {
 local jointFields = {
 	{ "a", "tumble.Body", "r", "body a; nil = the static world" },
 	{ "b", "tumble.Body", "r", "body b; nil = the static world" },
-	{ "name", "string", "r", "up to 31 characters; `world:joint(name)` finds it" },
+	{ "name", "string", "r", "up to 31 bytes (UTF-8: 1 to 4 per character); `world:joint(name)` finds it" },
 	{ "collide", "boolean", "r", "let the two bodies collide with each other (default `false`)" },
 	{ "break_force", "number", "r", "N: the joint breaks when its force exceeds this (default `math.huge`)" },
 	{ "break_torque", "number", "r", "N m: the same for its torque" },
@@ -379,7 +379,7 @@ def( "tumble.MeshDef", "Fields of `world:add_mesh{...}`.", nil, {
 	{ "triangles", "integer[][]|integer[]", "r", "`{i, j, k}` 1-based vertex indices, or one flat list (required)" },
 	{ "pos", "tumble.Vec3", "r", "position, m" },
 	{ "rot", "tumble.Quat", "r", "rotation" },
-	{ "name", "string", "r", "up to 31 characters" },
+	{ "name", "string", "r", "up to 31 bytes (UTF-8: 1 to 4 per character)" },
 	{ "static", "true", "r", "meshes are static" },
 	{ "friction", "number", "r", "the mesh's material" },
 	{ "restitution", "number", "r", "the mesh's material" },

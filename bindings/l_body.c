@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-// Longest body name the core keeps (tbBodyDef.name is copied up to 31 characters).
+// Longest body name the core keeps, in bytes (tbBodyDef.name is copied up to 31 bytes).
 #define TB_LUA_MAX_NAME 31
 // Most shapes read for one body (a compound); more is almost certainly a mistake in a script.
 #define TB_LUA_MAX_COMPOUND 256
@@ -654,7 +654,7 @@ static int tbBody_SetNameProp( lua_State* L )
 		if ( isString == false || length > TB_LUA_MAX_NAME || strlen( name ) != length )
 		{
 			char got[64];
-			return luaL_error( L, "Body.name: must be a string of at most %d characters or nil, got %s",
+			return luaL_error( L, "Body.name: must be a string of at most %d bytes or nil, got %s",
 							   TB_LUA_MAX_NAME, tbLua_Describe( L, 3, got, sizeof( got ) ) );
 		}
 	}

@@ -402,7 +402,13 @@ static void tbDescribeScalar( lua_State* L, int index, char* out, size_t size, b
 			const char* s = lua_tolstring( L, index, &len );
 			if ( len > 40 )
 			{
-				snprintf( out, size, "'%.37s...'", s );
+				// Cut before a UTF-8 character that would not fit whole: the message stays valid UTF-8.
+				int cut = 37;
+				while ( cut > 0 && ( (unsigned char)s[cut] & 0xC0u ) == 0x80u )
+				{
+					cut -= 1;
+				}
+				snprintf( out, size, "'%.*s...'", cut, s );
 			}
 			else
 			{
@@ -736,7 +742,7 @@ bool tbDef_String( tbLuaDef* def, const char* key, const char** value, size_t ma
 		 strlen( lua_tostring( def->L, -1 ) ) != length )
 	{
 		char expected[64];
-		snprintf( expected, sizeof( expected ), "a string of at most %d characters", (int)maxLength );
+		snprintf( expected, sizeof( expected ), "a string of at most %d bytes", (int)maxLength );
 		tbDef_Fail( def, key, expected );
 	}
 	// The string stays referenced by the table, which stays on the stack while it is read.

@@ -131,6 +131,26 @@ static int tbGetOwner( lua_State* L )
 
 // Creation and lifetime --------------------------------------------------------------------------
 
+// The worlds a state owns and has not destroyed, kept in its registry (tbLua_GetOwnedWorldCount).
+static const char* const tb_ownedWorldsKey = "tumble.owned_worlds";
+
+static void tbCountOwnedWorld( lua_State* L, int delta )
+{
+	lua_getfield( L, LUA_REGISTRYINDEX, tb_ownedWorldsKey );
+	lua_Integer count = lua_tointeger( L, -1 ) + delta;
+	lua_pop( L, 1 );
+	lua_pushinteger( L, count );
+	lua_setfield( L, LUA_REGISTRYINDEX, tb_ownedWorldsKey );
+}
+
+int tbLua_GetOwnedWorldCount( lua_State* L )
+{
+	lua_getfield( L, LUA_REGISTRYINDEX, tb_ownedWorldsKey );
+	int count = (int)lua_tointeger( L, -1 );
+	lua_pop( L, 1 );
+	return count;
+}
+
 void tbLua_PushWorld( lua_State* L, tbWorldId worldId, bool owned )
 {
 	tbLuaWorld* world = lua_newuserdatauv( L, sizeof( tbLuaWorld ), tbWorldValue_count );
@@ -146,6 +166,10 @@ void tbLua_PushWorld( lua_State* L, tbWorldId worldId, bool owned )
 	lua_newtable( L );
 	lua_setiuservalue( L, -2, tbWorldValue_movers );
 	luaL_setmetatable( L, TB_LUA_WORLD );
+	if ( owned )
+	{
+		tbCountOwnedWorld( L, 1 );
+	}
 }
 
 // Worker threads of worlds whose settings do not name a count (the runtime's --threads).
@@ -186,9 +210,13 @@ static void tbDestroyLuaWorld( lua_State* L, int index, tbLuaWorld* world )
 		return;
 	}
 	world->destroyed = true;
-	if ( world->owned && tbWorld_IsValid( world->id ) )
+	if ( world->owned )
 	{
-		tbDestroyWorld( world->id );
+		tbCountOwnedWorld( L, -1 );
+		if ( tbWorld_IsValid( world->id ) )
+		{
+			tbDestroyWorld( world->id );
+		}
 	}
 	// Dropping the caches makes every handle of this world report itself destroyed.
 	lua_newtable( L );
@@ -258,9 +286,13 @@ tbWorldId tbLua_ToWorld( lua_State* L, int index )
 void tbLua_SetWorldOwned( lua_State* L, int index, bool owned )
 {
 	tbLuaWorld* world = tbLua_TestUdata( L, index, TB_LUA_WORLD );
-	if ( world != NULL )
+	if ( world != NULL && world->owned != owned )
 	{
 		world->owned = owned;
+		if ( world->destroyed == false )
+		{
+			tbCountOwnedWorld( L, owned ? 1 : -1 );
+		}
 	}
 }
 

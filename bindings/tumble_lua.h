@@ -18,6 +18,10 @@ int luaopen_tumble( lua_State* L );
 /// userdata is collected or world:destroy() is called; otherwise the host keeps ownership.
 void tbLua_PushWorld( lua_State* L, tbWorldId worldId, bool owned );
 
+/// The worlds this state owns (made by tb.world, or handed over with tbLua_SetWorldOwned) and has
+/// not destroyed.
+int tbLua_GetOwnedWorldCount( lua_State* L );
+
 /// The world id of the World userdata at index, or a null id when the value is not a live World.
 tbWorldId tbLua_ToWorld( lua_State* L, int index );
 

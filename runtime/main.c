@@ -242,7 +242,7 @@ int main( int argc, char** argv )
 		{
 			if ( value == NULL || tbParseLong( value, 0, 1000000000L, &number ) == false )
 			{
-				return tbUsageError( "--steps needs a non-negative integer, got", value != NULL ? value : "nothing" );
+				return tbUsageError( "--steps needs a step count from 0 to 1000000000, got", value != NULL ? value : "nothing" );
 			}
 			options.steps = (int)number;
 			stepsGiven = true;
@@ -299,7 +299,7 @@ int main( int argc, char** argv )
 		{
 			if ( value == NULL || tbParseLong( value, 1000, 1000000000000L, &number ) == false )
 			{
-				return tbUsageError( "--budget needs an instruction count >= 1000, got",
+				return tbUsageError( "--budget needs an instruction count from 1000 to 1000000000000, got",
 									 value != NULL ? value : "nothing" );
 			}
 			options.scene.instructionBudget = number;
@@ -309,7 +309,7 @@ int main( int argc, char** argv )
 		{
 			if ( value == NULL || tbParseLong( value, 1, 1L << 20, &number ) == false )
 			{
-				return tbUsageError( "--memory needs a size in MiB >= 1, got", value != NULL ? value : "nothing" );
+				return tbUsageError( "--memory needs a size in MiB from 1 to 1048576, got", value != NULL ? value : "nothing" );
 			}
 			options.scene.memoryLimit = (size_t)number << 20;
 			++i;

@@ -12,11 +12,15 @@
 #include <lualib.h>
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 // The count hook runs every TB_HOOK_PERIOD VM instructions: small enough that a runaway loop
 // stops within microseconds of its budget, large enough that the hook costs nothing measurable.
@@ -552,13 +556,117 @@ int tbSandbox_Print( lua_State* L )
 	return 0;
 }
 
+// Opens path for reading without blocking: a FIFO (an editor's or an attacker's) would block fopen
+// until a writer came, and a device could stream for ever. NULL with errno set, or EINVAL for a
+// file that is not a regular one; the stream's reads block as usual.
+static FILE* tbOpenRegularFile( const char* path )
+{
+	int fd = open( path, O_RDONLY | O_NONBLOCK | O_CLOEXEC );
+	if ( fd < 0 )
+	{
+		return NULL;
+	}
+	struct stat st;
+	if ( fstat( fd, &st ) != 0 || S_ISREG( st.st_mode ) == false )
+	{
+		close( fd );
+		errno = EINVAL;
+		return NULL;
+	}
+	int flags = fcntl( fd, F_GETFL );
+	fcntl( fd, F_SETFL, flags & ~O_NONBLOCK );
+	FILE* f = fdopen( fd, "r" );
+	if ( f == NULL )
+	{
+		close( fd );
+	}
+	return f;
+}
+
+bool tbSandbox_IsRegularFile( const char* path )
+{
+	FILE* f = tbOpenRegularFile( path );
+	if ( f != NULL )
+	{
+		fclose( f );
+	}
+	return f != NULL;
+}
+
+typedef struct tbFileReader
+{
+	FILE* f;
+	char buffer[4096];
+	bool pending; ///< the first line was a "#!" line: give Lua a newline for it, so lines still count
+} tbFileReader;
+
+static const char* tbReadFile( lua_State* L, void* data, size_t* size )
+{
+	(void)L;
+	tbFileReader* r = data;
+	if ( r->pending )
+	{
+		r->pending = false;
+		*size = 1;
+		return "\n";
+	}
+	*size = fread( r->buffer, 1, sizeof( r->buffer ), r->f );
+	return *size > 0 ? r->buffer : NULL;
+}
+
 int tbSandbox_LoadFile( lua_State* L, const char* path, int envIndex )
 {
 	if ( envIndex != 0 )
 	{
 		envIndex = lua_absindex( L, envIndex );
 	}
-	int status = luaL_loadfilex( L, path, "t" );
+	tbFileReader* reader = malloc( sizeof( tbFileReader ) );
+	FILE* f = reader != NULL ? tbOpenRegularFile( path ) : NULL;
+	if ( f == NULL )
+	{
+		int error = reader != NULL ? errno : ENOMEM;
+		free( reader );
+		lua_pushfstring( L, "cannot open %s: %s", path,
+						 error == EINVAL ? "not a regular file (a FIFO, device or directory cannot be a script)" : strerror( error ) );
+		return LUA_ERRFILE;
+	}
+	reader->f = f;
+	reader->pending = false;
+	// As luaL_loadfile: a UTF-8 byte order mark and a first line starting with '#' are skipped.
+	int c = getc( f );
+	if ( c == 0xEF && getc( f ) == 0xBB && getc( f ) == 0xBF )
+	{
+		c = getc( f );
+	}
+	else if ( c == 0xEF )
+	{
+		rewind( f );
+		c = getc( f );
+	}
+	if ( c == '#' )
+	{
+		while ( c != EOF && c != '\n' )
+		{
+			c = getc( f );
+		}
+		reader->pending = c == '\n';
+	}
+	else if ( c != EOF )
+	{
+		ungetc( c, f );
+	}
+	lua_pushfstring( L, "@%s", path );
+	int status = lua_load( L, tbReadFile, reader, lua_tostring( L, -1 ), "t" );
+	lua_remove( L, -2 );
+	bool failed = ferror( f ) != 0;
+	fclose( f );
+	free( reader );
+	if ( status == LUA_OK && failed )
+	{
+		lua_pop( L, 1 );
+		lua_pushfstring( L, "cannot read %s", path );
+		return LUA_ERRFILE;
+	}
 	if ( status == LUA_OK && envIndex != 0 )
 	{
 		lua_pushvalue( L, envIndex );
@@ -1098,10 +1206,8 @@ static int tbSandboxRequire( lua_State* L )
 		size_t length = end != NULL ? (size_t)( end - templates ) : strlen( templates );
 		lua_pushlstring( L, templates, length );
 		const char* candidate = luaL_gsub( L, lua_tostring( L, -1 ), "?", file );
-		FILE* f = fopen( candidate, "r" );
-		if ( f != NULL )
+		if ( tbSandbox_IsRegularFile( candidate ) )
 		{
-			fclose( f );
 			found = candidate;
 		}
 		else
@@ -1532,11 +1638,13 @@ void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn )
 			luaL_error( L, "%s: a sandboxed script's world may have at most %d worker threads, got %d", fn,
 						TB_SANDBOX_MAX_THREADS, (int)threads );
 		}
-		if ( what == tbLuaGuard_world && tbGetWorldCount() >= TB_SANDBOX_MAX_WORLDS )
+		// Counted in this state, not the process: a reload's new state must not find the running
+		// one's worlds in its way.
+		if ( what == tbLuaGuard_world && tbLua_GetOwnedWorldCount( L ) >= TB_SANDBOX_MAX_WORLDS )
 		{
 			luaL_error( L, "%s: sandbox budget reached: %d worlds exist (a sandboxed script may create worlds while "
 						   "fewer than %d exist)",
-						fn, tbGetWorldCount(), TB_SANDBOX_MAX_WORLDS );
+						fn, tbLua_GetOwnedWorldCount( L ), TB_SANDBOX_MAX_WORLDS );
 		}
 		return;
 	}

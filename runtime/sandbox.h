@@ -83,8 +83,13 @@ void tbSandbox_ProtectStrings( lua_State* L );
 int tbSandbox_Print( lua_State* L );
 
 /// Load a Lua file as a text chunk (bytecode refused) with the table at envIndex as its _ENV
-/// (envIndex 0 keeps the globals). Pushes the chunk or an error message; returns the lua_load status.
+/// (envIndex 0 keeps the globals). Pushes the chunk or an error message; returns the lua_load status
+/// (LUA_ERRFILE for a file that cannot be opened or is not a regular file: a FIFO put in a
+/// script's place must not block the program, so the file is opened without blocking first).
 int tbSandbox_LoadFile( lua_State* L, const char* path, int envIndex );
+
+/// True for a regular file that can be opened for reading (checked without blocking).
+bool tbSandbox_IsRegularFile( const char* path );
 
 /// Physics budget of a sandboxed scene (fuzz finding 19): the instruction budget bounds the Lua a
 /// script runs, not the physics it causes (1,200 boxes made on one spot in 12,000 instructions
@@ -95,8 +100,8 @@ int tbSandbox_LoadFile( lua_State* L, const char* path, int envIndex );
 #define TB_SANDBOX_MAX_SHAPES 2000
 #define TB_SANDBOX_MAX_JOINTS 1000
 #define TB_SANDBOX_MAX_PAIRS 20000
-/// Sandboxed code may create a world while fewer than this many exist (the process's worlds, the
-/// scene's included), each with at most TB_SANDBOX_MAX_THREADS worker threads.
+/// Sandboxed code may create a world while its state holds fewer than this many (the scene's
+/// included), each with at most TB_SANDBOX_MAX_THREADS worker threads.
 #define TB_SANDBOX_MAX_WORLDS 32
 #define TB_SANDBOX_MAX_THREADS 4
 

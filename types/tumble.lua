@@ -592,7 +592,7 @@ local tumble_WorldDef = {}
 
 ---Fields every body constructor accepts.
 ---@class tumble.BodyDef
----@field name? string up to 31 characters; `world:body(name)` finds it, reports list it
+---@field name? string up to 31 bytes (UTF-8: 1 to 4 per character); `world:body(name)` finds it, reports list it
 ---@field pos? tumble.Vec3 position of the body origin, m (default `{0, 0, 0}`)
 ---@field rot? tumble.Quat quaternion `{w, x, y, z}` (default `{1, 0, 0, 0}`)
 ---@field vel? tumble.Vec3 m/s (world frame)
@@ -663,7 +663,7 @@ local tumble_CompoundShape = {}
 ---@field triangles? integer[][]|integer[] `{i, j, k}` 1-based vertex indices, or one flat list (required)
 ---@field pos? tumble.Vec3 position, m
 ---@field rot? tumble.Quat rotation
----@field name? string up to 31 characters
+---@field name? string up to 31 bytes (UTF-8: 1 to 4 per character)
 ---@field static? true meshes are static
 ---@field friction? number the mesh's material
 ---@field restitution? number the mesh's material
@@ -677,7 +677,7 @@ local tumble_MeshDef = {}
 ---@class tumble.JointDef
 ---@field a? tumble.Body body a; nil = the static world
 ---@field b? tumble.Body body b; nil = the static world
----@field name? string up to 31 characters; `world:joint(name)` finds it
+---@field name? string up to 31 bytes (UTF-8: 1 to 4 per character); `world:joint(name)` finds it
 ---@field collide? boolean let the two bodies collide with each other (default `false`)
 ---@field break_force? number N: the joint breaks when its force exceeds this (default `math.huge`)
 ---@field break_torque? number N m: the same for its torque

@@ -125,10 +125,7 @@ tbResult tbCreateBodyChecked( tbWorldId worldId, const tbBodyDef* def, tbBodyId*
 	body->id = index;
 	body->generation = generation;
 	body->nextFree = -1;
-	if ( def->name != NULL )
-	{
-		strncpy( body->name, def->name, TB_NAME_LENGTH - 1 );
-	}
+	tbCopyName( body->name, TB_NAME_LENGTH, def->name );
 	body->userData = def->userData;
 	body->type = def->type;
 	body->headShapeId = -1;
@@ -752,11 +749,7 @@ tbResult tbBody_SetName( tbBodyId bodyId, const char* name )
 	{
 		return tbResult_invalidId;
 	}
-	memset( body->name, 0, sizeof( body->name ) );
-	if ( name != NULL )
-	{
-		strncpy( body->name, name, TB_NAME_LENGTH - 1 );
-	}
+	tbCopyName( body->name, TB_NAME_LENGTH, name );
 	return tbResult_ok;
 }
 

@@ -79,6 +79,26 @@ void* tbGrowAlloc( void* oldMem, size_t oldSize, size_t newSize )
 	return newMem;
 }
 
+void tbCopyName( char* field, size_t capacity, const char* name )
+{
+	memset( field, 0, capacity );
+	if ( name == NULL || capacity == 0 )
+	{
+		return;
+	}
+	size_t length = strlen( name );
+	if ( length > capacity - 1 )
+	{
+		length = capacity - 1;
+		// Back off over continuation bytes (10xxxxxx) to the start of the character that was cut.
+		while ( length > 0 && ( (unsigned char)name[length] & 0xC0u ) == 0x80u )
+		{
+			length -= 1;
+		}
+	}
+	memcpy( field, name, length );
+}
+
 long tbGetAllocationCount( void )
 {
 	return s_allocCount;

@@ -475,10 +475,7 @@ tbJoint* tbCreateJointInternal( tbWorldId worldId, const tbJointDef* def, tbJoin
 	joint->localFrameA.q = tbNormalizeQ( joint->localFrameA.q );
 	joint->localFrameB = def->localFrameB;
 	joint->localFrameB.q = tbNormalizeQ( joint->localFrameB.q );
-	if ( def->name != NULL )
-	{
-		strncpy( joint->name, def->name, TB_JOINT_NAME_LENGTH - 1 );
-	}
+	tbCopyName( joint->name, TB_JOINT_NAME_LENGTH, def->name );
 	joint->userData = def->userData;
 	joint->breakForce = def->breakForce;
 	joint->breakTorque = def->breakTorque;
@@ -840,11 +837,7 @@ tbResult tbJoint_SetName( tbJointId jointId, const char* name )
 	{
 		return r;
 	}
-	memset( joint->name, 0, sizeof( joint->name ) );
-	if ( name != NULL )
-	{
-		strncpy( joint->name, name, TB_JOINT_NAME_LENGTH - 1 );
-	}
+	tbCopyName( joint->name, TB_JOINT_NAME_LENGTH, name );
 	return tbResult_ok;
 }
 

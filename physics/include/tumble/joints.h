@@ -47,7 +47,7 @@ typedef struct tbJointDef
 	bool collideConnected;     ///< let the two bodies collide with each other, default false
 	float breakForce;          ///< N: the joint breaks when its constraint force exceeds this, default FLT_MAX
 	float breakTorque;         ///< N m: the same for the constraint torque, default FLT_MAX
-	const char* name;          ///< optional, copied (up to 31 characters)
+	const char* name;          ///< optional, copied (up to 31 bytes; a longer name is cut before the first UTF-8 character that does not fit)
 	void* userData;
 	int internalValue;         ///< set by the default functions; catches uninitialised defs
 } tbJointDef;

@@ -94,7 +94,7 @@ typedef struct tbBodyDef
 	float angularDamping;    ///< 1/s, default 0
 	float gravityScale;      ///< default 1
 	float sleepThreshold;    ///< m/s below which the body may sleep, default 0.05
-	const char* name;        ///< optional, copied (up to 31 chars)
+	const char* name;        ///< optional, copied (up to 31 bytes; a longer name is cut before the first UTF-8 character that does not fit)
 	void* userData;
 	bool enableSleep;        ///< default true
 	bool isAwake;            ///< default true
