@@ -102,7 +102,7 @@ class {
 		{ "raycast", "from: tumble.Vec3, to: tumble.Vec3, mask?: integer", "tumble.RayHit?", "closest hit `{ body =, point = {x,y,z}, normal = {x,y,z}, fraction = }` or `nil`" },
 		{ "overlap_sphere", "center: tumble.Vec3, radius: number", "tumble.Body[]", "list of Bodies touching the sphere" },
 		{ "overlap_box", "lower: tumble.Vec3, upper: tumble.Vec3", "tumble.Body[]", "list of Bodies whose bounds overlap the box" },
-		{ "contacts", "", "tumble.Contact[]", "list of `{ a =, b =, point =, normal =, impulse =, separation = }`, one per contact point of the last step (normal from `a` to `b`, impulse in N s)" },
+		{ "contacts", "", "tumble.Contact[]", "list of `{ a =, b =, point =, normal =, impulse =, separation = }`, one per contact point of the last step (normal from `a` to `b`; impulse: the normal impulse of the whole step, all sub-steps, N s)" },
 		{ "on", "event: tumble.Event, fn: fun(ev: tumble.EventData)", "fun(ev: tumble.EventData)", "register a handler, returns `fn`" },
 		{ "off", "event: tumble.Event, fn?: fun(ev: tumble.EventData)", "", "remove one of the caller's handlers, or all of its handlers of the event (the scene's and each mod's are apart)" },
 		{ "stats", "", "tumble.Stats", "`{ bodies, awake_bodies, shapes, contacts, pairs, joints, islands, tree_height, allocations, allocation_failures, steps, step_ms, max_penetration, time }`" },

@@ -943,7 +943,7 @@ static int tbWorld_Contacts( lua_State* L )
 			lua_setfield( L, -2, "point" );
 			tbLua_PushVec3Table( L, m->normal );
 			lua_setfield( L, -2, "normal" );
-			lua_pushnumber( L, m->points[p].normalImpulse );
+			lua_pushnumber( L, m->points[p].stepNormalImpulse );
 			lua_setfield( L, -2, "impulse" );
 			lua_pushnumber( L, m->points[p].separation );
 			lua_setfield( L, -2, "separation" );

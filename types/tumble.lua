@@ -224,7 +224,7 @@ function tumble_World:overlap_sphere(center, radius) end
 ---@return tumble.Body[]
 function tumble_World:overlap_box(lower, upper) end
 
----list of `{ a =, b =, point =, normal =, impulse =, separation = }`, one per contact point of the last step (normal from `a` to `b`, impulse in N s)
+---list of `{ a =, b =, point =, normal =, impulse =, separation = }`, one per contact point of the last step (normal from `a` to `b`; impulse: the normal impulse of the whole step, all sub-steps, N s)
 ---@return tumble.Contact[]
 function tumble_World:contacts() end
 

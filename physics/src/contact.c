@@ -445,6 +445,7 @@ bool tbUpdateContact( tbWorld* world, tbContact* contact, float timeStep )
 		mp->normalImpulse = 0.0f;
 		mp->tangentImpulse[0] = 0.0f;
 		mp->tangentImpulse[1] = 0.0f;
+		mp->stepNormalImpulse = 0.0f; // this step's, written by the solver
 		mp->persisted = false;
 		for ( int j = 0; j < old.pointCount; ++j )
 		{

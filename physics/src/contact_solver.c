@@ -102,6 +102,7 @@ static void tbPrepareContactBlock( int start, int end, int blockIndex, void* con
 				cp->tangentImpulse[1] = 0.0f;
 			}
 			cp->maxNormalImpulse = 0.0f;
+			cp->stepNormalImpulse = 0.0f;
 			cp->rows[0] = tbMakeRow( mA, mB, &sbA->invInertia, &sbB->invInertia, cp->rA, cp->rB, c->normal );
 			cp->rows[1] = tbMakeRow( mA, mB, &sbA->invInertia, &sbB->invInertia, cp->rA, cp->rB, c->tangent1 );
 			cp->rows[2] = tbMakeRow( mA, mB, &sbA->invInertia, &sbB->invInertia, cp->rA, cp->rB, c->tangent2 );
@@ -275,6 +276,9 @@ static void tbSolveContact( tbStepContext* ctx, tbContactConstraint* c, bool use
 		impulse = newImpulse - cp->normalImpulse;
 		cp->normalImpulse = newImpulse;
 		cp->maxNormalImpulse = tbMaxFloat( cp->maxNormalImpulse, impulse );
+		// A soft sub-step ends with its one relax pass: what the point holds then is the impulse
+		// of that sub-step (the next one starts from it again by warm starting).
+		cp->stepNormalImpulse += mode == tbSolver_soft && useBias == false ? newImpulse : 0.0f;
 		tbApplyRow( c, cp->rows + 0, c->normal, impulse, &a, &b );
 	}
 
@@ -382,6 +386,7 @@ static void tbApplyContactRestitution( tbStepContext* ctx, tbContactConstraint* 
 		impulse = newImpulse - cp->normalImpulse;
 		cp->normalImpulse = newImpulse;
 		cp->maxNormalImpulse = tbMaxFloat( cp->maxNormalImpulse, impulse );
+		cp->stepNormalImpulse += impulse;
 		tbApplyRow( c, cp->rows + 0, c->normal, impulse, &a, &b );
 	}
 	tbStoreStates( ctx, c, &a, &b );
@@ -546,6 +551,7 @@ typedef struct tbContactPointW
 	tbFloatW normalImpulse;
 	tbFloatW tangentImpulse1, tangentImpulse2;
 	tbFloatW maxNormalImpulse;
+	tbFloatW stepNormalImpulse;
 } tbContactPointW;
 
 typedef struct tbContactConstraintW
@@ -684,7 +690,7 @@ static void tbPackWide( tbStepContext* ctx, tbContactConstraintW* wc, const int*
 	{
 		// A missing point (or lane) is all zeros: zero mass and impulses, so it applies nothing.
 		// Full groups (the common case: four box manifolds of four points) fill every entry.
-		tbLanes f[51];
+		tbLanes f[52];
 		bool full = count == 4;
 		for ( int lane = 0; lane < count && full; ++lane )
 		{
@@ -723,6 +729,7 @@ static void tbPackWide( tbStepContext* ctx, tbContactConstraintW* wc, const int*
 			f[k++].f[lane] = cp->tangentImpulse[0];
 			f[k++].f[lane] = cp->tangentImpulse[1];
 			f[k++].f[lane] = cp->maxNormalImpulse;
+			f[k++].f[lane] = cp->stepNormalImpulse;
 		}
 		tbContactPointW* wp = wc->points + p;
 		int k = 0;
@@ -747,7 +754,8 @@ static void tbPackWide( tbStepContext* ctx, tbContactConstraintW* wc, const int*
 		wp->tangentImpulse1 = tbLoadW( f[k++].f );
 		wp->tangentImpulse2 = tbLoadW( f[k++].f );
 		wp->maxNormalImpulse = tbLoadW( f[k++].f );
-		TB_ASSERT( k == 51 );
+		wp->stepNormalImpulse = tbLoadW( f[k++].f );
+		TB_ASSERT( k == 52 );
 	}
 }
 
@@ -758,11 +766,12 @@ static void tbUnpackWideImpulses( tbStepContext* ctx, const tbContactConstraintW
 	for ( int p = 0; p < wc->pointCount; ++p )
 	{
 		const tbContactPointW* wp = wc->points + p;
-		tbLanes normal, t1, t2, maxNormal;
+		tbLanes normal, t1, t2, maxNormal, stepNormal;
 		tbStoreW( normal.f, wp->normalImpulse );
 		tbStoreW( t1.f, wp->tangentImpulse1 );
 		tbStoreW( t2.f, wp->tangentImpulse2 );
 		tbStoreW( maxNormal.f, wp->maxNormalImpulse );
+		tbStoreW( stepNormal.f, wp->stepNormalImpulse );
 		for ( int lane = 0; lane < 4; ++lane )
 		{
 			int index = wc->constraintIndex[lane];
@@ -775,6 +784,7 @@ static void tbUnpackWideImpulses( tbStepContext* ctx, const tbContactConstraintW
 			cp->tangentImpulse[0] = t1.f[lane];
 			cp->tangentImpulse[1] = t2.f[lane];
 			cp->maxNormalImpulse = maxNormal.f[lane];
+			cp->stepNormalImpulse = stepNormal.f[lane];
 		}
 	}
 }
@@ -864,6 +874,10 @@ static void tbSolveWide( tbStepContext* ctx, tbContactConstraintW* c, bool useBi
 		impulse = tbSubW( newImpulse, cp->normalImpulse );
 		cp->normalImpulse = newImpulse;
 		cp->maxNormalImpulse = tbMaxW( cp->maxNormalImpulse, impulse );
+		if ( mode == tbSolver_soft && useBias == false )
+		{
+			cp->stepNormalImpulse = tbAddW( cp->stepNormalImpulse, newImpulse );
+		}
 		tbApplyRowW( c, row, c->normal, impulse, &a, &b );
 	}
 
@@ -1104,6 +1118,8 @@ static void tbStoreBlock( int start, int end, int blockIndex, void* context )
 			m->points[p].tangentImpulse[0] = c->points[p].tangentImpulse[0];
 			m->points[p].tangentImpulse[1] = c->points[p].tangentImpulse[1];
 			m->points[p].maxNormalImpulse = c->points[p].maxNormalImpulse;
+			m->points[p].stepNormalImpulse =
+				task->ctx->mode == tbSolver_soft ? c->points[p].stepNormalImpulse : c->points[p].normalImpulse;
 			m->points[p].normalVelocity = c->points[p].relativeVelocity;
 		}
 	}

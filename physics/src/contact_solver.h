@@ -36,6 +36,7 @@ typedef struct tbContactConstraintPoint
 	float tangentImpulse[2];
 	float relativeVelocity; ///< normal velocity before the solve (restitution)
 	float maxNormalImpulse;
+	float stepNormalImpulse; ///< soft mode: the sub-steps' impulses added up, plus the restitution's
 } tbContactConstraintPoint;
 
 typedef struct tbContactConstraint

@@ -339,6 +339,10 @@ typedef struct tbManifoldPoint
 	float normalImpulse;     ///< accumulated by the solver, N s (warm starting)
 	float tangentImpulse[2]; ///< friction impulses along the manifold's tangents
 	float maxNormalImpulse;  ///< largest normal impulse during the last step (events)
+	/// Normal impulse over the whole last step, N s: the sum of its sub-steps' (soft mode; in the
+	/// other modes the accumulated impulse) and the restitution's. A body of mass m resting on
+	/// the ground under gravity g gets m g dt in all.
+	float stepNormalImpulse;
 	float normalVelocity;    ///< relative normal velocity before the solve (restitution)
 	uint32_t id;       ///< feature key: equal ids on consecutive steps mean the same contact
 	bool persisted;    ///< matched a point of the previous step's manifold
