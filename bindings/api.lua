@@ -67,7 +67,7 @@ class {
 	doc = "Keyboard state, `tb.input`.",
 	var = "tb.input",
 	functions = {
-		{ "down", "key: string", "boolean", "`true` while the key is held (viewer; always `false` headless). Names as SDL's: `\"w\"`, `\"space\"`, `\"left\"`" },
+		{ "down", "key: string", "boolean", "`true` while the key is held (viewer; always `false` headless). Names as SDL's, any case: a-z, 0-9, punctuation, `\"space\"`, `\"return\"`, `\"left\"`, `\"left shift\"`, `\"f1\"` ...; another name is an error listing them" },
 	},
 }
 

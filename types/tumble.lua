@@ -80,7 +80,7 @@ function tumble.rotate(q, v) end
 ---@class tumble.Input
 local tumble_Input = {}
 
----`true` while the key is held (viewer; always `false` headless). Names as SDL's: `"w"`, `"space"`, `"left"`
+---`true` while the key is held (viewer; always `false` headless). Names as SDL's, any case: a-z, 0-9, punctuation, `"space"`, `"return"`, `"left"`, `"left shift"`, `"f1"` ...; another name is an error listing them
 ---@param key string
 ---@return boolean
 function tumble_Input.down(key) end

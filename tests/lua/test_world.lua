@@ -24,7 +24,11 @@ local function module_functions()
 	check.fails(function() tb.rotate({ 0, 0, 0, 0 }, { 1, 0, 0 }) end, "rotate: q must not be a zero quaternion")
 
 	check.eq(tb.input.down("w"), false, "no key is down headless")
-	check.fails(function() tb.input.down(3) end, "input.down: key must be a key name such as 'w' or 'space', got 3")
+	local keys = "input.down: key must be a key name: a-z, 0-9, -=[];',./`\\, or one of space, return, escape, tab, backspace, delete, insert, home, end, pageup, pagedown, left, right, up, down, left shift, right shift, left ctrl, right ctrl, left alt, right alt, f1-f12; got "
+	check.fails(function() tb.input.down(3) end, keys .. "3")
+	-- A misspelt name is an error headless too, naming the keys (it used to be a key never down).
+	check.fails(function() tb.input.down("spacebar") end, keys .. "'spacebar'")
+	check.eq(tb.input.down("Left Shift"), false, "SDL's names, any case")
 end
 
 local function world_settings()
