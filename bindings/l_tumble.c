@@ -6,6 +6,7 @@
 #include <lualib.h>
 
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -496,11 +497,43 @@ const char* tbLua_Describe( lua_State* L, int index, char* buffer, size_t size )
 
 // Number checks ----------------------------------------------------------------------------------
 
+// The checks that are ranges of the core, from tbCheck_material on: bounds and the words of the
+// errors (one number, several, a vector).
+typedef struct tbLuaRange
+{
+	float lo, hi;
+	const char* one;
+	const char* many;
+	const char* vector;
+} tbLuaRange;
+
+static const tbLuaRange tb_ranges[] = {
+	{ 0.0f, TB_MAX_FRICTION, "a number in [0, 1000]", "numbers in [0, 1000]", "3 numbers in [0, 1000]" },
+	{ 0.0f, TB_MAX_DAMPING, "a number in [0, 1e6]", "numbers in [0, 1e6]", "3 numbers in [0, 1e6]" },
+	{ 0.0f, TB_MAX_HERTZ, "a number in [0, 1e6]", "numbers in [0, 1e6]", "3 numbers in [0, 1e6]" },
+	{ FLT_MIN, TB_MAX_HERTZ, "a number in (0, 1e6]", "numbers in (0, 1e6]", "3 numbers in (0, 1e6]" },
+	{ -TB_MAX_ANGULAR_SPEED, TB_MAX_ANGULAR_SPEED, "a number in [-1e4, 1e4]", "numbers in [-1e4, 1e4]",
+	  "3 numbers in [-1e4, 1e4]" },
+	{ -TB_MAX_GRAVITY, TB_MAX_GRAVITY, "a number in [-1e4, 1e4]", "numbers in [-1e4, 1e4]",
+	  "3 numbers in [-1e4, 1e4]" },
+};
+
+static const tbLuaRange* tbGetRange( tbLuaCheck check )
+{
+	int i = (int)check - (int)tbCheck_material;
+	return i >= 0 && i < (int)( sizeof( tb_ranges ) / sizeof( tb_ranges[0] ) ) ? tb_ranges + i : NULL;
+}
+
 static bool tbPassesCheck( float x, tbLuaCheck check )
 {
 	if ( isfinite( x ) == 0 )
 	{
 		return false;
+	}
+	const tbLuaRange* range = tbGetRange( check );
+	if ( range != NULL )
+	{
+		return range->lo <= x && x <= range->hi;
 	}
 	switch ( check )
 	{
@@ -517,6 +550,10 @@ static bool tbPassesCheck( float x, tbLuaCheck check )
 
 static const char* tbNumberText( tbLuaCheck check )
 {
+	if ( tbGetRange( check ) != NULL )
+	{
+		return tbGetRange( check )->one;
+	}
 	switch ( check )
 	{
 		case tbCheck_positive:
@@ -532,6 +569,10 @@ static const char* tbNumberText( tbLuaCheck check )
 
 static const char* tbNumbersText( tbLuaCheck check )
 {
+	if ( tbGetRange( check ) != NULL )
+	{
+		return tbGetRange( check )->many;
+	}
 	switch ( check )
 	{
 		case tbCheck_positive:
@@ -547,6 +588,10 @@ static const char* tbNumbersText( tbLuaCheck check )
 
 static const char* tbVectorText( tbLuaCheck check )
 {
+	if ( tbGetRange( check ) != NULL )
+	{
+		return tbGetRange( check )->vector;
+	}
 	switch ( check )
 	{
 		case tbCheck_positive:

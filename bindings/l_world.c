@@ -61,7 +61,7 @@ static void tbReadWorldSettings( lua_State* L, int index, const char* fn, tbWorl
 	tbDef_Begin( &def, L, index, fn, "" );
 	lua_Integer n = 0;
 	int e = 0;
-	tbDef_Vec3( &def, "gravity", &settings->gravity, tbCheck_finite );
+	tbDef_Vec3( &def, "gravity", &settings->gravity, tbCheck_gravity );
 	if ( tbDef_Integer( &def, "iterations", &n, 1, 1000 ) )
 	{
 		settings->iterations = (int)n;
@@ -81,9 +81,9 @@ static void tbReadWorldSettings( lua_State* L, int index, const char* fn, tbWorl
 	tbDef_Number( &def, "baumgarte", &settings->baumgarte, tbCheck_unit );
 	tbDef_Number( &def, "slop", &settings->linearSlop, tbCheck_nonNegative );
 	tbDef_Number( &def, "max_correction_speed", &settings->maxCorrectionSpeed, tbCheck_nonNegative );
-	tbDef_Number( &def, "contact_hertz", &settings->contactHertz, tbCheck_positive );
+	tbDef_Number( &def, "contact_hertz", &settings->contactHertz, tbCheck_stiffness );
 	tbDef_Number( &def, "contact_damping", &settings->contactDampingRatio, tbCheck_nonNegative );
-	tbDef_Number( &def, "joint_hertz", &settings->jointHertz, tbCheck_positive );
+	tbDef_Number( &def, "joint_hertz", &settings->jointHertz, tbCheck_stiffness );
 	tbDef_Number( &def, "joint_damping", &settings->jointDampingRatio, tbCheck_nonNegative );
 	tbDef_Number( &def, "restitution_threshold", &settings->restitutionThreshold, tbCheck_nonNegative );
 	if ( tbDef_Enum( &def, "friction_mix", tb_mixRuleNames, &e, "mix rule" ) )
@@ -1010,7 +1010,7 @@ static int tbWorld_GetGravityProp( lua_State* L )
 static int tbWorld_SetGravityProp( lua_State* L )
 {
 	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "gravity" );
-	tbVec3 g = tbLua_CheckVec3( L, 3, "World.gravity", "value", tbCheck_finite );
+	tbVec3 g = tbLua_CheckVec3( L, 3, "World.gravity", "value", tbCheck_gravity );
 	tbCheckResult( L, tbWorld_SetGravity( world->id, g ), "World.gravity" );
 	return 0;
 }

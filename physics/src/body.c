@@ -92,7 +92,7 @@ static bool tbIsValidDef( const tbBodyDef* def )
 		   tbIsBoundedVec3( def->position, TB_MAX_POSITION ) && tbIsValidQuat( def->rotation ) &&
 		   tbIsBoundedVec3( def->linearVelocity, TB_MAX_SPEED ) &&
 		   tbIsBoundedVec3( def->angularVelocity, TB_MAX_ANGULAR_SPEED ) &&
-		   tbIsInRange( def->linearDamping, 0.0f, 1.0e6f ) && tbIsInRange( def->angularDamping, 0.0f, 1.0e6f ) &&
+		   tbIsInRange( def->linearDamping, 0.0f, TB_MAX_DAMPING ) && tbIsInRange( def->angularDamping, 0.0f, TB_MAX_DAMPING ) &&
 		   tbIsInRange( def->gravityScale, -TB_MAX_GRAVITY_SCALE, TB_MAX_GRAVITY_SCALE ) && tbIsInRange( def->sleepThreshold, 0.0f, TB_MAX_SPEED );
 }
 
@@ -622,7 +622,8 @@ tbResult tbBody_ApplyAngularImpulse( tbBodyId bodyId, tbVec3 impulse, bool wake 
 
 // Settings ---------------------------------------------------------------------------------------
 
-static tbResult tbSetNonNegative( tbBodyId bodyId, float value, float* ( *field )( tbBody* ), bool allowNegative )
+static tbResult tbSetNonNegative( tbBodyId bodyId, float value, float* ( *field )( tbBody* ), bool allowNegative,
+								  float maximum )
 {
 	tbWorld* world;
 	tbBody* body;
@@ -631,7 +632,7 @@ static tbResult tbSetNonNegative( tbBodyId bodyId, float value, float* ( *field 
 	{
 		return r;
 	}
-	if ( !tbIsValidFloat( value ) || ( value < 0.0f && !allowNegative ) )
+	if ( !tbIsValidFloat( value ) || ( value < 0.0f && !allowNegative ) || tbAbsFloat( value ) > maximum )
 	{
 		return tbResult_invalidArgument;
 	}
@@ -645,23 +646,19 @@ static float* tbGravityScaleField( tbBody* body ) { return &body->gravityScale; 
 
 tbResult tbBody_SetLinearDamping( tbBodyId bodyId, float damping )
 {
-	return tbSetNonNegative( bodyId, damping, tbLinearDampingField, false );
+	return tbSetNonNegative( bodyId, damping, tbLinearDampingField, false, TB_MAX_DAMPING );
 }
 
 tbResult tbBody_SetAngularDamping( tbBodyId bodyId, float damping )
 {
-	return tbSetNonNegative( bodyId, damping, tbAngularDampingField, false );
+	return tbSetNonNegative( bodyId, damping, tbAngularDampingField, false, TB_MAX_DAMPING );
 }
 
 tbResult tbBody_SetGravityScale( tbBodyId bodyId, float scale )
 {
 	// The same bound as tbBodyDef.gravityScale: a finite but huge scale (3e38) would make the
 	// first step's velocity infinite.
-	if ( tbIsValidFloat( scale ) && tbAbsFloat( scale ) > TB_MAX_GRAVITY_SCALE )
-	{
-		return tbResult_invalidArgument;
-	}
-	return tbSetNonNegative( bodyId, scale, tbGravityScaleField, true );
+	return tbSetNonNegative( bodyId, scale, tbGravityScaleField, true, TB_MAX_GRAVITY_SCALE );
 }
 
 float tbBody_GetGravityScale( tbBodyId bodyId )

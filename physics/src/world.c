@@ -58,12 +58,13 @@ tbQueryFilter tbDefaultQueryFilter( void )
 
 static bool tbIsValidSettings( const tbWorldDef* def )
 {
-	return tbIsBoundedVec3( def->gravity, 1.0e4f ) && def->iterations >= 1 && def->iterations <= 1000 &&
+	return tbIsBoundedVec3( def->gravity, TB_MAX_GRAVITY ) && def->iterations >= 1 && def->iterations <= 1000 &&
 		   def->subSteps >= 1 && def->subSteps <= 64 && def->positionIterations >= 0 &&
 		   def->positionIterations <= 1000 && (unsigned)def->solverMode < (unsigned)tbSolver_modeCount &&
 		   tbIsValidFloat( def->baumgarte ) && def->baumgarte >= 0.0f && def->baumgarte <= 1.0f &&
 		   tbIsValidFloat( def->linearSlop ) && def->linearSlop >= 0.0f && tbIsValidFloat( def->maxCorrectionSpeed ) &&
 		   def->maxCorrectionSpeed >= 0.0f && tbIsValidFloat( def->contactHertz ) && def->contactHertz > 0.0f &&
+		   def->contactHertz <= TB_MAX_HERTZ && def->jointHertz <= TB_MAX_HERTZ &&
 		   tbIsValidFloat( def->contactDampingRatio ) && def->contactDampingRatio >= 0.0f &&
 		   tbIsValidFloat( def->jointHertz ) && def->jointHertz > 0.0f && tbIsValidFloat( def->jointDampingRatio ) &&
 		   def->jointDampingRatio >= 0.0f && tbIsValidFloat( def->restitutionThreshold ) &&
@@ -362,7 +363,7 @@ tbResult tbWorld_SetGravity( tbWorldId worldId, tbVec3 gravity )
 	{
 		return tbResult_worldLocked;
 	}
-	if ( !tbIsValidVec3( gravity ) )
+	if ( !tbIsBoundedVec3( gravity, TB_MAX_GRAVITY ) )
 	{
 		return tbResult_invalidArgument;
 	}
