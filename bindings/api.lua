@@ -67,7 +67,7 @@ class {
 	doc = "Keyboard state, `tb.input`.",
 	var = "tb.input",
 	functions = {
-		{ "down", "key: string", "boolean", "`true` while the key is held (viewer; always `false` headless). Names as SDL's: `\"w\"`, `\"space\"`, `\"left\"`" },
+		{ "down", "key: string", "boolean", "`true` while the key is held (viewer; always `false` headless). Names as SDL's, any case: a-z, 0-9, punctuation, `\"space\"`, `\"return\"`, `\"left\"`, `\"left shift\"`, `\"f1\"` ...; another name is an error listing them" },
 	},
 }
 
@@ -102,10 +102,10 @@ class {
 		{ "raycast", "from: tumble.Vec3, to: tumble.Vec3, mask?: integer", "tumble.RayHit?", "closest hit `{ body =, point = {x,y,z}, normal = {x,y,z}, fraction = }` or `nil`" },
 		{ "overlap_sphere", "center: tumble.Vec3, radius: number", "tumble.Body[]", "list of Bodies touching the sphere" },
 		{ "overlap_box", "lower: tumble.Vec3, upper: tumble.Vec3", "tumble.Body[]", "list of Bodies whose bounds overlap the box" },
-		{ "contacts", "", "tumble.Contact[]", "list of `{ a =, b =, point =, normal =, impulse =, separation = }`, one per contact point of the last step (normal from `a` to `b`, impulse in N s)" },
+		{ "contacts", "", "tumble.Contact[]", "list of `{ a =, b =, point =, normal =, impulse =, separation = }`, one per contact point of the last step (normal from `a` to `b`; impulse: the normal impulse of the whole step, all sub-steps, N s)" },
 		{ "on", "event: tumble.Event, fn: fun(ev: tumble.EventData)", "fun(ev: tumble.EventData)", "register a handler, returns `fn`" },
 		{ "off", "event: tumble.Event, fn?: fun(ev: tumble.EventData)", "", "remove one of the caller's handlers, or all of its handlers of the event (the scene's and each mod's are apart)" },
-		{ "stats", "", "tumble.Stats", "`{ bodies, awake_bodies, shapes, contacts, pairs, joints, islands, tree_height, allocations, steps, step_ms, max_penetration, time }`" },
+		{ "stats", "", "tumble.Stats", "`{ bodies, awake_bodies, shapes, contacts, pairs, joints, islands, tree_height, allocations, allocation_failures, steps, step_ms, max_penetration, time }`" },
 		{ "state_hash", "", "integer", "integer; equal hashes mean bit-identical states (determinism tests)" },
 		{ "snapshot", "", "tumble.Snapshot", "a Snapshot of the whole world state (see Snapshots)" },
 		{ "restore", "snapshot: tumble.Snapshot", "", "put the world back in the snapshot's state, clock included" },
@@ -273,7 +273,7 @@ class {
 -- Tables going in (constructor fields) and coming out.
 
 local bodyFields = {
-	{ "name", "string", "r", "up to 31 characters; `world:body(name)` finds it, reports list it" },
+	{ "name", "string", "r", "up to 31 bytes (UTF-8: 1 to 4 per character); `world:body(name)` finds it, reports list it" },
 	{ "pos", "tumble.Vec3", "r", "position of the body origin, m (default `{0, 0, 0}`)" },
 	{ "rot", "tumble.Quat", "r", "quaternion `{w, x, y, z}` (default `{1, 0, 0, 0}`)" },
 	{ "vel", "tumble.Vec3", "r", "m/s (world frame)" },
@@ -301,7 +301,7 @@ local bodyFields = {
 local jointFields = {
 	{ "a", "tumble.Body", "r", "body a; nil = the static world" },
 	{ "b", "tumble.Body", "r", "body b; nil = the static world" },
-	{ "name", "string", "r", "up to 31 characters; `world:joint(name)` finds it" },
+	{ "name", "string", "r", "up to 31 bytes (UTF-8: 1 to 4 per character); `world:joint(name)` finds it" },
 	{ "collide", "boolean", "r", "let the two bodies collide with each other (default `false`)" },
 	{ "break_force", "number", "r", "N: the joint breaks when its force exceeds this (default `math.huge`)" },
 	{ "break_torque", "number", "r", "N m: the same for its torque" },
@@ -379,7 +379,7 @@ def( "tumble.MeshDef", "Fields of `world:add_mesh{...}`.", nil, {
 	{ "triangles", "integer[][]|integer[]", "r", "`{i, j, k}` 1-based vertex indices, or one flat list (required)" },
 	{ "pos", "tumble.Vec3", "r", "position, m" },
 	{ "rot", "tumble.Quat", "r", "rotation" },
-	{ "name", "string", "r", "up to 31 characters" },
+	{ "name", "string", "r", "up to 31 bytes (UTF-8: 1 to 4 per character)" },
 	{ "static", "true", "r", "meshes are static" },
 	{ "friction", "number", "r", "the mesh's material" },
 	{ "restitution", "number", "r", "the mesh's material" },
@@ -539,6 +539,7 @@ record( "tumble.Stats", "`world:stats()`.", {
 	{ "islands", "integer", "r", "" },
 	{ "tree_height", "integer", "r", "" },
 	{ "allocations", "integer", "r", "" },
+	{ "allocation_failures", "integer", "r", "allocations refused in the last step (what they would have held was dropped; see docs/RELIABILITY.md)" },
 	{ "steps", "integer", "r", "" },
 	{ "step_ms", "number", "r", "" },
 	{ "max_penetration", "number", "r", "m" },

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-// Longest body name the core keeps (tbBodyDef.name is copied up to 31 characters).
+// Longest body name the core keeps, in bytes (tbBodyDef.name is copied up to 31 bytes).
 #define TB_LUA_MAX_NAME 31
 // Most shapes read for one body (a compound); more is almost certainly a mistake in a script.
 #define TB_LUA_MAX_COMPOUND 256
@@ -164,8 +164,8 @@ static void tbReadBodyFields( tbLuaDef* def, tbLuaBodyFields* f )
 		luaL_error( def->L, "%s: mass is only for dynamic bodies (this one is %s)", def->fn,
 					tb_bodyTypeNames[f->bodyDef.type] );
 	}
-	tbDef_Number( def, "friction", &f->shapeDef.friction, tbCheck_nonNegative );
-	tbDef_Number( def, "restitution", &f->shapeDef.restitution, tbCheck_nonNegative );
+	tbDef_Number( def, "friction", &f->shapeDef.friction, tbCheck_material );
+	tbDef_Number( def, "restitution", &f->shapeDef.restitution, tbCheck_material );
 	tbDef_Bool( def, "ccd", &f->bodyDef.isBullet );
 	tbDef_Bool( def, "sensor", &f->shapeDef.isSensor );
 	lua_Integer bits = 0;
@@ -181,8 +181,8 @@ static void tbReadBodyFields( tbLuaDef* def, tbLuaBodyFields* f )
 	{
 		f->shapeDef.groupIndex = (int32_t)bits;
 	}
-	tbDef_Number( def, "linear_damping", &f->bodyDef.linearDamping, tbCheck_nonNegative );
-	tbDef_Number( def, "angular_damping", &f->bodyDef.angularDamping, tbCheck_nonNegative );
+	tbDef_Number( def, "linear_damping", &f->bodyDef.linearDamping, tbCheck_damping );
+	tbDef_Number( def, "angular_damping", &f->bodyDef.angularDamping, tbCheck_damping );
 	tbDef_Number( def, "gravity_scale", &f->bodyDef.gravityScale, tbCheck_finite );
 	tbDef_Bool( def, "fixed_rotation", &f->bodyDef.fixedRotation );
 	tbDef_Bool( def, "can_sleep", &f->bodyDef.enableSleep );
@@ -245,6 +245,7 @@ static void tbBuildBody( lua_State* L, const char* fn, tbLuaWorld* world, const 
 		}
 	}
 	tbLua_PushBody( L, 1, bodyId );
+	tbLua_Guard( L, tbLuaGuard_created, fn );
 }
 
 // add_box / add_sphere / add_capsule / add_hull: one shape at the body origin.
@@ -525,9 +526,9 @@ static int tbBody_Aabb( lua_State* L )
 static int tbBody_SetDamping( lua_State* L )
 {
 	tbLuaBody* body = tbCheckMutableBody( L, "set_damping" );
-	float linear = tbLua_CheckNumber( L, 2, "set_damping", "linear", tbCheck_nonNegative );
+	float linear = tbLua_CheckNumber( L, 2, "set_damping", "linear", tbCheck_damping );
 	float angular =
-		lua_isnoneornil( L, 3 ) ? linear : tbLua_CheckNumber( L, 3, "set_damping", "angular", tbCheck_nonNegative );
+		lua_isnoneornil( L, 3 ) ? linear : tbLua_CheckNumber( L, 3, "set_damping", "angular", tbCheck_damping );
 	tbBodyCheckResult( L, tbBody_SetLinearDamping( body->id, linear ), "set_damping" );
 	tbBodyCheckResult( L, tbBody_SetAngularDamping( body->id, angular ), "set_damping" );
 	return 0;
@@ -588,7 +589,7 @@ static tbShapeId tbFirstShape( lua_State* L, tbLuaBody* body, const char* fn )
 
 static void tbSetShapeMaterial( lua_State* L, tbLuaBody* body, const char* fn, bool friction )
 {
-	float value = tbLua_CheckNumber( L, 3, fn, "value", tbCheck_nonNegative );
+	float value = tbLua_CheckNumber( L, 3, fn, "value", tbCheck_material );
 	tbShapeId shapes[TB_LUA_MAX_COMPOUND];
 	int count = tbBody_GetShapes( body->id, shapes, TB_LUA_MAX_COMPOUND );
 	for ( int i = 0; i < count && i < TB_LUA_MAX_COMPOUND; ++i )
@@ -653,7 +654,7 @@ static int tbBody_SetNameProp( lua_State* L )
 		if ( isString == false || length > TB_LUA_MAX_NAME || strlen( name ) != length )
 		{
 			char got[64];
-			return luaL_error( L, "Body.name: must be a string of at most %d characters or nil, got %s",
+			return luaL_error( L, "Body.name: must be a string of at most %d bytes or nil, got %s",
 							   TB_LUA_MAX_NAME, tbLua_Describe( L, 3, got, sizeof( got ) ) );
 		}
 	}

@@ -92,6 +92,13 @@ typedef enum tbLuaCheck
 	tbCheck_nonNegative, ///< >= 0
 	tbCheck_unit,		 ///< in [0, 1]
 	tbCheck_nonZero,	 ///< vectors only: finite and not (nearly) zero length
+	// The core's supported ranges (collision.h, joints.h), said in the error:
+	tbCheck_material,	  ///< friction, restitution: [0, TB_MAX_FRICTION]
+	tbCheck_damping,	  ///< [0, TB_MAX_DAMPING], 1/s
+	tbCheck_hertz,		  ///< [0, TB_MAX_HERTZ], Hz (0: a spring that is off)
+	tbCheck_stiffness,	  ///< (0, TB_MAX_HERTZ], Hz: a soft constraint's stiffness
+	tbCheck_angularSpeed, ///< [-TB_MAX_ANGULAR_SPEED, TB_MAX_ANGULAR_SPEED], rad/s
+	tbCheck_gravity,	  ///< [-TB_MAX_GRAVITY, TB_MAX_GRAVITY] (each component), m/s^2
 } tbLuaCheck;
 
 #define TB_LUA_MAX_DEF_KEYS 48

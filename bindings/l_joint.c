@@ -343,6 +343,7 @@ tbLuaJoint* tbLuaJoint_Finish( lua_State* L, const char* fn, tbJointId id, tbRes
 		tbJoint_SetEnabled( id, false );
 	}
 	tbLua_PushJoint( L, 1, id );
+	tbLua_Guard( L, tbLuaGuard_created, fn );
 	return lua_touserdata( L, -1 );
 }
 
@@ -660,7 +661,7 @@ static int tbJoint_SetNameProp( lua_State* L )
 		if ( isString == false || length > TB_LUA_MAX_NAME || strlen( name ) != length )
 		{
 			char got[64];
-			return luaL_error( L, "Joint.name: must be a string of at most %d characters or nil, got %s",
+			return luaL_error( L, "Joint.name: must be a string of at most %d bytes or nil, got %s",
 							   TB_LUA_MAX_NAME, tbLua_Describe( L, 3, got, sizeof( got ) ) );
 		}
 	}

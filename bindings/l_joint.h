@@ -7,7 +7,7 @@
 
 #include "l_common.h"
 
-// Longest joint name the core keeps (tbJointDef.name is copied up to 31 characters).
+// Longest joint name the core keeps, in bytes (tbJointDef.name is copied up to 31 bytes).
 #define TB_LUA_MAX_NAME 31
 #define TB_LUA_PI 3.14159265358979f
 

@@ -51,7 +51,7 @@ static int tbLuaWorld_Distance( lua_State* L )
 	if ( tbLuaJoint_BeginNested( &def, "spring", prefix, sizeof( prefix ), &spring ) )
 	{
 		jd.enableSpring = true;
-		tbDef_Number( &spring, "hz", &jd.hertz, tbCheck_nonNegative );
+		tbDef_Number( &spring, "hz", &jd.hertz, tbCheck_hertz );
 		tbDef_Number( &spring, "damping", &jd.dampingRatio, tbCheck_nonNegative );
 		tbLuaJoint_EndNested( &spring );
 	}
@@ -131,7 +131,7 @@ static int tbLuaDistance_SetSpring( lua_State* L )
 	tbDef_Begin( &def, L, 3, fn, "" );
 	float hz = tbDistanceJoint_GetSpringHertz( joint->id );
 	float damping = tbDistanceJoint_GetSpringDampingRatio( joint->id );
-	tbDef_Number( &def, "hz", &hz, tbCheck_nonNegative );
+	tbDef_Number( &def, "hz", &hz, tbCheck_hertz );
 	tbDef_Number( &def, "damping", &damping, tbCheck_nonNegative );
 	tbDef_Finish( &def );
 	tbLuaJoint_CheckResult( L, tbDistanceJoint_SetSpringHertz( joint->id, hz ), fn );

@@ -24,7 +24,7 @@ static int tbLuaWorld_Hinge( lua_State* L )
 	{
 		jd.enableMotor = true;
 		jd.maxMotorTorque = FLT_MAX;
-		tbDef_Number( &nested, "speed", &jd.motorSpeed, tbCheck_finite );
+		tbDef_Number( &nested, "speed", &jd.motorSpeed, tbCheck_angularSpeed );
 		tbLuaJoint_DefCap( &nested, "max_torque", &jd.maxMotorTorque );
 		tbLuaJoint_EndNested( &nested );
 	}
@@ -92,7 +92,7 @@ static int tbLuaHinge_SetMotorSpeed( lua_State* L )
 {
 	const char* fn = "Joint.motor_speed";
 	tbJointId id = tbLuaJoint_CheckMutable( L, fn )->id;
-	float speed = tbLua_CheckNumber( L, 3, fn, "value", tbCheck_finite );
+	float speed = tbLua_CheckNumber( L, 3, fn, "value", tbCheck_angularSpeed );
 	return tbHingeSwitchDrive( L, fn, id, tbHingeJoint_EnableMotor, tbHingeJoint_EnableServo, true,
 							   tbHingeJoint_SetMotorSpeed, speed );
 }

@@ -106,8 +106,8 @@ int tbLuaShape_Read( tbLuaDef* def, int kind, bool placement, tbLuaShapeDesc* de
 		tbDef_Vec3( def, "pos", &desc->local.p, tbCheck_finite );
 		tbDef_Quat( def, "rot", &desc->local.q );
 		desc->hasDensity = tbDef_Number( def, "density", &desc->density, tbCheck_positive );
-		desc->hasFriction = tbDef_Number( def, "friction", &desc->friction, tbCheck_nonNegative );
-		desc->hasRestitution = tbDef_Number( def, "restitution", &desc->restitution, tbCheck_nonNegative );
+		desc->hasFriction = tbDef_Number( def, "friction", &desc->friction, tbCheck_material );
+		desc->hasRestitution = tbDef_Number( def, "restitution", &desc->restitution, tbCheck_material );
 	}
 
 	switch ( kind )
@@ -232,8 +232,8 @@ int tbLuaWorld_AddMesh( lua_State* L )
 	tbDef_String( &def, "name", &bodyDef.name, 31 );
 	tbDef_Vec3( &def, "pos", &bodyDef.position, tbCheck_finite );
 	tbDef_Quat( &def, "rot", &bodyDef.rotation );
-	tbDef_Number( &def, "friction", &shapeDef.friction, tbCheck_nonNegative );
-	tbDef_Number( &def, "restitution", &shapeDef.restitution, tbCheck_nonNegative );
+	tbDef_Number( &def, "friction", &shapeDef.friction, tbCheck_material );
+	tbDef_Number( &def, "restitution", &shapeDef.restitution, tbCheck_material );
 	tbDef_Bool( &def, "sensor", &shapeDef.isSensor );
 	lua_Integer bits = 0;
 	if ( tbDef_Integer( &def, "layer", &bits, LUA_MININTEGER, LUA_MAXINTEGER ) )
@@ -355,5 +355,6 @@ int tbLuaWorld_AddMesh( lua_State* L )
 		return luaL_error( L, "%s: could not create the mesh: %s", fn, tbResultString( result ) );
 	}
 	tbLua_PushBody( L, 1, bodyId );
+	tbLua_Guard( L, tbLuaGuard_created, fn );
 	return 1;
 }

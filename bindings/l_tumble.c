@@ -5,6 +5,8 @@
 
 #include <lualib.h>
 
+#include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -402,7 +404,13 @@ static void tbDescribeScalar( lua_State* L, int index, char* out, size_t size, b
 			const char* s = lua_tolstring( L, index, &len );
 			if ( len > 40 )
 			{
-				snprintf( out, size, "'%.37s...'", s );
+				// Cut before a UTF-8 character that would not fit whole: the message stays valid UTF-8.
+				int cut = 37;
+				while ( cut > 0 && ( (unsigned char)s[cut] & 0xC0u ) == 0x80u )
+				{
+					cut -= 1;
+				}
+				snprintf( out, size, "'%.*s...'", cut, s );
 			}
 			else
 			{
@@ -489,11 +497,43 @@ const char* tbLua_Describe( lua_State* L, int index, char* buffer, size_t size )
 
 // Number checks ----------------------------------------------------------------------------------
 
+// The checks that are ranges of the core, from tbCheck_material on: bounds and the words of the
+// errors (one number, several, a vector).
+typedef struct tbLuaRange
+{
+	float lo, hi;
+	const char* one;
+	const char* many;
+	const char* vector;
+} tbLuaRange;
+
+static const tbLuaRange tb_ranges[] = {
+	{ 0.0f, TB_MAX_FRICTION, "a number in [0, 1000]", "numbers in [0, 1000]", "3 numbers in [0, 1000]" },
+	{ 0.0f, TB_MAX_DAMPING, "a number in [0, 1e6]", "numbers in [0, 1e6]", "3 numbers in [0, 1e6]" },
+	{ 0.0f, TB_MAX_HERTZ, "a number in [0, 1e6]", "numbers in [0, 1e6]", "3 numbers in [0, 1e6]" },
+	{ FLT_MIN, TB_MAX_HERTZ, "a number in (0, 1e6]", "numbers in (0, 1e6]", "3 numbers in (0, 1e6]" },
+	{ -TB_MAX_ANGULAR_SPEED, TB_MAX_ANGULAR_SPEED, "a number in [-1e4, 1e4]", "numbers in [-1e4, 1e4]",
+	  "3 numbers in [-1e4, 1e4]" },
+	{ -TB_MAX_GRAVITY, TB_MAX_GRAVITY, "a number in [-1e4, 1e4]", "numbers in [-1e4, 1e4]",
+	  "3 numbers in [-1e4, 1e4]" },
+};
+
+static const tbLuaRange* tbGetRange( tbLuaCheck check )
+{
+	int i = (int)check - (int)tbCheck_material;
+	return i >= 0 && i < (int)( sizeof( tb_ranges ) / sizeof( tb_ranges[0] ) ) ? tb_ranges + i : NULL;
+}
+
 static bool tbPassesCheck( float x, tbLuaCheck check )
 {
 	if ( isfinite( x ) == 0 )
 	{
 		return false;
+	}
+	const tbLuaRange* range = tbGetRange( check );
+	if ( range != NULL )
+	{
+		return range->lo <= x && x <= range->hi;
 	}
 	switch ( check )
 	{
@@ -510,6 +550,10 @@ static bool tbPassesCheck( float x, tbLuaCheck check )
 
 static const char* tbNumberText( tbLuaCheck check )
 {
+	if ( tbGetRange( check ) != NULL )
+	{
+		return tbGetRange( check )->one;
+	}
 	switch ( check )
 	{
 		case tbCheck_positive:
@@ -525,6 +569,10 @@ static const char* tbNumberText( tbLuaCheck check )
 
 static const char* tbNumbersText( tbLuaCheck check )
 {
+	if ( tbGetRange( check ) != NULL )
+	{
+		return tbGetRange( check )->many;
+	}
 	switch ( check )
 	{
 		case tbCheck_positive:
@@ -540,6 +588,10 @@ static const char* tbNumbersText( tbLuaCheck check )
 
 static const char* tbVectorText( tbLuaCheck check )
 {
+	if ( tbGetRange( check ) != NULL )
+	{
+		return tbGetRange( check )->vector;
+	}
 	switch ( check )
 	{
 		case tbCheck_positive:
@@ -736,7 +788,7 @@ bool tbDef_String( tbLuaDef* def, const char* key, const char** value, size_t ma
 		 strlen( lua_tostring( def->L, -1 ) ) != length )
 	{
 		char expected[64];
-		snprintf( expected, sizeof( expected ), "a string of at most %d characters", (int)maxLength );
+		snprintf( expected, sizeof( expected ), "a string of at most %d bytes", (int)maxLength );
 		tbDef_Fail( def, key, expected );
 	}
 	// The string stays referenced by the table, which stays on the stack while it is read.
@@ -1089,13 +1141,51 @@ void tbLua_SetKeyProvider( lua_State* L, tbLuaKeyDownFcn* fcn, void* context )
 	lua_setfield( L, LUA_REGISTRYINDEX, tb_keyProviderKey );
 }
 
+// The key names input.down accepts: SDL's names of the keys (SDL_GetKeyFromName, which ignores
+// case), checked here so that a misspelt name is an error in the viewer and headless alike instead
+// of a key that is never down. Single characters: a-z, 0-9 and the punctuation keys below.
+static const char* const tb_keyNames[] = {
+	"space", "return", "escape", "tab", "backspace", "delete", "insert", "home", "end", "pageup", "pagedown",
+	"left", "right", "up", "down", "left shift", "right shift", "left ctrl", "right ctrl", "left alt",
+	"right alt", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", NULL,
+};
+#define TB_KEY_PUNCTUATION "-=[];',./`\\"
+
+static bool tbIsKeyName( const char* name )
+{
+	size_t length = strlen( name );
+	if ( length == 1 )
+	{
+		char c = (char)tolower( (unsigned char)name[0] );
+		return ( c >= 'a' && c <= 'z' ) || ( c >= '0' && c <= '9' ) || strchr( TB_KEY_PUNCTUATION, c ) != NULL;
+	}
+	for ( int i = 0; tb_keyNames[i] != NULL; ++i )
+	{
+		const char* a = name;
+		const char* b = tb_keyNames[i];
+		while ( *a != '\0' && tolower( (unsigned char)*a ) == *b )
+		{
+			++a;
+			++b;
+		}
+		if ( *a == '\0' && *b == '\0' )
+		{
+			return true;
+		}
+	}
+	return false;
+}
+
 static int tbLua_InputDown( lua_State* L )
 {
-	if ( lua_type( L, 1 ) != LUA_TSTRING )
+	if ( lua_type( L, 1 ) != LUA_TSTRING || tbIsKeyName( lua_tostring( L, 1 ) ) == false )
 	{
 		char got[64];
-		return luaL_error( L, "input.down: key must be a key name such as 'w' or 'space', got %s",
-						   tbLua_Describe( L, 1, got, sizeof( got ) ) );
+		return luaL_error( L,
+						   "input.down: key must be a key name: a-z, 0-9, %s, or one of space, return, escape, tab, "
+						   "backspace, delete, insert, home, end, pageup, pagedown, left, right, up, down, left shift, "
+						   "right shift, left ctrl, right ctrl, left alt, right alt, f1-f12; got %s",
+						   TB_KEY_PUNCTUATION, tbLua_Describe( L, 1, got, sizeof( got ) ) );
 	}
 	bool down = false;
 	if ( lua_getfield( L, LUA_REGISTRYINDEX, tb_keyProviderKey ) == LUA_TUSERDATA )

@@ -61,7 +61,7 @@ static void tbReadWorldSettings( lua_State* L, int index, const char* fn, tbWorl
 	tbDef_Begin( &def, L, index, fn, "" );
 	lua_Integer n = 0;
 	int e = 0;
-	tbDef_Vec3( &def, "gravity", &settings->gravity, tbCheck_finite );
+	tbDef_Vec3( &def, "gravity", &settings->gravity, tbCheck_gravity );
 	if ( tbDef_Integer( &def, "iterations", &n, 1, 1000 ) )
 	{
 		settings->iterations = (int)n;
@@ -81,9 +81,9 @@ static void tbReadWorldSettings( lua_State* L, int index, const char* fn, tbWorl
 	tbDef_Number( &def, "baumgarte", &settings->baumgarte, tbCheck_unit );
 	tbDef_Number( &def, "slop", &settings->linearSlop, tbCheck_nonNegative );
 	tbDef_Number( &def, "max_correction_speed", &settings->maxCorrectionSpeed, tbCheck_nonNegative );
-	tbDef_Number( &def, "contact_hertz", &settings->contactHertz, tbCheck_positive );
+	tbDef_Number( &def, "contact_hertz", &settings->contactHertz, tbCheck_stiffness );
 	tbDef_Number( &def, "contact_damping", &settings->contactDampingRatio, tbCheck_nonNegative );
-	tbDef_Number( &def, "joint_hertz", &settings->jointHertz, tbCheck_positive );
+	tbDef_Number( &def, "joint_hertz", &settings->jointHertz, tbCheck_stiffness );
 	tbDef_Number( &def, "joint_damping", &settings->jointDampingRatio, tbCheck_nonNegative );
 	tbDef_Number( &def, "restitution_threshold", &settings->restitutionThreshold, tbCheck_nonNegative );
 	if ( tbDef_Enum( &def, "friction_mix", tb_mixRuleNames, &e, "mix rule" ) )
@@ -131,6 +131,26 @@ static int tbGetOwner( lua_State* L )
 
 // Creation and lifetime --------------------------------------------------------------------------
 
+// The worlds a state owns and has not destroyed, kept in its registry (tbLua_GetOwnedWorldCount).
+static const char* const tb_ownedWorldsKey = "tumble.owned_worlds";
+
+static void tbCountOwnedWorld( lua_State* L, int delta )
+{
+	lua_getfield( L, LUA_REGISTRYINDEX, tb_ownedWorldsKey );
+	lua_Integer count = lua_tointeger( L, -1 ) + delta;
+	lua_pop( L, 1 );
+	lua_pushinteger( L, count );
+	lua_setfield( L, LUA_REGISTRYINDEX, tb_ownedWorldsKey );
+}
+
+int tbLua_GetOwnedWorldCount( lua_State* L )
+{
+	lua_getfield( L, LUA_REGISTRYINDEX, tb_ownedWorldsKey );
+	int count = (int)lua_tointeger( L, -1 );
+	lua_pop( L, 1 );
+	return count;
+}
+
 void tbLua_PushWorld( lua_State* L, tbWorldId worldId, bool owned )
 {
 	tbLuaWorld* world = lua_newuserdatauv( L, sizeof( tbLuaWorld ), tbWorldValue_count );
@@ -146,6 +166,10 @@ void tbLua_PushWorld( lua_State* L, tbWorldId worldId, bool owned )
 	lua_newtable( L );
 	lua_setiuservalue( L, -2, tbWorldValue_movers );
 	luaL_setmetatable( L, TB_LUA_WORLD );
+	if ( owned )
+	{
+		tbCountOwnedWorld( L, 1 );
+	}
 }
 
 // Worker threads of worlds whose settings do not name a count (the runtime's --threads).
@@ -186,9 +210,13 @@ static void tbDestroyLuaWorld( lua_State* L, int index, tbLuaWorld* world )
 		return;
 	}
 	world->destroyed = true;
-	if ( world->owned && tbWorld_IsValid( world->id ) )
+	if ( world->owned )
 	{
-		tbDestroyWorld( world->id );
+		tbCountOwnedWorld( L, -1 );
+		if ( tbWorld_IsValid( world->id ) )
+		{
+			tbDestroyWorld( world->id );
+		}
 	}
 	// Dropping the caches makes every handle of this world report itself destroyed.
 	lua_newtable( L );
@@ -258,9 +286,13 @@ tbWorldId tbLua_ToWorld( lua_State* L, int index )
 void tbLua_SetWorldOwned( lua_State* L, int index, bool owned )
 {
 	tbLuaWorld* world = tbLua_TestUdata( L, index, TB_LUA_WORLD );
-	if ( world != NULL )
+	if ( world != NULL && world->owned != owned )
 	{
 		world->owned = owned;
+		if ( world->destroyed == false )
+		{
+			tbCountOwnedWorld( L, owned ? 1 : -1 );
+		}
 	}
 }
 
@@ -911,7 +943,7 @@ static int tbWorld_Contacts( lua_State* L )
 			lua_setfield( L, -2, "point" );
 			tbLua_PushVec3Table( L, m->normal );
 			lua_setfield( L, -2, "normal" );
-			lua_pushnumber( L, m->points[p].normalImpulse );
+			lua_pushnumber( L, m->points[p].stepNormalImpulse );
 			lua_setfield( L, -2, "impulse" );
 			lua_pushnumber( L, m->points[p].separation );
 			lua_setfield( L, -2, "separation" );
@@ -941,6 +973,7 @@ static int tbWorld_Stats( lua_State* L )
 		{ "islands", c.islandCount },
 		{ "tree_height", c.treeHeight },
 		{ "allocations", c.allocationCount },
+		{ "allocation_failures", c.allocationFailures },
 		{ "steps", world->stepCount },
 	};
 	for ( size_t i = 0; i < sizeof( ints ) / sizeof( ints[0] ); ++i )
@@ -977,7 +1010,7 @@ static int tbWorld_GetGravityProp( lua_State* L )
 static int tbWorld_SetGravityProp( lua_State* L )
 {
 	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "gravity" );
-	tbVec3 g = tbLua_CheckVec3( L, 3, "World.gravity", "value", tbCheck_finite );
+	tbVec3 g = tbLua_CheckVec3( L, 3, "World.gravity", "value", tbCheck_gravity );
 	tbCheckResult( L, tbWorld_SetGravity( world->id, g ), "World.gravity" );
 	return 0;
 }

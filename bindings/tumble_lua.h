@@ -18,6 +18,10 @@ int luaopen_tumble( lua_State* L );
 /// userdata is collected or world:destroy() is called; otherwise the host keeps ownership.
 void tbLua_PushWorld( lua_State* L, tbWorldId worldId, bool owned );
 
+/// The worlds this state owns (made by tb.world, or handed over with tbLua_SetWorldOwned) and has
+/// not destroyed.
+int tbLua_GetOwnedWorldCount( lua_State* L );
+
 /// The world id of the World userdata at index, or a null id when the value is not a live World.
 tbWorldId tbLua_ToWorld( lua_State* L, int index );
 
@@ -63,6 +67,7 @@ typedef enum tbLuaGuard
 	tbLuaGuard_stepAfter,  ///< world:step, after the physics step (before the event handlers)
 	tbLuaGuard_copy,       ///< world:snapshot and world:restore, before the copy
 	tbLuaGuard_create,     ///< a constructor (add_*, joints, mover), before it builds anything
+	tbLuaGuard_created,    ///< a body or joint constructor, after it built: the new Body or Joint at the stack top
 	tbLuaGuard_world,      ///< tb.world, before it creates a world: its worker count at the stack top
 	tbLuaGuard_threads,    ///< world.threads = n (the World at index 1): n at the stack top
 } tbLuaGuard;

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "app.h"
+#include "joint_error.h"
 #include "json.h"
 #include "watch.h"
 
@@ -274,6 +275,10 @@ static void tbSoakJoints( tbSoakStats* soak, tbWorldId world, tbSoakSample* samp
 			if ( tbJoint_IsBroken( joint ) )
 			{
 				sample->brokenJoints += 1;
+				continue;
+			}
+			if ( tbJointCountsForError( joint ) == false )
+			{
 				continue;
 			}
 			float posError = 0.0f;

@@ -67,11 +67,58 @@ void tbJson_EndArray( tbJson* json )
 	tbJson_Close( json, ']' );
 }
 
+// Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong forms, no surrogates,
+// nothing past U+10FFFF), or 0 when the bytes there are not one.
+static int tbUtf8Length( const unsigned char* p )
+{
+	unsigned c = p[0];
+	if ( c < 0x80u )
+	{
+		return 1;
+	}
+	int length = c >= 0xC2u && c <= 0xDFu ? 2 : c >= 0xE0u && c <= 0xEFu ? 3 : c >= 0xF0u && c <= 0xF4u ? 4 : 0;
+	if ( length == 0 )
+	{
+		return 0;
+	}
+	// The second byte's range depends on the first (overlong forms, surrogates, the top).
+	unsigned low = c == 0xE0u ? 0xA0u : c == 0xF0u ? 0x90u : 0x80u;
+	unsigned high = c == 0xEDu ? 0x9Fu : c == 0xF4u ? 0x8Fu : 0xBFu;
+	if ( p[1] < low || p[1] > high )
+	{
+		return 0;
+	}
+	for ( int i = 2; i < length; ++i )
+	{
+		if ( ( p[i] & 0xC0u ) != 0x80u )
+		{
+			return 0;
+		}
+	}
+	return length;
+}
+
+// Writes s quoted and escaped. Bytes that are not well-formed UTF-8 (a name cut mid-character, a
+// Latin-1 file name) are written as U+FFFD, so the report stays valid JSON whatever a script named.
 static void tbJson_Quoted( tbJson* json, const char* s )
 {
 	fputc( '"', json->out );
 	for ( const unsigned char* p = (const unsigned char*)s; *p != '\0'; ++p )
 	{
+		if ( *p >= 0x80u )
+		{
+			int length = tbUtf8Length( p );
+			if ( length == 0 )
+			{
+				fputs( "\\ufffd", json->out );
+			}
+			else
+			{
+				fwrite( p, 1, (size_t)length, json->out );
+				p += length - 1;
+			}
+			continue;
+		}
 		switch ( *p )
 		{
 			case '"':

@@ -46,7 +46,8 @@ static void tbUsage( FILE* out )
 		   "  --mod FILE           load a sandboxed mod script into the scene's world (repeatable)\n"
 		   "  --budget N           instructions per script per step for sandboxed code (default\n"
 		   "                       20000000)\n"
-		   "  --memory MB          memory cap of the Lua state with --sandbox or --mod (default 256)\n"
+		   "  --memory MB          memory cap of each script (the scene, each mod) with --sandbox or --mod:\n"
+		   "                       its Lua memory and the bodies and joints it made (default 256)\n"
 		   "  -h, --help           show this help and exit\n"
 		   "  --version            show the version and exit\n",
 		   out );
@@ -241,7 +242,7 @@ int main( int argc, char** argv )
 		{
 			if ( value == NULL || tbParseLong( value, 0, 1000000000L, &number ) == false )
 			{
-				return tbUsageError( "--steps needs a non-negative integer, got", value != NULL ? value : "nothing" );
+				return tbUsageError( "--steps needs a step count from 0 to 1000000000, got", value != NULL ? value : "nothing" );
 			}
 			options.steps = (int)number;
 			stepsGiven = true;
@@ -298,7 +299,7 @@ int main( int argc, char** argv )
 		{
 			if ( value == NULL || tbParseLong( value, 1000, 1000000000000L, &number ) == false )
 			{
-				return tbUsageError( "--budget needs an instruction count >= 1000, got",
+				return tbUsageError( "--budget needs an instruction count from 1000 to 1000000000000, got",
 									 value != NULL ? value : "nothing" );
 			}
 			options.scene.instructionBudget = number;
@@ -308,7 +309,7 @@ int main( int argc, char** argv )
 		{
 			if ( value == NULL || tbParseLong( value, 1, 1L << 20, &number ) == false )
 			{
-				return tbUsageError( "--memory needs a size in MiB >= 1, got", value != NULL ? value : "nothing" );
+				return tbUsageError( "--memory needs a size in MiB from 1 to 1048576, got", value != NULL ? value : "nothing" );
 			}
 			options.scene.memoryLimit = (size_t)number << 20;
 			++i;

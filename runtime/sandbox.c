@@ -12,11 +12,15 @@
 #include <lualib.h>
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 // The count hook runs every TB_HOOK_PERIOD VM instructions: small enough that a runaway loop
 // stops within microseconds of its budget, large enough that the hook costs nothing measurable.
@@ -31,12 +35,25 @@ typedef struct tbSandboxAccount
 	double seconds;	 ///< thread CPU seconds of the finished limited calls of this host step
 	bool tripped;	 ///< a limit ran out: every instruction of the script raises until the next host step
 	char reason[160]; ///< what ran out, repeated by every later error
+	size_t memory;	 ///< bytes of Lua memory the script's code allocated and the collector has not freed
+	size_t physics;	 ///< bytes of the bodies and joints it made that still exist, as of the last count
 } tbSandboxAccount;
+
+// A body or joint made by a limited script: its bytes count against the script's memory cap while
+// it exists (generational ids tell when it is gone, however it went: destroy, its body's destroy,
+// its world's).
+typedef struct tbSandboxObject
+{
+	int owner;
+	bool isJoint;
+	tbBodyId body;
+	tbJointId joint;
+} tbSandboxObject;
 
 typedef struct tbSandboxState
 {
 	size_t used;				   ///< bytes allocated by the state
-	size_t limit;				   ///< 0: unlimited
+	size_t limit;				   ///< per script (each account's memory + physics), 0: unlimited
 	long budget;				   ///< instructions per script per host step, 0: unlimited
 	tbSandboxAccount* accounts;	   ///< one per owner (tbSandbox_SetAccounts)
 	int accountCount;			   ///< at least 1
@@ -45,6 +62,9 @@ typedef struct tbSandboxState
 	double spanStart;			   ///< thread CPU seconds when the running limited span began
 	bool hostStep;				   ///< the next world:step is the scene host's own (tbSandbox_SetHostStep)
 	tbSandboxAccount singleAccount; ///< the account while no table was set
+	tbSandboxObject* objects;	   ///< physics objects made by limited scripts (tbLuaGuard_created)
+	int objectCount;
+	int objectCapacity;
 } tbSandboxState;
 
 // A limited script may also use this much CPU time (of its thread) per budgeted instruction in a
@@ -72,20 +92,79 @@ static double tbCallSeconds( long budget )
 
 static bool tbRefuseLargeAllocation( tbSandboxState* s );
 
+// Recounts every account's physics bytes from the objects that still exist, and forgets the others.
+static void tbCountPhysics( tbSandboxState* s )
+{
+	for ( int i = 0; i < s->accountCount; ++i )
+	{
+		s->accounts[i].physics = 0;
+	}
+	int kept = 0;
+	for ( int i = 0; i < s->objectCount; ++i )
+	{
+		tbSandboxObject o = s->objects[i];
+		size_t bytes = o.isJoint ? tbJoint_GetMemorySize( o.joint ) : tbBody_GetMemorySize( o.body );
+		if ( bytes == 0 )
+		{
+			continue;
+		}
+		if ( o.owner < s->accountCount )
+		{
+			s->accounts[o.owner].physics += bytes;
+		}
+		s->objects[kept++] = o;
+	}
+	s->objectCount = kept;
+}
+
+// Would `extra` more bytes take owner's account past the cap? Before saying yes, the physics bytes
+// are counted again: objects destroyed since give theirs back.
+static bool tbIsPastMemoryCap( tbSandboxState* s, int owner, size_t extra )
+{
+	const tbSandboxAccount* a = s->accounts + owner;
+	if ( s->limit == 0 || a->memory + a->physics + extra <= s->limit )
+	{
+		return false;
+	}
+	if ( s->objectCount > 0 )
+	{
+		tbCountPhysics( s );
+	}
+	return a->memory + a->physics + extra > s->limit;
+}
+
+// Every block carries its owner in a header, so that memory freed by the collector, whoever's code
+// is running then, goes back to the account that allocated it. 16 bytes keep Lua's blocks aligned
+// for any type.
+#define TB_BLOCK_HEADER 16
+
+typedef struct tbBlockHeader
+{
+	int owner;
+} tbBlockHeader;
+
+_Static_assert( sizeof( tbBlockHeader ) <= TB_BLOCK_HEADER, "the owner fits in the header" );
+
 // Lua's allocator contract: nsize == 0 frees; a shrink must not fail; ptr == NULL means osize is a
-// type tag, not a size. Only growth is refused past the limit, so Lua raises "not enough memory"
-// in the script that asked for it.
+// type tag, not a size. Only growth is refused past the cap of the block's owner, so Lua raises
+// "not enough memory" in the script that asked for it, and one script's hoard does not make another
+// fail. A block keeps the owner that allocated it when it grows.
 static void* tbSandboxAlloc( void* ud, void* ptr, size_t osize, size_t nsize )
 {
 	tbSandboxState* s = ud;
 	size_t old = ptr != NULL ? osize : 0;
+	char* base = ptr != NULL ? (char*)ptr - TB_BLOCK_HEADER : NULL;
+	int owner = base != NULL ? ( (tbBlockHeader*)base )->owner : s->owner;
+	owner = owner < s->accountCount ? owner : 0;
+	tbSandboxAccount* a = s->accounts + owner;
 	if ( nsize == 0 )
 	{
-		free( ptr );
+		free( base );
 		s->used -= old;
+		a->memory -= old < a->memory ? old : a->memory;
 		return NULL;
 	}
-	if ( nsize > old && s->limit > 0 && s->used - old + nsize > s->limit )
+	if ( nsize > old && tbIsPastMemoryCap( s, owner, nsize - old ) )
 	{
 		return NULL;
 	}
@@ -93,13 +172,15 @@ static void* tbSandboxAlloc( void* ud, void* ptr, size_t osize, size_t nsize )
 	{
 		return NULL;
 	}
-	void* block = realloc( ptr, nsize );
+	char* block = realloc( base, TB_BLOCK_HEADER + nsize );
 	if ( block == NULL )
 	{
 		return NULL;
 	}
+	( (tbBlockHeader*)block )->owner = owner;
 	s->used = s->used - old + nsize;
-	return block;
+	a->memory = a->memory - ( old < a->memory ? old : a->memory ) + nsize;
+	return block + TB_BLOCK_HEADER;
 }
 
 static tbSandboxState* tbGetState( lua_State* L )
@@ -154,6 +235,7 @@ void tbSandbox_CloseState( lua_State* L )
 	{
 		free( s->accounts );
 	}
+	free( s->objects );
 	free( s );
 }
 
@@ -165,6 +247,60 @@ size_t tbSandbox_GetMemoryUsed( lua_State* L )
 size_t tbSandbox_GetMemoryLimit( lua_State* L )
 {
 	return tbGetState( L )->limit;
+}
+
+void tbSandbox_GetOwnerMemory( lua_State* L, int owner, size_t* lua, size_t* physics )
+{
+	tbSandboxState* s = tbGetState( L );
+	tbCountPhysics( s );
+	const tbSandboxAccount* a = s->accounts + ( owner >= 0 && owner < s->accountCount ? owner : 0 );
+	*lua = a->memory;
+	*physics = a->physics;
+}
+
+// A body or joint made by the running script (at the stack top) joins its account; past the cap it
+// is destroyed again and the constructor raises, naming what the account holds.
+static void tbChargeObject( lua_State* L, const char* fn )
+{
+	tbSandboxState* s = tbGetState( L );
+	tbSandboxObject o = { 0 };
+	o.owner = s->owner < s->accountCount ? s->owner : 0;
+	if ( tbLua_ToBody( L, -1, &o.body ) == false )
+	{
+		if ( tbLua_ToJoint( L, -1, &o.joint ) == false )
+		{
+			return;
+		}
+		o.isJoint = true;
+	}
+	if ( s->objectCount == s->objectCapacity )
+	{
+		int capacity = s->objectCapacity > 0 ? 2 * s->objectCapacity : 64;
+		tbSandboxObject* grown = realloc( s->objects, (size_t)capacity * sizeof( tbSandboxObject ) );
+		if ( grown == NULL )
+		{
+			luaL_error( L, "%s: out of memory recording the new object", fn );
+		}
+		s->objects = grown;
+		s->objectCapacity = capacity;
+	}
+	s->objects[s->objectCount++] = o;
+	tbSandboxAccount* a = s->accounts + o.owner;
+	size_t bytes = o.isJoint ? tbJoint_GetMemorySize( o.joint ) : tbBody_GetMemorySize( o.body );
+	a->physics += bytes;
+	if ( tbIsPastMemoryCap( s, o.owner, 0 ) == false )
+	{
+		return;
+	}
+	lua_getfield( L, -1, "destroy" );
+	lua_pushvalue( L, -2 );
+	lua_call( L, 1, 0 );
+	tbCountPhysics( s );
+	luaL_error( L,
+				"%s: not enough memory: the %zu bytes of this %s would take the script past its memory cap of %zu MiB "
+				"(it holds %.1f MiB of Lua memory and %.1f MiB of bodies and joints)",
+				fn, bytes, o.isJoint ? "joint" : "body", s->limit >> 20, (double)a->memory / 1048576.0,
+				(double)a->physics / 1048576.0 );
 }
 
 static tbSandboxAccount* tbCurrentAccount( tbSandboxState* s )
@@ -313,12 +449,25 @@ bool tbSandbox_SetAccounts( lua_State* L, int count )
 	{
 		return false;
 	}
+	// What was allocated so far stays with the scene (owner 0); blocks of owners past the new count
+	// are given to it too (tbSandboxAlloc).
+	size_t memory = 0;
+	for ( int i = 0; i < s->accountCount; ++i )
+	{
+		memory += s->accounts[i].memory;
+	}
 	if ( s->accounts != &s->singleAccount )
 	{
 		free( s->accounts );
 	}
+	if ( accounts == &s->singleAccount )
+	{
+		memset( accounts, 0, sizeof( *accounts ) );
+	}
 	s->accounts = accounts;
 	s->accountCount = count > 1 ? count : 1;
+	s->accounts[0].memory = memory;
+	tbCountPhysics( s );
 	s->owner = 0;
 	return true;
 }
@@ -407,13 +556,117 @@ int tbSandbox_Print( lua_State* L )
 	return 0;
 }
 
+// Opens path for reading without blocking: a FIFO (an editor's or an attacker's) would block fopen
+// until a writer came, and a device could stream for ever. NULL with errno set, or EINVAL for a
+// file that is not a regular one; the stream's reads block as usual.
+static FILE* tbOpenRegularFile( const char* path )
+{
+	int fd = open( path, O_RDONLY | O_NONBLOCK | O_CLOEXEC );
+	if ( fd < 0 )
+	{
+		return NULL;
+	}
+	struct stat st;
+	if ( fstat( fd, &st ) != 0 || S_ISREG( st.st_mode ) == false )
+	{
+		close( fd );
+		errno = EINVAL;
+		return NULL;
+	}
+	int flags = fcntl( fd, F_GETFL );
+	fcntl( fd, F_SETFL, flags & ~O_NONBLOCK );
+	FILE* f = fdopen( fd, "r" );
+	if ( f == NULL )
+	{
+		close( fd );
+	}
+	return f;
+}
+
+bool tbSandbox_IsRegularFile( const char* path )
+{
+	FILE* f = tbOpenRegularFile( path );
+	if ( f != NULL )
+	{
+		fclose( f );
+	}
+	return f != NULL;
+}
+
+typedef struct tbFileReader
+{
+	FILE* f;
+	char buffer[4096];
+	bool pending; ///< the first line was a "#!" line: give Lua a newline for it, so lines still count
+} tbFileReader;
+
+static const char* tbReadFile( lua_State* L, void* data, size_t* size )
+{
+	(void)L;
+	tbFileReader* r = data;
+	if ( r->pending )
+	{
+		r->pending = false;
+		*size = 1;
+		return "\n";
+	}
+	*size = fread( r->buffer, 1, sizeof( r->buffer ), r->f );
+	return *size > 0 ? r->buffer : NULL;
+}
+
 int tbSandbox_LoadFile( lua_State* L, const char* path, int envIndex )
 {
 	if ( envIndex != 0 )
 	{
 		envIndex = lua_absindex( L, envIndex );
 	}
-	int status = luaL_loadfilex( L, path, "t" );
+	tbFileReader* reader = malloc( sizeof( tbFileReader ) );
+	FILE* f = reader != NULL ? tbOpenRegularFile( path ) : NULL;
+	if ( f == NULL )
+	{
+		int error = reader != NULL ? errno : ENOMEM;
+		free( reader );
+		lua_pushfstring( L, "cannot open %s: %s", path,
+						 error == EINVAL ? "not a regular file (a FIFO, device or directory cannot be a script)" : strerror( error ) );
+		return LUA_ERRFILE;
+	}
+	reader->f = f;
+	reader->pending = false;
+	// As luaL_loadfile: a UTF-8 byte order mark and a first line starting with '#' are skipped.
+	int c = getc( f );
+	if ( c == 0xEF && getc( f ) == 0xBB && getc( f ) == 0xBF )
+	{
+		c = getc( f );
+	}
+	else if ( c == 0xEF )
+	{
+		rewind( f );
+		c = getc( f );
+	}
+	if ( c == '#' )
+	{
+		while ( c != EOF && c != '\n' )
+		{
+			c = getc( f );
+		}
+		reader->pending = c == '\n';
+	}
+	else if ( c != EOF )
+	{
+		ungetc( c, f );
+	}
+	lua_pushfstring( L, "@%s", path );
+	int status = lua_load( L, tbReadFile, reader, lua_tostring( L, -1 ), "t" );
+	lua_remove( L, -2 );
+	bool failed = ferror( f ) != 0;
+	fclose( f );
+	free( reader );
+	if ( status == LUA_OK && failed )
+	{
+		lua_pop( L, 1 );
+		lua_pushfstring( L, "cannot read %s", path );
+		return LUA_ERRFILE;
+	}
 	if ( status == LUA_OK && envIndex != 0 )
 	{
 		lua_pushvalue( L, envIndex );
@@ -953,10 +1206,8 @@ static int tbSandboxRequire( lua_State* L )
 		size_t length = end != NULL ? (size_t)( end - templates ) : strlen( templates );
 		lua_pushlstring( L, templates, length );
 		const char* candidate = luaL_gsub( L, lua_tostring( L, -1 ), "?", file );
-		FILE* f = fopen( candidate, "r" );
-		if ( f != NULL )
+		if ( tbSandbox_IsRegularFile( candidate ) )
 		{
-			fclose( f );
 			found = candidate;
 		}
 		else
@@ -1387,11 +1638,13 @@ void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn )
 			luaL_error( L, "%s: a sandboxed script's world may have at most %d worker threads, got %d", fn,
 						TB_SANDBOX_MAX_THREADS, (int)threads );
 		}
-		if ( what == tbLuaGuard_world && tbGetWorldCount() >= TB_SANDBOX_MAX_WORLDS )
+		// Counted in this state, not the process: a reload's new state must not find the running
+		// one's worlds in its way.
+		if ( what == tbLuaGuard_world && tbLua_GetOwnedWorldCount( L ) >= TB_SANDBOX_MAX_WORLDS )
 		{
 			luaL_error( L, "%s: sandbox budget reached: %d worlds exist (a sandboxed script may create worlds while "
 						   "fewer than %d exist)",
-						fn, tbGetWorldCount(), TB_SANDBOX_MAX_WORLDS );
+						fn, tbLua_GetOwnedWorldCount( L ), TB_SANDBOX_MAX_WORLDS );
 		}
 		return;
 	}
@@ -1457,6 +1710,9 @@ void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn )
 				}
 			}
 			tbCharge( L, tbCreateCost( L, fn ), "this call" );
+			break;
+		case tbLuaGuard_created:
+			tbChargeObject( L, fn );
 			break;
 		case tbLuaGuard_world:
 		case tbLuaGuard_threads:

@@ -11,17 +11,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/// Create a Lua state whose allocations are counted and refused past memoryLimit bytes (0: no
-/// limit; Lua then raises "not enough memory" in the script, and the host goes on). The state
-/// also carries an instruction counter (see tbSandbox_SetBudget). Returns NULL on failure.
+/// Create a Lua state whose allocations are counted per script and refused past memoryLimit bytes
+/// per script (0: no limit; Lua then raises "not enough memory" in the script, and the host goes
+/// on). A script's account (see tbSandbox_SetAccounts) holds the Lua memory its code allocated
+/// that is not yet collected, plus the bytes of the bodies and joints it made while limited that
+/// still exist (tbBody_GetMemorySize, tbJoint_GetMemorySize). The state also carries an instruction
+/// counter (see tbSandbox_SetBudget). Returns NULL on failure.
 lua_State* tbSandbox_NewState( size_t memoryLimit );
 
 /// Close a state made by tbSandbox_NewState and free its accounting.
 void tbSandbox_CloseState( lua_State* L );
 
-/// Bytes currently allocated by the state, and its limit (0 = none).
+/// Bytes currently allocated by the state, and the limit of each script (0 = none).
 size_t tbSandbox_GetMemoryUsed( lua_State* L );
 size_t tbSandbox_GetMemoryLimit( lua_State* L );
+/// What owner's account holds: Lua bytes and physics bytes (counted again now).
+void tbSandbox_GetOwnerMemory( lua_State* L, int owner, size_t* lua, size_t* physics );
 
 /// Install the instruction counter. Every script (owner 0, the scene; 1..n, the mods) has an
 /// account per host step (tbSandbox_BeginHostStep): the limited calls of one script in one host
@@ -78,8 +83,13 @@ void tbSandbox_ProtectStrings( lua_State* L );
 int tbSandbox_Print( lua_State* L );
 
 /// Load a Lua file as a text chunk (bytecode refused) with the table at envIndex as its _ENV
-/// (envIndex 0 keeps the globals). Pushes the chunk or an error message; returns the lua_load status.
+/// (envIndex 0 keeps the globals). Pushes the chunk or an error message; returns the lua_load status
+/// (LUA_ERRFILE for a file that cannot be opened or is not a regular file: a FIFO put in a
+/// script's place must not block the program, so the file is opened without blocking first).
 int tbSandbox_LoadFile( lua_State* L, const char* path, int envIndex );
+
+/// True for a regular file that can be opened for reading (checked without blocking).
+bool tbSandbox_IsRegularFile( const char* path );
 
 /// Physics budget of a sandboxed scene (fuzz finding 19): the instruction budget bounds the Lua a
 /// script runs, not the physics it causes (1,200 boxes made on one spot in 12,000 instructions
@@ -90,8 +100,8 @@ int tbSandbox_LoadFile( lua_State* L, const char* path, int envIndex );
 #define TB_SANDBOX_MAX_SHAPES 2000
 #define TB_SANDBOX_MAX_JOINTS 1000
 #define TB_SANDBOX_MAX_PAIRS 20000
-/// Sandboxed code may create a world while fewer than this many exist (the process's worlds, the
-/// scene's included), each with at most TB_SANDBOX_MAX_THREADS worker threads.
+/// Sandboxed code may create a world while its state holds fewer than this many (the scene's
+/// included), each with at most TB_SANDBOX_MAX_THREADS worker threads.
 #define TB_SANDBOX_MAX_WORLDS 32
 #define TB_SANDBOX_MAX_THREADS 4
 
@@ -106,7 +116,9 @@ bool tbSandbox_CheckPhysics( tbWorldId world, bool predict, char* message, size_
 /// call's arguments): world:step is refused on a world past the physics budget, before and after
 /// the physics step, so a sandboxed script cannot step a piled world itself; constructors are
 /// refused on a world at the budget; and steps, snapshots, restores and constructors charge their
-/// C work to the instruction budget (a loop of them runs few VM instructions per iteration).
+/// C work to the instruction budget (a loop of them runs few VM instructions per iteration). A body
+/// or joint just made (tbLuaGuard_created) goes to the running script's memory account; one that
+/// would take it past its cap is destroyed again and refused.
 void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn );
 /// While set, the next world:step call is the scene host's own frame step: not charged to the
 /// budget. The host sets it just before that call and clears it after.

@@ -131,7 +131,7 @@ static int tbProtected( lua_State* L, lua_CFunction fn, void* context, char** er
 		if ( status == LUA_ERRMEM && limit > 0 )
 		{
 			char buffer[160];
-			snprintf( buffer, sizeof( buffer ), "not enough memory (the scripts' memory cap of %zu MiB is reached)",
+			snprintf( buffer, sizeof( buffer ), "not enough memory (a script's memory cap of %zu MiB is reached)",
 					  limit >> 20 );
 			*error = tbStrdup( buffer );
 		}
@@ -161,8 +161,16 @@ static void tbPushMemoryError( tbInstance* inst, int owner )
 	}
 	else
 	{
-		lua_pushfstring( inst->L, "%s: not enough memory (the scripts' memory cap of %d MiB is reached)",
-						 tbOwnerPath( inst, owner ), (int)( tbSandbox_GetMemoryLimit( inst->L ) >> 20 ) );
+		// Each script has its own cap: the message says what this one holds, so a hoarding mod is
+		// told apart from one that merely came last.
+		size_t lua = 0;
+		size_t physics = 0;
+		tbSandbox_GetOwnerMemory( inst->L, owner, &lua, &physics );
+		char held[96];
+		snprintf( held, sizeof( held ), "%.1f MiB of Lua memory, %.1f MiB of bodies and joints", (double)lua / 1048576.0,
+				  (double)physics / 1048576.0 );
+		lua_pushfstring( inst->L, "%s: not enough memory (the script's memory cap of %d MiB is reached; it holds %s)",
+						 tbOwnerPath( inst, owner ), (int)( tbSandbox_GetMemoryLimit( inst->L ) >> 20 ), held );
 	}
 }
 
@@ -323,10 +331,20 @@ static void tbHostEndCall( lua_State* L, int owner, void* context )
 }
 
 // Sandboxed scenes and mods (also in a host run without --sandbox): the World calls are checked
-// against the physics and instruction budgets.
+// against the physics and instruction budgets. Any script, trusted too, may hold at most
+// TB_SCENE_MAX_WORLDS worlds: a reload builds the new scene in a new state while the running one
+// keeps its worlds, so each may have only half of the TB_MAX_WORLDS the process can hold (a scene
+// holding 127 made every later reload fail).
 static void tbHostGuard( lua_State* L, tbLuaGuard what, const char* fn, void* context )
 {
 	tbInstance* inst = context;
+	if ( what == tbLuaGuard_world && tbLua_GetOwnedWorldCount( L ) >= TB_SCENE_MAX_WORLDS )
+	{
+		luaL_error( L,
+					"%s: a scene and its mods may hold at most %d worlds at once, and hold %d (half of the %d a "
+					"process can have, so that a reload can build the new scene beside the running one)",
+					fn, TB_SCENE_MAX_WORLDS, tbLua_GetOwnedWorldCount( L ), TB_MAX_WORLDS );
+	}
 	if ( inst->sandboxed || inst->currentOwner != 0 )
 	{
 		tbSandbox_Guard( L, what, fn );
@@ -396,7 +414,7 @@ static int tbRecordingSearcher( lua_State* L )
 		{
 			const char* found = lua_tostring( L, -1 );
 			tbScene_RecordFile( L, found );
-			if ( luaL_loadfile( L, found ) != LUA_OK )
+			if ( tbSandbox_LoadFile( L, found, 0 ) != LUA_OK )
 			{
 				return luaL_error( L, "error loading module '%s' from file '%s':\n\t%s", name, found,
 								   lua_tostring( L, -1 ) );
@@ -488,11 +506,32 @@ static const char* tbSandboxSearchPath( lua_State* L, tbScene* scene, const char
 
 // Swap reload: copy the old scene table's run-time fields into the new state -------------------
 
-// Pushes onto `to` a copy of the value at `index` of `from`, or nil when it cannot cross states
-// (functions, threads, foreign userdata). Body handles become handles of the same bodies in the
-// new state; tables are copied deeply with their sharing preserved (seen: old table -> copy).
-static void tbCopyValue( lua_State* from, int index, lua_State* to, int world, int seen, int depth )
+// What a swap reload's copy of the old scene table could not carry over, for the warnings.
+typedef struct tbTransplant
 {
+	lua_State* from;
+	lua_State* to;
+	int world;		///< index in `to` of the World the new state runs
+	tbWorldId worldId;
+	int seen;		///< index in `to` of old table -> copy
+	bool tooDeep;	///< a table nested deeper than TB_MAX_TRANSPLANT_DEPTH was cut
+	bool otherWorld; ///< a World, or a handle of one, other than the scene's was left behind
+} tbTransplant;
+
+static bool tbIsSceneWorld( const tbTransplant* t, tbWorldId id )
+{
+	return id.index1 == t->worldId.index1 && id.generation == t->worldId.generation;
+}
+
+// Pushes onto t->to a copy of the value at `index` of t->from, or nil when it cannot cross states
+// (functions, threads, foreign userdata). Handles of the scene's world become handles of the same
+// objects in the new state; a World other than the scene's, and handles of its objects, cannot
+// cross: that world ends with the old state. Tables are copied deeply with their sharing
+// preserved.
+static void tbCopyValue( tbTransplant* t, int index, int depth )
+{
+	lua_State* from = t->from;
+	lua_State* to = t->to;
 	index = lua_absindex( from, index );
 	switch ( lua_type( from, index ) )
 	{
@@ -519,37 +558,62 @@ static void tbCopyValue( lua_State* from, int index, lua_State* to, int world, i
 			tbBodyId bodyId;
 			tbJointId jointId;
 			tbMoverId moverId;
+			tbWorldId worldId = tbLua_ToWorld( from, index );
+			bool handle = true;
 			if ( tbLua_ToBody( from, index, &bodyId ) )
 			{
-				tbLua_PushBody( to, world, bodyId );
+				worldId = tbBody_GetWorld( bodyId );
 			}
 			else if ( tbLua_ToJoint( from, index, &jointId ) )
 			{
-				tbLua_PushJoint( to, world, jointId );
+				worldId = tbJoint_GetWorld( jointId );
 			}
 			else if ( tbLua_ToMover( from, index, &moverId ) )
 			{
-				tbLua_PushMover( to, world, moverId );
-			}
-			else if ( TB_IS_NON_NULL( tbLua_ToWorld( from, index ) ) )
-			{
-				lua_pushvalue( to, world );
+				worldId = tbBody_GetWorld( tbMover_GetBody( moverId ) );
 			}
 			else
 			{
+				handle = TB_IS_NON_NULL( worldId );
+			}
+			if ( handle && tbIsSceneWorld( t, worldId ) == false )
+			{
+				// A stale handle names no world: it stays behind as quietly as before.
+				t->otherWorld = t->otherWorld || TB_IS_NON_NULL( worldId );
 				lua_pushnil( to );
+			}
+			else if ( handle == false )
+			{
+				lua_pushnil( to );
+			}
+			else if ( tbLua_ToBody( from, index, &bodyId ) )
+			{
+				tbLua_PushBody( to, t->world, bodyId );
+			}
+			else if ( tbLua_ToJoint( from, index, &jointId ) )
+			{
+				tbLua_PushJoint( to, t->world, jointId );
+			}
+			else if ( tbLua_ToMover( from, index, &moverId ) )
+			{
+				tbLua_PushMover( to, t->world, moverId );
+			}
+			else
+			{
+				lua_pushvalue( to, t->world );
 			}
 			return;
 		}
 		case LUA_TTABLE: {
 			if ( depth > TB_MAX_TRANSPLANT_DEPTH || lua_checkstack( from, 4 ) == 0 )
 			{
+				t->tooDeep = true;
 				lua_pushnil( to );
 				return;
 			}
 			luaL_checkstack( to, 6, "swap reload" );
 			lua_pushlightuserdata( to, (void*)lua_topointer( from, index ) );
-			if ( lua_rawget( to, seen ) == LUA_TTABLE )
+			if ( lua_rawget( to, t->seen ) == LUA_TTABLE )
 			{
 				return;
 			}
@@ -557,12 +621,12 @@ static void tbCopyValue( lua_State* from, int index, lua_State* to, int world, i
 			lua_newtable( to );
 			lua_pushlightuserdata( to, (void*)lua_topointer( from, index ) );
 			lua_pushvalue( to, -2 );
-			lua_rawset( to, seen );
+			lua_rawset( to, t->seen );
 			lua_pushnil( from );
 			while ( lua_next( from, index ) != 0 )
 			{
-				tbCopyValue( from, -2, to, world, seen, depth + 1 );
-				tbCopyValue( from, -1, to, world, seen, depth + 1 );
+				tbCopyValue( t, -2, depth + 1 );
+				tbCopyValue( t, -1, depth + 1 );
 				if ( lua_isnil( to, -2 ) || lua_isnil( to, -1 ) )
 				{
 					lua_pop( to, 2 );
@@ -582,28 +646,53 @@ static void tbCopyValue( lua_State* from, int index, lua_State* to, int world, i
 }
 
 // Fields the old scene table gained at run time (absent from the new file's table, and not
-// functions) are copied into the new table at newTable.
-static void tbTransplant( lua_State* from, int oldTable, lua_State* to, int newTable, int world )
+// functions) are copied into the new table at newTable. What could not be carried over (tables
+// nested too deep, another world) is said in a warning naming the file and the field.
+static void tbTransplantFields( lua_State* from, int oldTable, lua_State* to, int newTable, int world, const char* path )
 {
 	oldTable = lua_absindex( from, oldTable );
 	newTable = lua_absindex( to, newTable );
-	world = lua_absindex( to, world );
+	tbTransplant t = { from, to, lua_absindex( to, world ), tbLua_ToWorld( to, world ), 0, false, false };
 	lua_newtable( to );
-	int seen = lua_gettop( to );
+	t.seen = lua_gettop( to );
 	lua_pushnil( from );
 	while ( lua_next( from, oldTable ) != 0 )
 	{
 		if ( lua_type( from, -1 ) != LUA_TFUNCTION )
 		{
-			tbCopyValue( from, -2, to, world, seen, 0 );
+			tbCopyValue( &t, -2, 0 );
 			if ( lua_isnil( to, -1 ) == false )
 			{
 				lua_pushvalue( to, -1 );
 				if ( lua_rawget( to, newTable ) == LUA_TNIL )
 				{
 					lua_pop( to, 1 );
-					tbCopyValue( from, -1, to, world, seen, 0 );
-					lua_rawset( to, newTable );
+					t.tooDeep = false;
+					t.otherWorld = false;
+					tbCopyValue( &t, -1, 0 );
+					const char* field = lua_type( from, -2 ) == LUA_TSTRING ? lua_tostring( from, -2 ) : "(a non-string key)";
+					if ( t.tooDeep )
+					{
+						fprintf( stderr,
+								 "tumble: warning: %s: swap reload: scene.%s nests tables deeper than %d levels; the "
+								 "deeper levels are not carried over\n",
+								 path, field, TB_MAX_TRANSPLANT_DEPTH );
+					}
+					if ( t.otherWorld )
+					{
+						fprintf( stderr,
+								 "tumble: warning: %s: swap reload: scene.%s holds a world other than the scene's (or "
+								 "its bodies, joints or movers); it ends with the old state and is not carried over\n",
+								 path, field );
+					}
+					if ( lua_isnil( to, -1 ) )
+					{
+						lua_pop( to, 2 );
+					}
+					else
+					{
+						lua_rawset( to, newTable );
+					}
 				}
 				else
 				{
@@ -947,7 +1036,7 @@ static int tbBuildEntry( lua_State* L )
 
 		lua_rawgeti( old->L, LUA_REGISTRYINDEX, old->sceneRef );
 		tbPushWorld( inst );
-		tbTransplant( old->L, -1, L, table, -1 );
+		tbTransplantFields( old->L, -1, L, table, -1, scene->path );
 		lua_pop( L, 1 );
 		lua_pop( old->L, 1 );
 		lua_settop( L, 0 );

@@ -48,6 +48,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/// Worlds one scene state (the scene, its mods, the host's own world) may hold at once: half of
+/// TB_MAX_WORLDS, less one, so that a reload's new state fits beside the running one.
+#define TB_SCENE_MAX_WORLDS ( TB_MAX_WORLDS / 2 - 1 )
+
 typedef struct tbScene tbScene;
 
 /// How the scene asks to be reloaded.

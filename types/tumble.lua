@@ -80,7 +80,7 @@ function tumble.rotate(q, v) end
 ---@class tumble.Input
 local tumble_Input = {}
 
----`true` while the key is held (viewer; always `false` headless). Names as SDL's: `"w"`, `"space"`, `"left"`
+---`true` while the key is held (viewer; always `false` headless). Names as SDL's, any case: a-z, 0-9, punctuation, `"space"`, `"return"`, `"left"`, `"left shift"`, `"f1"` ...; another name is an error listing them
 ---@param key string
 ---@return boolean
 function tumble_Input.down(key) end
@@ -224,7 +224,7 @@ function tumble_World:overlap_sphere(center, radius) end
 ---@return tumble.Body[]
 function tumble_World:overlap_box(lower, upper) end
 
----list of `{ a =, b =, point =, normal =, impulse =, separation = }`, one per contact point of the last step (normal from `a` to `b`, impulse in N s)
+---list of `{ a =, b =, point =, normal =, impulse =, separation = }`, one per contact point of the last step (normal from `a` to `b`; impulse: the normal impulse of the whole step, all sub-steps, N s)
 ---@return tumble.Contact[]
 function tumble_World:contacts() end
 
@@ -239,7 +239,7 @@ function tumble_World:on(event, fn) end
 ---@param fn? fun(ev: tumble.EventData)
 function tumble_World:off(event, fn) end
 
----`{ bodies, awake_bodies, shapes, contacts, pairs, joints, islands, tree_height, allocations, steps, step_ms, max_penetration, time }`
+---`{ bodies, awake_bodies, shapes, contacts, pairs, joints, islands, tree_height, allocations, allocation_failures, steps, step_ms, max_penetration, time }`
 ---@return tumble.Stats
 function tumble_World:stats() end
 
@@ -592,7 +592,7 @@ local tumble_WorldDef = {}
 
 ---Fields every body constructor accepts.
 ---@class tumble.BodyDef
----@field name? string up to 31 characters; `world:body(name)` finds it, reports list it
+---@field name? string up to 31 bytes (UTF-8: 1 to 4 per character); `world:body(name)` finds it, reports list it
 ---@field pos? tumble.Vec3 position of the body origin, m (default `{0, 0, 0}`)
 ---@field rot? tumble.Quat quaternion `{w, x, y, z}` (default `{1, 0, 0, 0}`)
 ---@field vel? tumble.Vec3 m/s (world frame)
@@ -663,7 +663,7 @@ local tumble_CompoundShape = {}
 ---@field triangles? integer[][]|integer[] `{i, j, k}` 1-based vertex indices, or one flat list (required)
 ---@field pos? tumble.Vec3 position, m
 ---@field rot? tumble.Quat rotation
----@field name? string up to 31 characters
+---@field name? string up to 31 bytes (UTF-8: 1 to 4 per character)
 ---@field static? true meshes are static
 ---@field friction? number the mesh's material
 ---@field restitution? number the mesh's material
@@ -677,7 +677,7 @@ local tumble_MeshDef = {}
 ---@class tumble.JointDef
 ---@field a? tumble.Body body a; nil = the static world
 ---@field b? tumble.Body body b; nil = the static world
----@field name? string up to 31 characters; `world:joint(name)` finds it
+---@field name? string up to 31 bytes (UTF-8: 1 to 4 per character); `world:joint(name)` finds it
 ---@field collide? boolean let the two bodies collide with each other (default `false`)
 ---@field break_force? number N: the joint breaks when its force exceeds this (default `math.huge`)
 ---@field break_torque? number N m: the same for its torque
@@ -900,6 +900,7 @@ local tumble_EventData = {}
 ---@field islands integer
 ---@field tree_height integer
 ---@field allocations integer
+---@field allocation_failures integer allocations refused in the last step (what they would have held was dropped; see docs/RELIABILITY.md)
 ---@field steps integer
 ---@field step_ms number
 ---@field max_penetration number m

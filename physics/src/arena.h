@@ -15,11 +15,15 @@ typedef struct tbArena
 	size_t* overflowSizes;
 	int overflowCount;
 	int overflowCapacity;
+	int failCount;   ///< requests answered NULL since the last reset (the system allocator failed)
+	int refusedCount; ///< system allocations refused since the last reset, those of failCount and a
+	                  ///< main block the reset could not grow (the step then runs on overflow blocks)
 } tbArena;
 
 void tbCreateArena( tbArena* arena, size_t capacity );
 void tbDestroyArena( tbArena* arena );
-/// 16-byte aligned, zero-initialised memory valid until the next reset.
+/// 16-byte aligned, zero-initialised memory valid until the next reset; NULL when the allocator
+/// fails (counted in failCount): every caller degrades its part of the step instead.
 void* tbArenaAlloc( tbArena* arena, size_t size );
 /// 16-byte aligned memory valid until the next reset, not initialised: for the large per-step
 /// arrays whose every used element is written before it is read (zeroing them cost a serial pass

@@ -92,7 +92,7 @@ static bool tbIsValidDef( const tbBodyDef* def )
 		   tbIsBoundedVec3( def->position, TB_MAX_POSITION ) && tbIsValidQuat( def->rotation ) &&
 		   tbIsBoundedVec3( def->linearVelocity, TB_MAX_SPEED ) &&
 		   tbIsBoundedVec3( def->angularVelocity, TB_MAX_ANGULAR_SPEED ) &&
-		   tbIsInRange( def->linearDamping, 0.0f, 1.0e6f ) && tbIsInRange( def->angularDamping, 0.0f, 1.0e6f ) &&
+		   tbIsInRange( def->linearDamping, 0.0f, TB_MAX_DAMPING ) && tbIsInRange( def->angularDamping, 0.0f, TB_MAX_DAMPING ) &&
 		   tbIsInRange( def->gravityScale, -TB_MAX_GRAVITY_SCALE, TB_MAX_GRAVITY_SCALE ) && tbIsInRange( def->sleepThreshold, 0.0f, TB_MAX_SPEED );
 }
 
@@ -115,16 +115,17 @@ tbResult tbCreateBodyChecked( tbWorldId worldId, const tbBodyDef* def, tbBodyId*
 
 	int index;
 	TB_POOL_ALLOC( world->bodies, tbBody, index );
+	if ( index < 0 )
+	{
+		return tbResult_outOfMemory;
+	}
 	tbBody* body = world->bodies.data + index;
 	uint16_t generation = body->generation;
 	memset( body, 0, sizeof( *body ) );
 	body->id = index;
 	body->generation = generation;
 	body->nextFree = -1;
-	if ( def->name != NULL )
-	{
-		strncpy( body->name, def->name, TB_NAME_LENGTH - 1 );
-	}
+	tbCopyName( body->name, TB_NAME_LENGTH, def->name );
 	body->userData = def->userData;
 	body->type = def->type;
 	body->headShapeId = -1;
@@ -629,7 +630,8 @@ tbResult tbBody_ApplyAngularImpulse( tbBodyId bodyId, tbVec3 impulse, bool wake 
 
 // Settings ---------------------------------------------------------------------------------------
 
-static tbResult tbSetNonNegative( tbBodyId bodyId, float value, float* ( *field )( tbBody* ), bool allowNegative )
+static tbResult tbSetNonNegative( tbBodyId bodyId, float value, float* ( *field )( tbBody* ), bool allowNegative,
+								  float maximum )
 {
 	tbWorld* world;
 	tbBody* body;
@@ -638,7 +640,7 @@ static tbResult tbSetNonNegative( tbBodyId bodyId, float value, float* ( *field 
 	{
 		return r;
 	}
-	if ( !tbIsValidFloat( value ) || ( value < 0.0f && !allowNegative ) )
+	if ( !tbIsValidFloat( value ) || ( value < 0.0f && !allowNegative ) || tbAbsFloat( value ) > maximum )
 	{
 		return tbResult_invalidArgument;
 	}
@@ -652,23 +654,19 @@ static float* tbGravityScaleField( tbBody* body ) { return &body->gravityScale; 
 
 tbResult tbBody_SetLinearDamping( tbBodyId bodyId, float damping )
 {
-	return tbSetNonNegative( bodyId, damping, tbLinearDampingField, false );
+	return tbSetNonNegative( bodyId, damping, tbLinearDampingField, false, TB_MAX_DAMPING );
 }
 
 tbResult tbBody_SetAngularDamping( tbBodyId bodyId, float damping )
 {
-	return tbSetNonNegative( bodyId, damping, tbAngularDampingField, false );
+	return tbSetNonNegative( bodyId, damping, tbAngularDampingField, false, TB_MAX_DAMPING );
 }
 
 tbResult tbBody_SetGravityScale( tbBodyId bodyId, float scale )
 {
 	// The same bound as tbBodyDef.gravityScale: a finite but huge scale (3e38) would make the
 	// first step's velocity infinite.
-	if ( tbIsValidFloat( scale ) && tbAbsFloat( scale ) > TB_MAX_GRAVITY_SCALE )
-	{
-		return tbResult_invalidArgument;
-	}
-	return tbSetNonNegative( bodyId, scale, tbGravityScaleField, true );
+	return tbSetNonNegative( bodyId, scale, tbGravityScaleField, true, TB_MAX_GRAVITY_SCALE );
 }
 
 float tbBody_GetGravityScale( tbBodyId bodyId )
@@ -756,11 +754,7 @@ tbResult tbBody_SetName( tbBodyId bodyId, const char* name )
 	{
 		return tbResult_invalidId;
 	}
-	memset( body->name, 0, sizeof( body->name ) );
-	if ( name != NULL )
-	{
-		strncpy( body->name, name, TB_NAME_LENGTH - 1 );
-	}
+	tbCopyName( body->name, TB_NAME_LENGTH, name );
 	return tbResult_ok;
 }
 
@@ -809,6 +803,32 @@ int tbBody_GetShapes( tbBodyId bodyId, tbShapeId* out, int capacity )
 		n += 1;
 	}
 	return n;
+}
+
+size_t tbBody_GetMemorySize( tbBodyId bodyId )
+{
+	tbWorld* world;
+	tbBody* body = tbGetBodyChecked( bodyId, &world );
+	if ( body == NULL )
+	{
+		return 0;
+	}
+	size_t bytes = sizeof( tbBody );
+	for ( int id = body->headShapeId; id >= 0; id = world->shapes.data[id].nextShapeId )
+	{
+		const tbShape* shape = world->shapes.data + id;
+		// A proxy is a leaf of its tree and, on average, one inner node above it.
+		bytes += sizeof( tbShape ) + 2 * sizeof( tbTreeNode );
+		if ( shape->type == tbShape_hull )
+		{
+			bytes += (size_t)shape->hull->byteCount;
+		}
+		else if ( shape->type == tbShape_mesh )
+		{
+			bytes += shape->mesh->byteCount;
+		}
+	}
+	return bytes;
 }
 
 int tbBody_GetJoints( tbBodyId bodyId, tbJointId* out, int capacity )

@@ -43,11 +43,15 @@ static bool tbIsDiagonal( tbMat3 m )
 	return m.cx.y == 0.0f && m.cx.z == 0.0f && m.cy.x == 0.0f && m.cy.z == 0.0f && m.cz.x == 0.0f && m.cz.y == 0.0f;
 }
 
-void tbPackBodyLanes( tbStepContext* ctx )
+bool tbPackBodyLanes( tbStepContext* ctx )
 {
 	int groupCount = tbBlockCount( ctx->bodyCount, TB_GROUP_LANES );
 	ctx->bodyLaneCount = groupCount;
 	ctx->bodyLanes = TB_ARENA_ARRAY_RAW( ctx->arena, tbBodyLanes, groupCount > 0 ? groupCount : 1 );
+	if ( ctx->bodyLanes == NULL )
+	{
+		return false;
+	}
 	for ( int gi = 0; gi < groupCount; ++gi )
 	{
 		tbBodyLanes* g = ctx->bodyLanes + gi;
@@ -88,6 +92,7 @@ void tbPackBodyLanes( tbStepContext* ctx )
 			g->anyTurns = g->anyTurns || sb->turnsInertia;
 		}
 	}
+	return true;
 }
 
 typedef struct tbBodyLaneTask

@@ -33,6 +33,8 @@ void tbBroadPhase_Create( tbBroadPhase* bp )
 	bp->pairCapacity = TB_BROAD_PHASE_INITIAL_CAPACITY;
 	bp->pairCount = 0;
 	bp->pairs = tbAlloc( (size_t)bp->pairCapacity * sizeof( tbBroadPhasePair ) );
+	bp->allocationFailures = 0;
+	bp->lostMoves = false;
 }
 
 void tbBroadPhase_Destroy( tbBroadPhase* bp )
@@ -50,7 +52,8 @@ void tbBroadPhase_Destroy( tbBroadPhase* bp )
 static void tbBufferMove( tbBroadPhase* bp, int32_t proxyKey )
 {
 	// The set reserves 0 and proxy key 0 is valid (static tree, proxy 0), hence the + 1.
-	if ( tbAddKey( &bp->moveSet, (uint64_t)proxyKey + 1 ) )
+	uint64_t key = (uint64_t)proxyKey + 1;
+	if ( tbContainsKey( &bp->moveSet, key ) )
 	{
 		return;
 	}
@@ -58,10 +61,24 @@ static void tbBufferMove( tbBroadPhase* bp, int32_t proxyKey )
 	if ( bp->moveCount == bp->moveCapacity )
 	{
 		int newCapacity = 2 * bp->moveCapacity;
-		bp->moveBuffer = tbGrowAlloc( bp->moveBuffer, (size_t)bp->moveCapacity * sizeof( int32_t ),
+		int32_t* grown = tbGrowAlloc( bp->moveBuffer, (size_t)bp->moveCapacity * sizeof( int32_t ),
 									  (size_t)newCapacity * sizeof( int32_t ) );
+		if ( grown == NULL )
+		{
+			bp->allocationFailures += 1;
+			bp->lostMoves = true;
+			return;
+		}
+		bp->moveBuffer = grown;
 		bp->moveCapacity = newCapacity;
 	}
+	if ( tbReserveKey( &bp->moveSet ) == false )
+	{
+		bp->allocationFailures += 1;
+		bp->lostMoves = true;
+		return;
+	}
+	tbAddKey( &bp->moveSet, key );
 	bp->moveBuffer[bp->moveCount++] = proxyKey;
 }
 
@@ -134,8 +151,14 @@ static void tbAddPair( tbBroadPhase* bp, int32_t shapeIndexA, int32_t shapeIndex
 	if ( bp->pairCount == bp->pairCapacity )
 	{
 		int newCapacity = 2 * bp->pairCapacity;
-		bp->pairs = tbGrowAlloc( bp->pairs, (size_t)bp->pairCapacity * sizeof( tbBroadPhasePair ),
-								 (size_t)newCapacity * sizeof( tbBroadPhasePair ) );
+		tbBroadPhasePair* grown = tbGrowAlloc( bp->pairs, (size_t)bp->pairCapacity * sizeof( tbBroadPhasePair ),
+											   (size_t)newCapacity * sizeof( tbBroadPhasePair ) );
+		if ( grown == NULL )
+		{
+			bp->allocationFailures += 1;
+			return;
+		}
+		bp->pairs = grown;
 		bp->pairCapacity = newCapacity;
 	}
 	tbBroadPhasePair* pair = bp->pairs + bp->pairCount++;
@@ -162,9 +185,32 @@ static bool tbPairQueryCallback( int32_t proxyId, int32_t userData, void* contex
 	return true;
 }
 
+// After a move was lost for want of memory, every proxy that can start a pair is buffered again:
+// the lost one is among them, and the others' pairs that exist already are filtered by the caller.
+static void tbBufferEveryMovableProxy( tbBroadPhase* bp )
+{
+	bp->lostMoves = false;
+	for ( int type = tbBody_kinematic; type <= tbBody_dynamic; ++type )
+	{
+		const tbDynamicTree* tree = bp->trees + type;
+		for ( int32_t node = 0; node < tree->nodeCapacity; ++node )
+		{
+			if ( tree->nodes[node].height == 0 )
+			{
+				tbBufferMove( bp, TB_PROXY_KEY( node, type ) );
+			}
+		}
+	}
+}
+
 void tbBroadPhase_UpdatePairs( tbBroadPhase* bp, tbPairFcn* pairFcn, void* context )
 {
 	bp->pairCount = 0;
+	if ( bp->lostMoves )
+	{
+		tbBufferEveryMovableProxy( bp );
+	}
+	int failuresBefore = bp->allocationFailures;
 
 	for ( int i = 0; i < bp->moveCount; ++i )
 	{
@@ -196,6 +242,18 @@ void tbBroadPhase_UpdatePairs( tbBroadPhase* bp, tbPairFcn* pairFcn, void* conte
 		}
 	}
 
+	// Callbacks run after the queries, so a callee cannot disturb a traversal in progress.
+	bool complete = bp->allocationFailures == failuresBefore;
+	for ( int i = 0; i < bp->pairCount; ++i )
+	{
+		complete = pairFcn( bp->pairs[i].shapeIndexA, bp->pairs[i].shapeIndexB, context ) && complete;
+	}
+	if ( complete == false )
+	{
+		// Keep the moves for the next update to query again.
+		return;
+	}
+
 	// Clear key by key: O(moves) rather than O(set capacity), which stays large after a step in
 	// which many proxies were created.
 	for ( int i = 0; i < bp->moveCount; ++i )
@@ -208,12 +266,6 @@ void tbBroadPhase_UpdatePairs( tbBroadPhase* bp, tbPairFcn* pairFcn, void* conte
 	}
 	bp->moveCount = 0;
 	TB_ASSERT( bp->moveSet.count == 0 );
-
-	// Callbacks run after the queries, so a callee cannot disturb a traversal in progress.
-	for ( int i = 0; i < bp->pairCount; ++i )
-	{
-		pairFcn( bp->pairs[i].shapeIndexA, bp->pairs[i].shapeIndexB, context );
-	}
 }
 
 bool tbBroadPhase_TestOverlap( const tbBroadPhase* bp, int32_t proxyKeyA, int32_t proxyKeyB )

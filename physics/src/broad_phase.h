@@ -43,12 +43,19 @@ typedef struct tbBroadPhase
 	tbBroadPhasePair* pairs;
 	int pairCount;
 	int pairCapacity;
+
+	/// Moves and pairs dropped because a buffer could not grow (the allocator failed); the owner
+	/// reads and clears it. Nothing is lost for good: see lostMoves and tbBroadPhase_UpdatePairs.
+	int allocationFailures;
+	/// A move could not be buffered: the next update buffers every dynamic and kinematic proxy.
+	bool lostMoves;
 } tbBroadPhase;
 
 /// Called once per new candidate pair; shapeIndexA < shapeIndexB. The callee filters pairs that
 /// already have a contact, pairs on the same body and layer masks. It must not create, move or
 /// destroy broad-phase proxies.
-typedef void tbPairFcn( int32_t shapeIndexA, int32_t shapeIndexB, void* context );
+/// Returns false when it could not hold the pair (out of memory).
+typedef bool tbPairFcn( int32_t shapeIndexA, int32_t shapeIndexB, void* context );
 
 /// Initialise an empty broad phase (allocates the initial buffers).
 void tbBroadPhase_Create( tbBroadPhase* bp );
@@ -77,7 +84,9 @@ void tbBroadPhase_EnlargeProxy( tbBroadPhase* bp, int32_t proxyKey, tbAABB aabb 
 /// collide with (dynamic: all three trees; kinematic and static: the dynamic tree), then clear the
 /// move buffer and call pairFcn once per pair. Each unordered pair is reported at most once per
 /// call, never a proxy with itself, never two static or two kinematic proxies. The order of the
-/// calls depends only on the sequence of broad-phase calls made so far (deterministic).
+/// calls depends only on the sequence of broad-phase calls made so far (deterministic). When a
+/// pair was dropped (the pair buffer could not grow, or pairFcn returned false) the moved proxies
+/// stay buffered, so the next call finds their pairs again.
 void tbBroadPhase_UpdatePairs( tbBroadPhase* bp, tbPairFcn* pairFcn, void* context );
 
 /// True if the fat AABBs of two proxies overlap.

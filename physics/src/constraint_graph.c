@@ -19,11 +19,16 @@ static inline bool tbIsMoving( const tbSolverBody* bodies, int index )
 	return index >= 0 && bodies[index].isKinematic == false;
 }
 
-void tbColorContactConstraints( tbConstraintGraph* graph, tbArena* arena, const tbContactConstraint* contacts,
+bool tbColorContactConstraints( tbConstraintGraph* graph, tbArena* arena, const tbContactConstraint* contacts,
 								int count, const tbSolverBody* bodies, int bodyCount )
 {
 	uint32_t* bodyColors = TB_ARENA_ARRAY( arena, uint32_t, bodyCount > 0 ? bodyCount : 1 );
 	uint8_t* colorOf = TB_ARENA_ARRAY( arena, uint8_t, count > 0 ? count : 1 );
+	graph->order = TB_ARENA_ARRAY( arena, int, count > 0 ? count : 1 );
+	if ( bodyColors == NULL || colorOf == NULL || graph->order == NULL )
+	{
+		return false;
+	}
 	int counts[TB_GRAPH_COLOR_COUNT + 1] = { 0 };
 	const uint32_t allColors = TB_GRAPH_COLOR_COUNT == 32 ? UINT32_MAX : ( ( 1u << TB_GRAPH_COLOR_COUNT ) - 1u );
 
@@ -55,7 +60,6 @@ void tbColorContactConstraints( tbConstraintGraph* graph, tbArena* arena, const 
 	}
 
 	// Counting sort by colour; a stable pass keeps increasing constraint index within a colour.
-	graph->order = TB_ARENA_ARRAY( arena, int, count > 0 ? count : 1 );
 	int offset = 0;
 	graph->activeColorCount = 0;
 	for ( int color = 0; color <= TB_GRAPH_COLOR_COUNT; ++color )
@@ -77,4 +81,5 @@ void tbColorContactConstraints( tbConstraintGraph* graph, tbArena* arena, const 
 	{
 		graph->order[fill[colorOf[i]]++] = i;
 	}
+	return true;
 }

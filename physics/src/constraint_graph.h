@@ -6,6 +6,8 @@
 
 #include "arena.h"
 
+#include <stdbool.h>
+
 /// Colours tried per constraint; constraints that find none free go to the overflow set, which
 /// the calling thread solves after the colours. A pile of boxes needs about a dozen colours (a box
 /// touches up to ~10 neighbours), so 24 leave room for denser piles.
@@ -25,6 +27,7 @@ typedef struct tbConstraintGraph
 
 /// Colour count constraints greedily, in index order (deterministic): each takes the lowest colour
 /// that neither of its moving bodies has taken. Static and kinematic bodies (solver index -1 or
-/// isKinematic) take no colour: the solver never writes them. Scratch memory comes from the arena.
-void tbColorContactConstraints( tbConstraintGraph* graph, tbArena* arena, const tbContactConstraint* contacts,
+/// isKinematic) take no colour: the solver never writes them. Scratch memory comes from the arena;
+/// false when it has none left (the graph is then not filled).
+bool tbColorContactConstraints( tbConstraintGraph* graph, tbArena* arena, const tbContactConstraint* contacts,
 								int count, const tbSolverBody* bodies, int bodyCount );

@@ -74,13 +74,23 @@ static uint64_t tbContactKey( const tbContact* contact )
 	return TB_SHAPE_PAIR_KEY( contact->shapeIdA, contact->shapeIdB );
 }
 
+// NULL when the pool or the pair set cannot grow: the pair is dropped (counted in the step's
+// allocation failures) and found again when one of its proxies next moves.
 static tbContact* tbAllocContact( tbWorld* world, int shapeIdA, int shapeIdB )
 {
 	tbShape* shapeA = world->shapes.data + shapeIdA;
 	tbShape* shapeB = world->shapes.data + shapeIdB;
 
-	int index;
-	TB_POOL_ALLOC( world->contacts, tbContact, index );
+	int index = -1;
+	if ( tbReserveKey( &world->pairSet ) )
+	{
+		TB_POOL_ALLOC( world->contacts, tbContact, index );
+	}
+	if ( index < 0 )
+	{
+		world->allocationFailures += 1;
+		return NULL;
+	}
 	tbContact* contact = world->contacts.data + index;
 	memset( contact, 0, sizeof( *contact ) );
 	contact->id = index;
@@ -96,11 +106,15 @@ static tbContact* tbAllocContact( tbWorld* world, int shapeIdA, int shapeIdB )
 	return contact;
 }
 
-void tbCreateContact( tbWorld* world, int shapeIdA, int shapeIdB )
+bool tbCreateContact( tbWorld* world, int shapeIdA, int shapeIdB )
 {
 	tbShape* shapeA = world->shapes.data + shapeIdA;
 	tbShape* shapeB = world->shapes.data + shapeIdB;
 	tbContact* contact = tbAllocContact( world, shapeIdA, shapeIdB );
+	if ( contact == NULL )
+	{
+		return false;
+	}
 	if ( shapeA->isSensor || shapeB->isSensor )
 	{
 		contact->flags |= tbContact_sensor;
@@ -116,6 +130,7 @@ void tbCreateContact( tbWorld* world, int shapeIdA, int shapeIdB )
 	tbLinkContactEdge( world, contact, 0, shapeA->bodyId );
 	tbLinkContactEdge( world, contact, 1, shapeB->bodyId );
 	tbAddKey( &world->pairSet, tbContactKey( contact ) );
+	return true;
 }
 
 void tbCreateMeshChildContact( tbWorld* world, int parentId, int triangleIndex )
@@ -123,6 +138,10 @@ void tbCreateMeshChildContact( tbWorld* world, int parentId, int triangleIndex )
 	int shapeIdA = world->contacts.data[parentId].shapeIdA;
 	int shapeIdB = world->contacts.data[parentId].shapeIdB;
 	tbContact* contact = tbAllocContact( world, shapeIdA, shapeIdB );
+	if ( contact == NULL )
+	{
+		return;
+	}
 	// Children report no events of their own: the parent reports one begin/end per pair.
 	contact->flags = tbContact_meshChild;
 	contact->triangleIndex = triangleIndex;
@@ -439,6 +458,7 @@ bool tbUpdateContact( tbWorld* world, tbContact* contact, float timeStep )
 		mp->normalImpulse = 0.0f;
 		mp->tangentImpulse[0] = 0.0f;
 		mp->tangentImpulse[1] = 0.0f;
+		mp->stepNormalImpulse = 0.0f; // this step's, written by the solver
 		mp->persisted = false;
 		for ( int j = 0; j < old.pointCount; ++j )
 		{

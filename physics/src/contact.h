@@ -76,7 +76,8 @@ typedef struct tbContact
 	int eventChildId;    ///< mesh parent: a touching child after the last narrow phase, or -1
 } tbContact;
 
-void tbCreateContact( tbWorld* world, int shapeIdA, int shapeIdB );
+/// False when the contact pool or the pair set could not grow (nothing created).
+bool tbCreateContact( tbWorld* world, int shapeIdA, int shapeIdB );
 /// A mesh child contact for one triangle, with the parent's shapes and materials (mesh.c).
 void tbCreateMeshChildContact( tbWorld* world, int parentId, int triangleIndex );
 void tbDestroyContact( tbWorld* world, tbContact* contact, bool wakeBodies );

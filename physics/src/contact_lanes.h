@@ -175,6 +175,13 @@ TB_FN void TB_NAME( SolveContacts )( const tbStepContext* ctx, tbContactLanes* g
 		TB_NAME( Store )( cp->normalImpulse + lane0, newImpulse );
 		TB_VF maxImpulse = TB_NAME( Load )( cp->maxNormalImpulse + lane0 );
 		TB_NAME( Store )( cp->maxNormalImpulse + lane0, TB_NAME( Max )( maxImpulse, impulse ) );
+		if ( mode == tbSolver_soft && useBias == false )
+		{
+			// A soft sub-step ends with its one relax pass: what the point holds then is the
+			// impulse of that sub-step (tbSolveContact).
+			TB_VF step = TB_NAME( Load )( cp->stepNormalImpulse + lane0 );
+			TB_NAME( Store )( cp->stepNormalImpulse + lane0, step + newImpulse );
+		}
 		TB_NAME( ApplyContactRow )( row, lane0, n, impulse, mA, mB, &m );
 	}
 

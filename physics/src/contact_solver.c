@@ -102,6 +102,7 @@ static void tbPrepareContactBlock( int start, int end, int blockIndex, void* con
 				cp->tangentImpulse[1] = 0.0f;
 			}
 			cp->maxNormalImpulse = 0.0f;
+			cp->stepNormalImpulse = 0.0f;
 			cp->rows[0] = tbMakeRow( mA, mB, &sbA->invInertia, &sbB->invInertia, cp->rA, cp->rB, c->normal );
 			cp->rows[1] = tbMakeRow( mA, mB, &sbA->invInertia, &sbB->invInertia, cp->rA, cp->rB, c->tangent1 );
 			cp->rows[2] = tbMakeRow( mA, mB, &sbA->invInertia, &sbB->invInertia, cp->rA, cp->rB, c->tangent2 );
@@ -114,7 +115,7 @@ static void tbPrepareContactBlock( int start, int end, int blockIndex, void* con
 	}
 }
 
-void tbPrepareContacts( tbWorld* world, tbStepContext* ctx )
+bool tbPrepareContacts( tbWorld* world, tbStepContext* ctx )
 {
 	// Which contacts become constraints is decided serially (cheap); the constraints are then
 	// filled in parallel, each block writing its own slots.
@@ -122,6 +123,10 @@ void tbPrepareContacts( tbWorld* world, tbStepContext* ctx )
 	// Not zeroed: tbPrepareContactBlock writes every field of the used constraints and points.
 	ctx->contacts = TB_ARENA_ARRAY_RAW( ctx->arena, tbContactConstraint, capacity > 0 ? capacity : 1 );
 	int* contactIds = TB_ARENA_ARRAY_RAW( ctx->arena, int, capacity > 0 ? capacity : 1 );
+	if ( ctx->contacts == NULL || contactIds == NULL )
+	{
+		return false;
+	}
 	int n = 0;
 	for ( int i = 0; i < world->contacts.count; ++i )
 	{
@@ -151,8 +156,16 @@ void tbPrepareContacts( tbWorld* world, tbStepContext* ctx )
 
 	tbPrepareTask task = { world, ctx, contactIds };
 	tbParallelFor( ctx->jobs, n, TB_CONTACT_BLOCK_SIZE, tbPrepareContactBlock, &task );
-	tbColorContactConstraints( &ctx->graph, ctx->arena, ctx->contacts, n, ctx->bodies, ctx->bodyCount );
-	tbPackWideContacts( ctx );
+	if ( tbColorContactConstraints( &ctx->graph, ctx->arena, ctx->contacts, n, ctx->bodies, ctx->bodyCount ) &&
+		 tbPackWideContacts( ctx ) )
+	{
+		return true;
+	}
+	for ( int i = 0; i < n; ++i )
+	{
+		world->contacts.data[contactIds[i]].constraintIndex = -1;
+	}
+	return false;
 }
 
 // Velocity along a row.
@@ -255,6 +268,9 @@ static void tbSolveContact( tbStepContext* ctx, tbContactConstraint* c, bool use
 		impulse = newImpulse - cp->normalImpulse;
 		cp->normalImpulse = newImpulse;
 		cp->maxNormalImpulse = tbMaxFloat( cp->maxNormalImpulse, impulse );
+		// A soft sub-step ends with its one relax pass: what the point holds then is the impulse
+		// of that sub-step (the next one starts from it again by warm starting).
+		cp->stepNormalImpulse += mode == tbSolver_soft && useBias == false ? newImpulse : 0.0f;
 		tbApplyRow( c, cp->rows + 0, c->normal, impulse, &a, &b );
 	}
 
@@ -364,6 +380,7 @@ static void tbApplyContactRestitution( tbStepContext* ctx, tbContactConstraint* 
 		impulse = newImpulse - cp->normalImpulse;
 		cp->normalImpulse = newImpulse;
 		cp->maxNormalImpulse = tbMaxFloat( cp->maxNormalImpulse, impulse );
+		cp->stepNormalImpulse += impulse;
 		tbApplyRow( c, cp->rows + 0, c->normal, impulse, &a, &b );
 	}
 	tbStoreStates( ctx, c, &a, &b );
@@ -497,6 +514,8 @@ static void tbStoreBlock( int start, int end, int blockIndex, void* context )
 			m->points[p].tangentImpulse[0] = c->points[p].tangentImpulse[0];
 			m->points[p].tangentImpulse[1] = c->points[p].tangentImpulse[1];
 			m->points[p].maxNormalImpulse = c->points[p].maxNormalImpulse;
+			m->points[p].stepNormalImpulse =
+				task->ctx->mode == tbSolver_soft ? c->points[p].stepNormalImpulse : c->points[p].normalImpulse;
 			m->points[p].normalVelocity = c->points[p].relativeVelocity;
 		}
 	}

@@ -34,6 +34,7 @@ typedef struct tbContactConstraintPoint
 	float tangentImpulse[2];
 	float relativeVelocity; ///< normal velocity before the solve (restitution)
 	float maxNormalImpulse;
+	float stepNormalImpulse; ///< soft mode: the sub-steps' impulses added up, plus the restitution's
 } tbContactConstraintPoint;
 
 typedef struct tbContactConstraint
@@ -60,8 +61,9 @@ static inline bool tbIsMovingBody( const tbStepContext* ctx, int index )
 	return index >= 0 && ctx->bodies[index].isKinematic == false;
 }
 
-/// Gather the touching contacts of awake bodies into ctx->contacts and compute their masses.
-void tbPrepareContacts( tbWorld* world, tbStepContext* ctx );
+/// Gather the touching contacts of awake bodies into ctx->contacts and compute their masses. False
+/// when the step's arena could not hold them: no contact is then marked as a constraint.
+bool tbPrepareContacts( tbWorld* world, tbStepContext* ctx );
 void tbWarmStartContacts( tbStepContext* ctx );
 /// One Gauss-Seidel pass. useBias: push out penetration (per the solver mode); otherwise only the
 /// speculative part (approach up to contact) is applied.

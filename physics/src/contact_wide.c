@@ -39,6 +39,7 @@ typedef struct tbContactLanePoint
 	float tangentImpulse1[TB_GROUP_LANES];
 	float tangentImpulse2[TB_GROUP_LANES];
 	float maxNormalImpulse[TB_GROUP_LANES];
+	float stepNormalImpulse[TB_GROUP_LANES];
 } tbContactLanePoint;
 
 typedef struct tbContactLanes
@@ -105,6 +106,7 @@ static void tbSetLanePoint( tbContactLanePoint* lp, int l, const tbContactConstr
 	lp->tangentImpulse1[l] = cp->tangentImpulse[0];
 	lp->tangentImpulse2[l] = cp->tangentImpulse[1];
 	lp->maxNormalImpulse[l] = cp->maxNormalImpulse;
+	lp->stepNormalImpulse[l] = cp->stepNormalImpulse;
 }
 
 // Lanes [0, count) take the constraints order[0 .. count); the rest are empty: the static slot on
@@ -199,6 +201,7 @@ static void tbPackBlock( int start, int end, int blockIndex, void* context )
 					c->points[p].tangentImpulse[0] = lp->tangentImpulse1[l];
 					c->points[p].tangentImpulse[1] = lp->tangentImpulse2[l];
 					c->points[p].maxNormalImpulse = lp->maxNormalImpulse[l];
+					c->points[p].stepNormalImpulse = lp->stepNormalImpulse[l];
 				}
 			}
 			continue;
@@ -216,7 +219,7 @@ static void tbPackBlock( int start, int end, int blockIndex, void* context )
 /// Lane groups per parallel-for block (fixed: results must not depend on the thread count).
 #define TB_CONTACT_GROUP_BLOCK_SIZE 2
 
-void tbPackWideContacts( tbStepContext* ctx )
+bool tbPackWideContacts( tbStepContext* ctx )
 {
 	int total = 0;
 	for ( int color = 0; color < TB_GRAPH_COLOR_COUNT; ++color )
@@ -227,8 +230,13 @@ void tbPackWideContacts( tbStepContext* ctx )
 	ctx->contactLaneStarts[TB_GRAPH_COLOR_COUNT] = total;
 	// Not zeroed: the packing writes every lane of the points up to a group's point count.
 	ctx->contactLanes = TB_ARENA_ARRAY_RAW( ctx->arena, tbContactLanes, total > 0 ? total : 1 );
+	if ( ctx->contactLanes == NULL )
+	{
+		return false;
+	}
 	tbPackTask task = { ctx, false };
 	tbParallelFor( ctx->jobs, total, TB_CONTACT_GROUP_BLOCK_SIZE, tbPackBlock, &task );
+	return true;
 }
 
 void tbUnpackWideContacts( tbStepContext* ctx )

@@ -6,8 +6,8 @@
 #include "solver.h"
 
 /// After the contacts' prepare and colouring: packs each colour's constraints into lane groups
-/// (ctx->contactLanes, ctx->contactLaneStarts).
-void tbPackWideContacts( tbStepContext* ctx );
+/// (ctx->contactLanes, ctx->contactLaneStarts). False when the step's arena cannot hold them.
+bool tbPackWideContacts( tbStepContext* ctx );
 /// The warm start, or one velocity pass, over the lane groups of one colour.
 void tbRunWideContacts( tbStepContext* ctx, int color, bool warmStart, bool useBias, bool reverse );
 /// The lanes' accumulated impulses back to ctx->contacts (restitution, the events and the next

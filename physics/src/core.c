@@ -67,12 +67,36 @@ void tbFree( void* memory, size_t size )
 void* tbGrowAlloc( void* oldMem, size_t oldSize, size_t newSize )
 {
 	void* newMem = tbAlloc( newSize );
-	if ( newMem != NULL && oldSize > 0 )
+	if ( newMem == NULL )
+	{
+		return NULL;
+	}
+	if ( oldSize > 0 )
 	{
 		memcpy( newMem, oldMem, oldSize < newSize ? oldSize : newSize );
 	}
 	tbFree( oldMem, oldSize );
 	return newMem;
+}
+
+void tbCopyName( char* field, size_t capacity, const char* name )
+{
+	memset( field, 0, capacity );
+	if ( name == NULL || capacity == 0 )
+	{
+		return;
+	}
+	size_t length = strlen( name );
+	if ( length > capacity - 1 )
+	{
+		length = capacity - 1;
+		// Back off over continuation bytes (10xxxxxx) to the start of the character that was cut.
+		while ( length > 0 && ( (unsigned char)name[length] & 0xC0u ) == 0x80u )
+		{
+			length -= 1;
+		}
+	}
+	memcpy( field, name, length );
 }
 
 long tbGetAllocationCount( void )

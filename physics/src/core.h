@@ -34,5 +34,10 @@ int tbInternalAssertFcn( const char* condition, const char* fileName, int lineNu
 /// Allocate through the user's hook (malloc by default). Counts live allocations.
 void* tbAlloc( size_t size );
 void tbFree( void* memory, size_t size );
-/// Grow an array: returns a new block with the old contents copied, and frees the old one.
+/// Grow an array: returns a new block with the old contents copied, and frees the old one. When
+/// the allocator fails it returns NULL and leaves the old block as it was (still the caller's).
 void* tbGrowAlloc( void* oldMem, size_t oldSize, size_t newSize );
+
+/// Copy a name into a zero-filled field of `capacity` bytes: at most capacity - 1 bytes, cut before
+/// a UTF-8 character that would not fit whole, so a cut name is still valid UTF-8.
+void tbCopyName( char* field, size_t capacity, const char* name );

@@ -355,7 +355,7 @@ tbResult tbDistanceJoint_SetSpringHertz( tbJointId jointId, float hertz )
 	{
 		return r;
 	}
-	if ( !tbIsFinite( hertz ) || hertz < 0.0f )
+	if ( !tbIsInRange( hertz, 0.0f, TB_MAX_HERTZ ) )
 	{
 		return tbResult_invalidArgument;
 	}

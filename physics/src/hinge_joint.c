@@ -57,8 +57,8 @@ static bool tbIsValidTorque( float x )
 
 tbJointId tbCreateHingeJoint( tbWorldId worldId, const tbHingeJointDef* def, tbResult* result )
 {
-	if ( def == NULL || !tbIsValidAngleRange( def->lowerAngle, def->upperAngle ) || !tbIsFinite( def->motorSpeed ) ||
-		 !tbIsValidTorque( def->maxMotorTorque ) || !tbIsFinite( def->servoAngle ) ||
+	if ( def == NULL || !tbIsValidAngleRange( def->lowerAngle, def->upperAngle ) || !tbIsInRange( def->motorSpeed, -TB_MAX_ANGULAR_SPEED, TB_MAX_ANGULAR_SPEED ) ||
+		 !tbIsValidTorque( def->maxMotorTorque ) || !tbIsInRange( def->servoAngle, -TB_MAX_SERVO_ANGLE, TB_MAX_SERVO_ANGLE ) ||
 		 !tbIsValidTorque( def->maxServoTorque ) || !tbIsFinite( def->servoGain ) || def->servoGain <= 0.0f ||
 		 isnan( def->maxServoSpeed ) || def->maxServoSpeed <= 0.0f )
 	{
@@ -251,7 +251,8 @@ bool tbHingeJoint_IsMotorEnabled( tbJointId jointId )
 
 tbResult tbHingeJoint_SetMotorSpeed( tbJointId jointId, float speed )
 {
-	return tbSetJointFloat( jointId, TB_HINGE_FLOAT( motorSpeed ), speed, tbIsFinite( speed ) );
+	return tbSetJointFloat( jointId, TB_HINGE_FLOAT( motorSpeed ), speed,
+							tbIsInRange( speed, -TB_MAX_ANGULAR_SPEED, TB_MAX_ANGULAR_SPEED ) );
 }
 
 float tbHingeJoint_GetMotorSpeed( tbJointId jointId )
@@ -287,7 +288,8 @@ bool tbHingeJoint_IsServoEnabled( tbJointId jointId )
 
 tbResult tbHingeJoint_SetServoAngle( tbJointId jointId, float angle )
 {
-	return tbSetJointFloat( jointId, TB_HINGE_FLOAT( servoAngle ), tbWrapAngle( angle ), tbIsFinite( angle ) );
+	return tbSetJointFloat( jointId, TB_HINGE_FLOAT( servoAngle ), tbWrapAngle( angle ),
+							tbIsInRange( angle, -TB_MAX_SERVO_ANGLE, TB_MAX_SERVO_ANGLE ) );
 }
 
 float tbHingeJoint_GetServoAngle( tbJointId jointId )

@@ -160,6 +160,21 @@ void tbUpdateSleep( tbWorld* world, float timeStep )
 	}
 }
 
+// One more slot on the wake flood fill's stack. Without memory for it the body it was for stays
+// asleep (counted in the step's allocation failures): a touching awake body wakes it again later.
+static bool tbPushWake( tbWorld* world, int** stack, int* top, int* capacity )
+{
+	void* data = *stack;
+	if ( tbEnsureCapacity( &data, *top, capacity, sizeof( int ) ) == false )
+	{
+		world->allocationFailures += 1;
+		return false;
+	}
+	*stack = data;
+	*top += 1;
+	return true;
+}
+
 void tbWakeBody( tbWorld* world, tbBody* body )
 {
 	if ( body->type == tbBody_static )
@@ -175,12 +190,15 @@ void tbWakeBody( tbWorld* world, tbBody* body )
 	int* stack = world->awakeBodyIds;
 	int capacity = world->awakeBodyCapacity;
 	int top = 0;
+	if ( tbPushWake( world, &stack, &top, &capacity ) == false )
+	{
+		world->awakeBodyIds = stack;
+		world->awakeBodyCapacity = capacity;
+		return;
+	}
 	body->awake = true;
 	body->sleepTime = 0.0f;
-	void* data = stack;
-	tbEnsureCapacity( &data, top, &capacity, sizeof( int ) );
-	stack = data;
-	stack[top++] = body->id;
+	stack[top - 1] = body->id;
 	while ( top > 0 )
 	{
 		tbBody* b = world->bodies.data + stack[--top];
@@ -194,14 +212,11 @@ void tbWakeBody( tbWorld* world, tbBody* body )
 				continue;
 			}
 			tbBody* other = world->bodies.data + contact->edges[edge ^ 1].bodyId;
-			if ( other->type != tbBody_static && other->awake == false )
+			if ( other->type != tbBody_static && other->awake == false && tbPushWake( world, &stack, &top, &capacity ) )
 			{
 				other->awake = true;
 				other->sleepTime = 0.0f;
-				data = stack;
-				tbEnsureCapacity( &data, top, &capacity, sizeof( int ) );
-				stack = data;
-				stack[top++] = other->id;
+				stack[top - 1] = other->id;
 			}
 		}
 		tbJointId ids[64];
@@ -214,14 +229,11 @@ void tbWakeBody( tbWorld* world, tbBody* body )
 				continue;
 			}
 			tbBody* other = world->bodies.data + otherId;
-			if ( other->type != tbBody_static && other->awake == false )
+			if ( other->type != tbBody_static && other->awake == false && tbPushWake( world, &stack, &top, &capacity ) )
 			{
 				other->awake = true;
 				other->sleepTime = 0.0f;
-				data = stack;
-				tbEnsureCapacity( &data, top, &capacity, sizeof( int ) );
-				stack = data;
-				stack[top++] = other->id;
+				stack[top - 1] = other->id;
 			}
 		}
 	}

@@ -459,6 +459,11 @@ tbJoint* tbCreateJointInternal( tbWorldId worldId, const tbJointDef* def, tbJoin
 
 	int index;
 	TB_POOL_ALLOC( world->joints, tbJoint, index );
+	if ( index < 0 )
+	{
+		*result = tbResult_outOfMemory;
+		return NULL;
+	}
 	tbJoint* joint = world->joints.data + index;
 	uint16_t generation = joint->generation;
 	memset( joint, 0, sizeof( *joint ) );
@@ -470,10 +475,7 @@ tbJoint* tbCreateJointInternal( tbWorldId worldId, const tbJointDef* def, tbJoin
 	joint->localFrameA.q = tbNormalizeQ( joint->localFrameA.q );
 	joint->localFrameB = def->localFrameB;
 	joint->localFrameB.q = tbNormalizeQ( joint->localFrameB.q );
-	if ( def->name != NULL )
-	{
-		strncpy( joint->name, def->name, TB_JOINT_NAME_LENGTH - 1 );
-	}
+	tbCopyName( joint->name, TB_JOINT_NAME_LENGTH, def->name );
 	joint->userData = def->userData;
 	joint->breakForce = def->breakForce;
 	joint->breakTorque = def->breakTorque;
@@ -835,12 +837,18 @@ tbResult tbJoint_SetName( tbJointId jointId, const char* name )
 	{
 		return r;
 	}
-	memset( joint->name, 0, sizeof( joint->name ) );
-	if ( name != NULL )
-	{
-		strncpy( joint->name, name, TB_JOINT_NAME_LENGTH - 1 );
-	}
+	tbCopyName( joint->name, TB_JOINT_NAME_LENGTH, name );
 	return tbResult_ok;
+}
+
+size_t tbJoint_GetMemorySize( tbJointId jointId )
+{
+	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_typeCount, NULL );
+	if ( joint == NULL )
+	{
+		return 0;
+	}
+	return sizeof( tbJoint ) + ( joint->type == tbJoint_custom ? sizeof( tbCustomJointData ) : 0 );
 }
 
 void* tbJoint_GetUserData( tbJointId jointId )

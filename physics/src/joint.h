@@ -308,7 +308,9 @@ void tbDestroyJointInternal( tbWorld* world, tbJoint* joint, bool wakeBodies );
 
 /// Step interface, called by the solver for every awake enabled joint, in this order:
 /// prepare once per step, then per sub-step warm start and solve(useBias), relax = solve(false).
-void tbPrepareJoints( tbStepContext* ctx );
+/// False when the step's arena could not hold the colouring or the lanes: the step is then not
+/// solved.
+bool tbPrepareJoints( tbStepContext* ctx );
 void tbWarmStartJoints( tbStepContext* ctx );
 void tbSolveJoints( tbStepContext* ctx, bool useBias );
 /// After the solve: reaction force and torque, break joints over their limits (one event each).

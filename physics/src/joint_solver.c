@@ -140,13 +140,17 @@ static bool tbIsWrittenSide( const tbJointSide* side )
 // colours, and so the Gauss-Seidel order, a function of the joint list alone: the result is the same
 // for any thread count. Custom joints call back into user code (a Lua state is single-threaded),
 // so they go to the overflow set with the joints that found no colour.
-static void tbColorJoints( tbStepContext* ctx )
+static bool tbColorJoints( tbStepContext* ctx )
 {
 	tbWorld* world = ctx->world;
 	int count = ctx->jointCount;
 	uint16_t* bodyColors = TB_ARENA_ARRAY( ctx->arena, uint16_t, ctx->bodyCount > 0 ? ctx->bodyCount : 1 );
 	uint8_t* colorOf = TB_ARENA_ARRAY_RAW( ctx->arena, uint8_t, count > 0 ? count : 1 );
 	int* sorted = TB_ARENA_ARRAY_RAW( ctx->arena, int, count > 0 ? count : 1 );
+	if ( bodyColors == NULL || colorOf == NULL || sorted == NULL )
+	{
+		return false;
+	}
 	int counts[TB_JOINT_COLOR_COUNT + 1] = { 0 };
 	const unsigned allColors = ( 1u << TB_JOINT_COLOR_COUNT ) - 1u;
 	for ( int i = 0; i < count; ++i )
@@ -190,6 +194,7 @@ static void tbColorJoints( tbStepContext* ctx )
 		sorted[fill[colorOf[i]]++] = ctx->jointIds[i];
 	}
 	memcpy( ctx->jointIds, sorted, sizeof( int ) * (size_t)count );
+	return true;
 }
 
 static void tbLoadSide( tbStepContext* ctx, const tbJointSide* side, tbVec3* v, tbVec3* w, tbVec3* dp, tbQuat* dq,
@@ -451,7 +456,7 @@ void tbWarmStartJoints( tbStepContext* ctx )
 	ctx->jointRowsCurrent = true;
 }
 
-void tbPrepareJoints( tbStepContext* ctx )
+bool tbPrepareJoints( tbStepContext* ctx )
 {
 	tbWorld* world = ctx->world;
 	for ( int i = 0; i < ctx->jointCount; ++i )
@@ -465,13 +470,19 @@ void tbPrepareJoints( tbStepContext* ctx )
 	}
 	// The colours need the sides; each joint's prepare writes only that joint, so it runs by colour
 	// too (custom joints, which call user code, on this thread).
-	tbColorJoints( ctx );
-	tbSortWideJoints( ctx );
+	if ( tbColorJoints( ctx ) == false || tbSortWideJoints( ctx ) == false )
+	{
+		return false;
+	}
 	tbJointStageTask task = { 0 };
 	task.stage = tbJointStage_prepare;
 	tbRunJointStage( ctx, task );
-	tbPackWideJoints( ctx );
+	if ( tbPackWideJoints( ctx ) == false )
+	{
+		return false;
+	}
 	ctx->jointRowsCurrent = true;
+	return true;
 }
 
 void tbSolveJoints( tbStepContext* ctx, bool useBias )

@@ -323,12 +323,16 @@ static uint8_t tbLaneKind( const tbJoint* joint )
 	return joint->type == tbJoint_hinge && joint->hinge.enableLimit ? tbLaneKind_twist : tbLaneKind_point;
 }
 
-void tbSortWideJoints( tbStepContext* ctx )
+bool tbSortWideJoints( tbStepContext* ctx )
 {
 	tbWorld* world = ctx->world;
 	int count = ctx->jointCount;
 	int* order = TB_ARENA_ARRAY_RAW( ctx->arena, int, count > 0 ? count : 1 );
 	uint8_t* kinds = TB_ARENA_ARRAY_RAW( ctx->arena, uint8_t, count > 0 ? count : 1 );
+	if ( order == NULL || kinds == NULL )
+	{
+		return false;
+	}
 	int groupCount = 0;
 	for ( int color = 0; color <= TB_JOINT_COLOR_COUNT; ++color )
 	{
@@ -364,9 +368,10 @@ void tbSortWideJoints( tbStepContext* ctx )
 		groupCount += ( n + TB_JOINT_LANES - 1 ) / TB_JOINT_LANES;
 	}
 	ctx->jointLaneStarts[TB_JOINT_COLOR_COUNT + 1] = groupCount;
+	return true;
 }
 
-void tbPackWideJoints( tbStepContext* ctx )
+bool tbPackWideJoints( tbStepContext* ctx )
 {
 	tbWorld* world = ctx->world;
 	int groupCount = ctx->jointLaneStarts[TB_JOINT_COLOR_COUNT + 1];
@@ -374,6 +379,10 @@ void tbPackWideJoints( tbStepContext* ctx )
 	// group's sub-step rows are built before they are read (those of a kind no lane has are never
 	// read). A group with empty lanes is cleared whole, so they hold zeros.
 	ctx->jointLanes = TB_ARENA_ARRAY_RAW( ctx->arena, tbJointLanes, groupCount > 0 ? groupCount : 1 );
+	if ( ctx->jointLanes == NULL )
+	{
+		return false;
+	}
 
 	for ( int color = 0; color < TB_JOINT_COLOR_COUNT; ++color )
 	{
@@ -403,6 +412,7 @@ void tbPackWideJoints( tbStepContext* ctx )
 	}
 	tbSoftness none = { 0.0f, 1.0f, 0.0f };
 	tbRunWideGroups( ctx, 0, groupCount, tbWideJointStage_refresh, none, false );
+	return true;
 }
 
 void tbRunWideJoints( tbStepContext* ctx, int color, tbWideJointStage stage, tbSoftness soft, bool measure )

@@ -14,11 +14,12 @@ typedef enum tbWideJointStage
 } tbWideJointStage;
 
 /// Once the joints are coloured: moves the joints the lanes take to the front of their colour, by
-/// kind (ctx->jointScalarStarts marks where the rest begin), and counts the lane groups.
-void tbSortWideJoints( tbStepContext* ctx );
+/// kind (ctx->jointScalarStarts marks where the rest begin), and counts the lane groups. False when
+/// the step's arena is out of memory (the joints are then as they were).
+bool tbSortWideJoints( tbStepContext* ctx );
 /// After the joints' prepare: packs the lanes' joints into ctx->jointLanes and builds their rows
-/// for the first sub-step.
-void tbPackWideJoints( tbStepContext* ctx );
+/// for the first sub-step. False when the step's arena is out of memory.
+bool tbPackWideJoints( tbStepContext* ctx );
 /// One stage over the lane groups of a colour (soft and measure are for the solve stage: measure
 /// takes the pose again first, after a position update).
 void tbRunWideJoints( tbStepContext* ctx, int color, tbWideJointStage stage, tbSoftness soft, bool measure );

@@ -687,7 +687,11 @@ tbMoverId tbCreateMover( tbBodyId bodyId, tbResult* result )
 	else
 	{
 		void* data = set->data;
-		tbEnsureCapacity( &data, set->count, &set->capacity, sizeof( tbMover ) );
+		if ( tbEnsureCapacity( &data, set->count, &set->capacity, sizeof( tbMover ) ) == false )
+		{
+			*result = tbResult_outOfMemory;
+			return tb_nullMoverId;
+		}
 		set->data = data;
 		index = set->count++;
 		set->data[index].generation = 0;

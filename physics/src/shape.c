@@ -207,7 +207,7 @@ static bool tbIsValidShapeDef( const tbShapeDef* def )
 	// that underflow to zero in the inertia products.
 	return def != NULL && def->internalValue == TB_SECRET_COOKIE &&
 		   ( def->density == 0.0f || tbIsInRange( def->density, TB_MIN_DENSITY, TB_MAX_DENSITY ) ) &&
-		   tbIsInRange( def->friction, 0.0f, 1.0e3f ) && tbIsInRange( def->restitution, 0.0f, 1.0e3f );
+		   tbIsInRange( def->friction, 0.0f, TB_MAX_FRICTION ) && tbIsInRange( def->restitution, 0.0f, TB_MAX_RESTITUTION );
 }
 
 // A shape heavier than TB_MAX_MASS (a 4 km sphere of rock) would overflow the solver's products.
@@ -267,6 +267,14 @@ static tbShape* tbCreateShapeInternal( tbBodyId bodyId, const tbShapeDef* def, t
 
 	int index;
 	TB_POOL_ALLOC( world->shapes, tbShape, index );
+	if ( index < 0 )
+	{
+		if ( result != NULL )
+		{
+			*result = tbResult_outOfMemory;
+		}
+		return NULL;
+	}
 	tbShape* shape = world->shapes.data + index;
 	uint16_t generation = shape->generation;
 	memset( shape, 0, sizeof( *shape ) );
@@ -608,6 +616,10 @@ tbResult tbShape_SetFriction( tbShapeId shapeId, float friction )
 	tbResult r;
 	tbWorld* world;
 	tbShape* shape = tbGetMutableShape( shapeId, friction, &r, &world );
+	if ( shape != NULL && friction > TB_MAX_FRICTION )
+	{
+		return tbResult_invalidArgument;
+	}
 	if ( shape != NULL )
 	{
 		shape->friction = friction;
@@ -621,6 +633,10 @@ tbResult tbShape_SetRestitution( tbShapeId shapeId, float restitution )
 	tbResult r;
 	tbWorld* world;
 	tbShape* shape = tbGetMutableShape( shapeId, restitution, &r, &world );
+	if ( shape != NULL && restitution > TB_MAX_RESTITUTION )
+	{
+		return tbResult_invalidArgument;
+	}
 	if ( shape != NULL )
 	{
 		shape->restitution = restitution;

@@ -51,8 +51,9 @@ tbSoftness tbMakeRigid( float biasRate )
 	return s;
 }
 
-// Gather awake non-static bodies into the solver arrays (plus one static slot at the end).
-static void tbPrepareBodies( tbWorld* world, tbStepContext* ctx )
+// Gather awake non-static bodies into the solver arrays (plus one static slot at the end). False
+// when the step's arena cannot hold them.
+static bool tbPrepareBodies( tbWorld* world, tbStepContext* ctx )
 {
 	int n = 0;
 	for ( int i = 0; i < world->bodies.count; ++i )
@@ -67,6 +68,10 @@ static void tbPrepareBodies( tbWorld* world, tbStepContext* ctx )
 	ctx->bodyCount = n;
 	ctx->states = TB_ARENA_ARRAY( ctx->arena, tbBodyState, n + 1 );
 	ctx->bodies = TB_ARENA_ARRAY( ctx->arena, tbSolverBody, n + 1 );
+	if ( ctx->states == NULL || ctx->bodies == NULL )
+	{
+		return false;
+	}
 	int k = 0;
 	for ( int i = 0; i < world->bodies.count; ++i )
 	{
@@ -107,7 +112,7 @@ static void tbPrepareBodies( tbWorld* world, tbStepContext* ctx )
 	ctx->states[n].dq = tb_quatIdentity;
 	ctx->bodies[n].q0 = tb_quatIdentity;
 	ctx->bodies[n].bodyId = -1;
-	tbPackBodyLanes( ctx );
+	return tbPackBodyLanes( ctx );
 }
 
 // Semi-implicit Euler for velocities, with the gyroscopic term solved implicitly in body frame:
@@ -373,7 +378,7 @@ static bool tbIsFastBody( const tbWorld* world, const tbBody* body )
 	return body->isBullet || motion + angular >= threshold;
 }
 
-void tbSolve( tbWorld* world, tbStepContext* ctx )
+bool tbSolve( tbWorld* world, tbStepContext* ctx )
 {
 	const tbWorldDef* def = &world->def;
 	ctx->jobs = world->jobs;
@@ -382,7 +387,13 @@ void tbSolve( tbWorld* world, tbStepContext* ctx )
 	ctx->iterations = def->iterations;
 	ctx->h = ctx->dt / (float)ctx->subStepCount;
 	ctx->inv_h = 1.0f / ctx->h;
-	tbPrepareBodies( world, ctx );
+	// Without memory for the step's solver data the step is not solved: every body keeps its pose
+	// and velocity (the world stands still for one step) and contacts and joints keep their
+	// impulses. The caller reports it.
+	if ( tbPrepareBodies( world, ctx ) == false )
+	{
+		return false;
+	}
 
 	// Soft contacts stiffer than a quarter of the sub-step rate ring; cap them there.
 	float contactHertz = tbMinFloat( def->contactHertz, 0.25f * ctx->inv_h );
@@ -399,10 +410,16 @@ void tbSolve( tbWorld* world, tbStepContext* ctx )
 
 	int jointCapacity = world->joints.liveCount;
 	ctx->jointIds = TB_ARENA_ARRAY( ctx->arena, int, jointCapacity > 0 ? jointCapacity : 1 );
+	if ( ctx->jointIds == NULL )
+	{
+		return false;
+	}
 	ctx->jointCount = tbCollectAwakeJoints( world, ctx->jointIds );
 
-	tbPrepareJoints( ctx );
-	tbPrepareContacts( world, ctx );
+	if ( tbPrepareJoints( ctx ) == false || tbPrepareContacts( world, ctx ) == false )
+	{
+		return false;
+	}
 
 	if ( ctx->mode == tbSolver_soft )
 	{
@@ -490,4 +507,5 @@ void tbSolve( tbWorld* world, tbStepContext* ctx )
 	}
 	tbSolveContinuous( world, ctx );
 	world->counters.awakeBodyCount = ctx->bodyCount;
+	return true;
 }

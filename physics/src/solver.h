@@ -132,7 +132,8 @@ static inline tbSolverBody* tbGetSolverBody( tbStepContext* ctx, int solverIndex
 }
 
 /// Run the solver for the step: velocities, positions, joints and contacts, per the world's mode.
-void tbSolve( tbWorld* world, tbStepContext* ctx );
+/// False when the step's arena ran out of memory before anything moved: the step is not solved.
+bool tbSolve( tbWorld* world, tbStepContext* ctx );
 
 /// Rotation per sub-step is capped at a quarter turn (rad) so a wild spin cannot fold the
 /// quaternion integration over (keeps the step well-behaved for any input).

@@ -43,6 +43,7 @@ tbHashSet tbCreateSet( int32_t capacity )
 	tbHashSet set;
 	set.capacity = tbRoundUpPowerOfTwo( 2 * capacity );
 	set.count = 0;
+	set.growFailures = 0;
 	set.keys = tbAlloc( (size_t)set.capacity * sizeof( uint64_t ) );
 	memset( set.keys, 0, (size_t)set.capacity * sizeof( uint64_t ) );
 	return set;
@@ -77,13 +78,20 @@ static int32_t tbFindSlot( const tbHashSet* set, uint64_t key )
 	return (int32_t)index;
 }
 
-static void tbGrowSet( tbHashSet* set )
+static bool tbGrowSet( tbHashSet* set )
 {
 	int32_t oldCapacity = set->capacity;
 	uint64_t* oldKeys = set->keys;
 
-	set->capacity = oldCapacity > 0 ? 2 * oldCapacity : TB_SET_MIN_CAPACITY;
-	set->keys = tbAlloc( (size_t)set->capacity * sizeof( uint64_t ) );
+	int32_t newCapacity = oldCapacity > 0 ? 2 * oldCapacity : TB_SET_MIN_CAPACITY;
+	uint64_t* keys = tbAlloc( (size_t)newCapacity * sizeof( uint64_t ) );
+	if ( keys == NULL )
+	{
+		set->growFailures += 1;
+		return false;
+	}
+	set->capacity = newCapacity;
+	set->keys = keys;
 	memset( set->keys, 0, (size_t)set->capacity * sizeof( uint64_t ) );
 
 	for ( int32_t i = 0; i < oldCapacity; ++i )
@@ -95,6 +103,17 @@ static void tbGrowSet( tbHashSet* set )
 		}
 	}
 	tbFree( oldKeys, (size_t)oldCapacity * sizeof( uint64_t ) );
+	return true;
+}
+
+bool tbReserveKey( tbHashSet* set )
+{
+	if ( 2 * ( set->count + 1 ) <= set->capacity || tbGrowSet( set ) )
+	{
+		return true;
+	}
+	// One slot must stay empty so that a probe for a missing key ends.
+	return set->count + 2 <= set->capacity;
 }
 
 bool tbAddKey( tbHashSet* set, uint64_t key )
@@ -110,10 +129,9 @@ bool tbAddKey( tbHashSet* set, uint64_t key )
 	}
 
 	// Keep the load at or below 1/2; growing before the insert keeps the found slot valid.
-	if ( 2 * ( set->count + 1 ) > set->capacity )
-	{
-		tbGrowSet( set );
-	}
+	bool room = tbReserveKey( set );
+	TB_ASSERT( room );
+	TB_UNUSED( room );
 	int32_t slot = tbFindSlot( set, key );
 	set->keys[slot] = key;
 	set->count += 1;

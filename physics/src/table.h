@@ -20,6 +20,7 @@ typedef struct tbHashSet
 	uint64_t* keys;	  ///< capacity slots, 0 = empty
 	int32_t capacity; ///< number of slots, a power of two; the set grows when more than half are used
 	int32_t count;	  ///< number of keys stored
+	int32_t growFailures; ///< growths the allocator refused (the set went on fuller); the owner clears it
 } tbHashSet;
 
 /// A set that holds `capacity` keys before it first grows (at least 16 slots are allocated).
@@ -31,7 +32,13 @@ void tbDestroySet( tbHashSet* set );
 /// Remove every key, keeping the storage. O(capacity).
 void tbClearSet( tbHashSet* set );
 
-/// Add a key. Returns true if it was already present (the set is then unchanged).
+/// Make room for one more key, growing the slots when the load would pass 1/2. False when the
+/// allocator failed and the set is too full to take another key; a set that could not grow takes
+/// keys up to one empty slot short of full (slower probes, still correct).
+bool tbReserveKey( tbHashSet* set );
+
+/// Add a key. Returns true if it was already present (the set is then unchanged). Callers that
+/// must survive a failing allocator call tbReserveKey first.
 bool tbAddKey( tbHashSet* set, uint64_t key );
 
 /// Remove a key. Returns true if it was present.

@@ -58,12 +58,13 @@ tbQueryFilter tbDefaultQueryFilter( void )
 
 static bool tbIsValidSettings( const tbWorldDef* def )
 {
-	return tbIsBoundedVec3( def->gravity, 1.0e4f ) && def->iterations >= 1 && def->iterations <= 1000 &&
+	return tbIsBoundedVec3( def->gravity, TB_MAX_GRAVITY ) && def->iterations >= 1 && def->iterations <= 1000 &&
 		   def->subSteps >= 1 && def->subSteps <= 64 && def->positionIterations >= 0 &&
 		   def->positionIterations <= 1000 && (unsigned)def->solverMode < (unsigned)tbSolver_modeCount &&
 		   tbIsValidFloat( def->baumgarte ) && def->baumgarte >= 0.0f && def->baumgarte <= 1.0f &&
 		   tbIsValidFloat( def->linearSlop ) && def->linearSlop >= 0.0f && tbIsValidFloat( def->maxCorrectionSpeed ) &&
 		   def->maxCorrectionSpeed >= 0.0f && tbIsValidFloat( def->contactHertz ) && def->contactHertz > 0.0f &&
+		   def->contactHertz <= TB_MAX_HERTZ && def->jointHertz <= TB_MAX_HERTZ &&
 		   tbIsValidFloat( def->contactDampingRatio ) && def->contactDampingRatio >= 0.0f &&
 		   tbIsValidFloat( def->jointHertz ) && def->jointHertz > 0.0f && tbIsValidFloat( def->jointDampingRatio ) &&
 		   def->jointDampingRatio >= 0.0f && tbIsValidFloat( def->restitutionThreshold ) &&
@@ -94,15 +95,21 @@ tbWorld* tbGetWorldFromId( tbWorldId id )
 	return world;
 }
 
-void tbEnsureCapacity( void** data, int count, int* capacity, size_t elemSize )
+bool tbEnsureCapacity( void** data, int count, int* capacity, size_t elemSize )
 {
 	if ( count < *capacity )
 	{
-		return;
+		return true;
 	}
 	int newCapacity = *capacity < 16 ? 16 : 2 * *capacity;
-	*data = tbGrowAlloc( *data, elemSize * (size_t)*capacity, elemSize * (size_t)newCapacity );
+	void* grown = tbGrowAlloc( *data, elemSize * (size_t)*capacity, elemSize * (size_t)newCapacity );
+	if ( grown == NULL )
+	{
+		return false;
+	}
+	*data = grown;
 	*capacity = newCapacity;
+	return true;
 }
 
 int tbGetWorldCount( void )
@@ -223,9 +230,15 @@ bool tbWorld_IsValid( tbWorldId worldId )
 	do                                                                                                                 \
 	{                                                                                                                  \
 		void* data_ = ( array );                                                                                       \
-		tbEnsureCapacity( &data_, ( count ), &( capacity ), sizeof( type ) );                                          \
-		( array ) = data_;                                                                                             \
-		( array )[( count )++] = *( ev );                                                                              \
+		if ( tbEnsureCapacity( &data_, ( count ), &( capacity ), sizeof( type ) ) )                                    \
+		{                                                                                                              \
+			( array ) = data_;                                                                                         \
+			( array )[( count )++] = *( ev );                                                                          \
+		}                                                                                                              \
+		else                                                                                                           \
+		{                                                                                                              \
+			world->allocationFailures += 1; /* the event is dropped */                                                 \
+		}                                                                                                              \
 	}                                                                                                                  \
 	while ( 0 )
 
@@ -350,7 +363,7 @@ tbResult tbWorld_SetGravity( tbWorldId worldId, tbVec3 gravity )
 	{
 		return tbResult_worldLocked;
 	}
-	if ( !tbIsValidVec3( gravity ) )
+	if ( !tbIsBoundedVec3( gravity, TB_MAX_GRAVITY ) )
 	{
 		return tbResult_invalidArgument;
 	}
@@ -453,38 +466,38 @@ typedef struct tbPairContext
 } tbPairContext;
 
 // Broad-phase callback for a new overlapping proxy pair: create a contact unless filtered out.
-static void tbPairCallback( int32_t shapeIdA, int32_t shapeIdB, void* context )
+static bool tbPairCallback( int32_t shapeIdA, int32_t shapeIdB, void* context )
 {
 	tbWorld* world = context;
 	tbShape* shapeA = world->shapes.data + shapeIdA;
 	tbShape* shapeB = world->shapes.data + shapeIdB;
 	if ( shapeA->bodyId == shapeB->bodyId || !tbShouldShapesCollide( shapeA, shapeB ) )
 	{
-		return;
+		return true;
 	}
 	tbBody* bodyA = world->bodies.data + shapeA->bodyId;
 	tbBody* bodyB = world->bodies.data + shapeB->bodyId;
 	if ( bodyA->type != tbBody_dynamic && bodyB->type != tbBody_dynamic )
 	{
-		return;
+		return true;
 	}
 	if ( tbShouldJointedBodiesCollide( world, shapeA->bodyId, shapeB->bodyId ) == false )
 	{
-		return;
+		return true;
 	}
 	uint64_t key = TB_SHAPE_PAIR_KEY( shapeIdA, shapeIdB );
 	if ( tbContainsKey( &world->pairSet, key ) )
 	{
-		return;
+		return true;
 	}
 	// Order the pair so results do not depend on which proxy moved: lower shape id is A.
 	if ( shapeIdA < shapeIdB )
 	{
-		tbCreateContact( world, shapeIdA, shapeIdB );
+		return tbCreateContact( world, shapeIdA, shapeIdB );
 	}
 	else
 	{
-		tbCreateContact( world, shapeIdB, shapeIdA );
+		return tbCreateContact( world, shapeIdB, shapeIdA );
 	}
 }
 
@@ -556,6 +569,12 @@ static void tbCollide( tbWorld* world, float timeStep )
 {
 	int count = world->contacts.count;
 	tbCollideTask task = { world, timeStep, TB_ARENA_ARRAY( &world->arena, uint8_t, count > 0 ? count : 1 ) };
+	if ( task.results == NULL )
+	{
+		// No room for the pass's results: the contacts keep last step's manifolds, and the step
+		// is not solved (it sees the arena's failure).
+		return;
+	}
 	tbParallelFor( world->jobs, count, TB_COLLIDE_BLOCK_SIZE, tbCollideBlock, &task );
 
 	int touching = 0;
@@ -674,6 +693,11 @@ tbResult tbWorld_Step( tbWorldId worldId, float timeStep )
 	world->sensorEndCount =
 		tbKeepLaterEvents( world->sensorEndEvents, sizeof( tbSensorEvent ), world->sensorEndCount, world->sensorEndStepCount );
 	world->breakCount = 0;
+	world->allocationFailures = 0;
+	world->broadPhase.allocationFailures = 0;
+	world->broadPhase.moveSet.growFailures = 0;
+	world->pairSet.growFailures = 0;
+	world->counters.allocationFailures = 0;
 	tbArenaReset( &world->arena );
 
 	// Steps shorter than a microsecond are no steps: soft constraint coefficients and 1/h divide
@@ -700,15 +724,23 @@ tbResult tbWorld_Step( tbWorldId worldId, float timeStep )
 	ctx.arena = &world->arena;
 	ctx.dt = timeStep;
 	ctx.inv_dt = 1.0f / timeStep;
-	tbSolve( world, &ctx );
-
-	tbUpdateSleep( world, timeStep );
+	// A step that lost a pair, a contact, a manifold update or a wake-up to a failed allocation is
+	// not solved: solving without them would let bodies pass through what they touch. Everything
+	// lost is found again by a later step (the broad phase keeps its moves; see tbPairCallback).
+	bool complete = world->allocationFailures + world->broadPhase.allocationFailures + world->arena.failCount == 0;
+	if ( complete && tbSolve( world, &ctx ) )
+	{
+		tbUpdateSleep( world, timeStep );
+	}
 
 	world->stepIndex += 1;
 	world->locked = false;
 	world->counters.stepMs = (float)( tbNowMs() - start );
+	world->counters.allocationFailures = world->allocationFailures + world->broadPhase.allocationFailures +
+										 world->arena.refusedCount + world->broadPhase.moveSet.growFailures +
+										 world->pairSet.growFailures;
 	tbMarkStepEvents( world );
-	return tbResult_ok;
+	return world->counters.allocationFailures > 0 ? tbResult_outOfMemory : tbResult_ok;
 }
 
 // Queries ----------------------------------------------------------------------------------------

@@ -62,6 +62,9 @@ typedef struct tbWorld
 	int awakeBodyCapacity;
 
 	tbWorldCounters counters;
+	/// Allocations refused during the current step outside the arena (pairs, contacts, events,
+	/// wake-ups dropped); the arena counts its own.
+	int allocationFailures;
 	int stepIndex;
 	bool locked;
 } tbWorld;
@@ -70,9 +73,10 @@ tbWorld* tbGetWorldFromId( tbWorldId id );
 /// The world an object id belongs to (its world0 field), or NULL if that world was destroyed, even
 /// when a new world took its slot.
 tbWorld* tbGetWorldFromTag( int worldTag );
-/// Grow an array of elemSize items when count == *capacity (doubling).
-void tbEnsureCapacity( void** data, int count, int* capacity, size_t elemSize );
-/// Take a free slot from a pool (returns the index); grows the pool's array.
+/// Grow an array of elemSize items when count == *capacity (doubling). False when the allocator
+/// failed: the array and capacity are as they were.
+bool tbEnsureCapacity( void** data, int count, int* capacity, size_t elemSize );
+/// Take a free slot from a pool (returns the index, or -1 when the pool's array could not grow).
 #define TB_POOL_ALLOC( pool, T, outIndex )                                                                             \
 	do                                                                                                                 \
 	{                                                                                                                  \
@@ -84,12 +88,15 @@ void tbEnsureCapacity( void** data, int count, int* capacity, size_t elemSize );
 		else                                                                                                           \
 		{                                                                                                              \
 			void* poolData_ = ( pool ).data;                                                                           \
-			tbEnsureCapacity( &poolData_, ( pool ).count, &( pool ).capacity, sizeof( T ) );                           \
-			( pool ).data = poolData_;                                                                                 \
-			( outIndex ) = ( pool ).count++;                                                                           \
-			( pool ).data[( outIndex )].generation = 0;                                                                \
+			( outIndex ) = -1;                                                                                         \
+			if ( tbEnsureCapacity( &poolData_, ( pool ).count, &( pool ).capacity, sizeof( T ) ) )                     \
+			{                                                                                                          \
+				( pool ).data = poolData_;                                                                             \
+				( outIndex ) = ( pool ).count++;                                                                       \
+				( pool ).data[( outIndex )].generation = 0;                                                            \
+			}                                                                                                          \
 		}                                                                                                              \
-		( pool ).liveCount += 1;                                                                                       \
+		( pool ).liveCount += ( outIndex ) >= 0 ? 1 : 0;                                                               \
 	}                                                                                                                  \
 	while ( 0 )
 

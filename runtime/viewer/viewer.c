@@ -211,6 +211,12 @@ void tbViewer_Plot( tbViewer* v, const char* name, float value )
 	{
 		if ( v->plotCount == TB_VIEWER_MAX_PLOTS )
 		{
+			if ( v->warnedPlotLimit == false )
+			{
+				v->warnedPlotLimit = true;
+				fprintf( stderr, "tumble: warning: plot '%s' is not shown: at most %d plots at once (said once)\n", name,
+						 TB_VIEWER_MAX_PLOTS );
+			}
 			return;
 		}
 		plot = v->plots + v->plotCount++;
@@ -884,13 +890,28 @@ static void tbDrawPlots( tbViewer* v, float top )
 	}
 	tbUi_BeginPanel( ui, "Plots", 8.0f * s, top + 6.0f * s, 150.0f * s );
 	float bottomLimit = (float)v->drawableHeight - 8.0f * s;
+	int shown = 0;
 	for ( int i = 0; i < v->plotCount; ++i )
 	{
-		const tbPlot* p = v->plots + i;
-		// Each plot takes a label and three lines of graph; stop before running off the window.
-		if ( p->count > 1 && ui->cursorY + 5.0f * tbUi_LineHeight( ui ) < bottomLimit )
+		tbPlot* p = v->plots + i;
+		if ( p->count <= 1 )
+		{
+			continue;
+		}
+		// Each plot takes a label and three lines of graph; stop before running off the window, and
+		// say which plot is missing (once per plot).
+		if ( ui->cursorY + 5.0f * tbUi_LineHeight( ui ) < bottomLimit )
 		{
 			tbUi_Plot( ui, p->name, p->values, TB_VIEWER_PLOT_SAMPLES, p->count, p->next );
+			shown += 1;
+		}
+		else if ( p->warnedUnfit == false )
+		{
+			p->warnedUnfit = true;
+			fprintf( stderr,
+					 "tumble: warning: plot '%s' does not fit in the window (%d plots shown); a taller window "
+					 "shows it\n",
+					 p->name, shown );
 		}
 	}
 	tbUi_EndPanel( ui );

@@ -58,6 +58,7 @@ typedef struct tbPlot
 	int next;							  ///< write position
 	int count;							  ///< valid samples (<= TB_VIEWER_PLOT_SAMPLES)
 	int lastFrame;						  ///< frame of the last sample: user plots not fed for a while disappear
+	bool warnedUnfit;					  ///< said once that it did not fit in the window
 } tbPlot;
 
 /// Rewind (history.c): world snapshots of the last seconds, newest last.
@@ -138,6 +139,7 @@ typedef struct tbViewer
 	tbHistory history;
 	tbPlot plots[TB_VIEWER_MAX_PLOTS];
 	int plotCount;
+	bool warnedPlotLimit; ///< said once that a plot past TB_VIEWER_MAX_PLOTS is not shown
 	bool uiOpen; ///< inside the scene's ui(ui) call: ui.* widgets draw into the scene panel
 	int glErrors;
 	char screenshotRequest[512]; ///< written at the end of this frame when not empty

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "world_draw.h"
 
+#include "joint_error.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -752,8 +754,7 @@ void tbWorldDraw_Draw( tbWorldDraw* draw, tbRenderer* r, tbWorldId world, unsign
 			stats->jointCount += 1;
 			float positionError = 0.0f;
 			float angleError = 0.0f;
-			if ( tbJoint_GetType( joint ) != tbJoint_mouse &&
-				 tbJoint_GetError( joint, &positionError, &angleError ) == tbResult_ok )
+			if ( tbJointCountsForError( joint ) && tbJoint_GetError( joint, &positionError, &angleError ) == tbResult_ok )
 			{
 				stats->maxJointError = tbMaxFloat( stats->maxJointError, positionError );
 			}

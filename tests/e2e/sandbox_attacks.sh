@@ -94,6 +94,37 @@ check "mod_attack_worlds.lua: also on the scene's world" contains "$SCRATCH/err"
 check "mod_attack_worlds.lua: 31 worlds beside the scene's, then refused" contains "$SCRATCH/err" \
 	"mod_attack_worlds: made 31 worlds, then: world: sandbox budget reached: 32 worlds exist"
 
+# Memory: each script has its own account under --memory (64 MiB here): its Lua memory and the
+# bodies and joints it made. A hoarding mod is stopped at its own cap with an error naming it, and
+# a mod beside it still gets 40 MiB when the hoarder holds 40 (a shared cap refused it).
+check "mod_attack_hoard.lua: the host goes on" run_mods "$SCRATCH/hoard.cpu" --mod "$scenes/mod_attack_hoard.lua" \
+	--mod "$scenes/mod_spender.lua"
+check "mod_attack_hoard.lua: stopped at its own cap, the other mods not" json_check "$SCRATCH/out" "
+mods = {m['path'].rsplit('/', 1)[-1]: m['error'] for m in r['mods']}
+assert mods['mod_attack_hoard.lua'] is not None, 'the hoarder was not stopped'
+assert mods['mod_attack_hoard.lua'].startswith('$scenes/mod_attack_hoard.lua: not enough memory (the script\\'s memory cap of 64 MiB is reached; it holds '), mods['mod_attack_hoard.lua']
+assert mods['mod_spender.lua'] is None, mods['mod_spender.lua']
+assert mods['mod_good.lua'] is None, mods['mod_good.lua']
+assert r['steps'] == 30, r['steps']
+near(body('mod_ball')['vel'][0], 1.0, 0.05, 'mod_ball vx (m/s)')
+"
+check "mod_spender.lua: held 40 MiB beside the hoarder" contains "$SCRATCH/err" "mod_spender: held 40 MiB"
+# Meshes of 1,250 triangles in a loop: their bytes are counted, so the mod stops at 8 MiB (it used
+# to go on to the 1,000-body limit, about 100 MiB of meshes).
+check "mod_attack_meshes.lua: the host goes on" expect_status 0 "$TUMBLE" --headless "$scenes/mod_base.lua" --steps 5 \
+	--budget 100000000 --memory 8 --mod "$scenes/mod_good.lua" --mod "$scenes/mod_attack_meshes.lua"
+check "mod_attack_meshes.lua: stopped by its cap, most of it in bodies" json_check "$SCRATCH/out" "
+import re
+mods = {m['path'].rsplit('/', 1)[-1]: m['error'] for m in r['mods']}
+error = mods['mod_attack_meshes.lua']
+assert error is not None and error.startswith('$scenes/mod_attack_meshes.lua'), error
+m = re.search(r'memory cap of 8 MiB.* ([0-9.]+) MiB of bodies and joints', error)
+assert m is not None, error
+assert float(m.group(1)) > 6.0, error
+assert mods['mod_good.lua'] is None, mods['mod_good.lua']
+assert r['steps'] == 5, r['steps']
+"
+
 # Isolation: a mod's world:off removes only its own handlers, each handler gets its own event
 # table, and a mod cannot destroy the scene's world.
 check "isolation: the scene runs to its end" expect_status 0 "$TUMBLE" --headless "$scenes/isolation_scene.lua" \

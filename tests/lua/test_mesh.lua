@@ -87,7 +87,7 @@ local function errors()
 	check.fails(function() w:add_mesh{ vertices = v, triangles = tri, density = 1000 } end, "add_mesh: density is not allowed: meshes are static (no mass, no motion)")
 	check.fails(function() w:add_mesh{ vertices = v, triangles = tri, vel = { 1, 0, 0 } } end, "add_mesh: vel is not allowed: meshes are static (no mass, no motion)")
 	check.fails(function() w:add_mesh{ vertices = v, triangles = tri, frition = 1 } end, "add_mesh: unknown field 'frition'")
-	check.fails(function() w:add_mesh{ vertices = v, triangles = tri, friction = -1 } end, "add_mesh: friction must be a number >= 0, got -1")
+	check.fails(function() w:add_mesh{ vertices = v, triangles = tri, friction = -1 } end, "add_mesh: friction must be a number in [0, 1000], got -1")
 	check.fails(function() w:add_mesh(3) end, "add_mesh: expected a table of fields, got 3")
 	-- static = true is accepted (it is what a mesh is anyway).
 	check.eq(w:add_mesh{ vertices = v, triangles = tri, static = true }.type, "static", "static = true")

@@ -69,7 +69,7 @@ typedef struct PairLog
 	bool unordered; ///< a pair came with shapeIndexA >= shapeIndexB
 } PairLog;
 
-static void LogPair( int32_t shapeIndexA, int32_t shapeIndexB, void* context )
+static bool LogPair( int32_t shapeIndexA, int32_t shapeIndexB, void* context )
 {
 	PairLog* log = context;
 	if ( shapeIndexA >= shapeIndexB )
@@ -78,6 +78,7 @@ static void LogPair( int32_t shapeIndexA, int32_t shapeIndexB, void* context )
 	}
 	assert_true( log->count < MAX_PAIRS );
 	log->keys[log->count++] = TB_SHAPE_PAIR_KEY( shapeIndexA, shapeIndexB );
+	return true;
 }
 
 #define MAX_TEST_PROXIES 400

@@ -32,6 +32,16 @@
 /// Mass range of a dynamic body, kg: lighter bodies are made this heavy (tiny densities).
 #define TB_MIN_MASS 1.0e-6f
 #define TB_MAX_MASS 1.0e12f
+/// Largest |component| of the world's gravity, m/s^2 (a thousand g).
+#define TB_MAX_GRAVITY 1.0e4f
+/// Largest friction and restitution coefficients of a shape (real materials are below 2 and 1).
+#define TB_MAX_FRICTION 1.0e3f
+#define TB_MAX_RESTITUTION 1.0e3f
+/// Largest linear or angular damping of a body, 1/s (damps a velocity to nothing in a microsecond).
+#define TB_MAX_DAMPING 1.0e6f
+/// Largest stiffness of a soft constraint (contacts, joints, springs), Hz: past it a constraint is
+/// rigid to float precision at any time step the world accepts.
+#define TB_MAX_HERTZ 1.0e6f
 
 /// Largest number of input points accepted by the hull builder.
 #define TB_MAX_HULL_POINTS 1024
@@ -339,6 +349,10 @@ typedef struct tbManifoldPoint
 	float normalImpulse;     ///< accumulated by the solver, N s (warm starting)
 	float tangentImpulse[2]; ///< friction impulses along the manifold's tangents
 	float maxNormalImpulse;  ///< largest normal impulse during the last step (events)
+	/// Normal impulse over the whole last step, N s: the sum of its sub-steps' (soft mode; in the
+	/// other modes the accumulated impulse) and the restitution's. A body of mass m resting on
+	/// the ground under gravity g gets m g dt in all.
+	float stepNormalImpulse;
 	float normalVelocity;    ///< relative normal velocity before the solve (restitution)
 	uint32_t id;       ///< feature key: equal ids on consecutive steps mean the same contact
 	bool persisted;    ///< matched a point of the previous step's manifold

@@ -47,7 +47,7 @@ typedef struct tbJointDef
 	bool collideConnected;     ///< let the two bodies collide with each other, default false
 	float breakForce;          ///< N: the joint breaks when its constraint force exceeds this, default FLT_MAX
 	float breakTorque;         ///< N m: the same for the constraint torque, default FLT_MAX
-	const char* name;          ///< optional, copied (up to 31 characters)
+	const char* name;          ///< optional, copied (up to 31 bytes; a longer name is cut before the first UTF-8 character that does not fit)
 	void* userData;
 	int internalValue;         ///< set by the default functions; catches uninitialised defs
 } tbJointDef;
@@ -72,6 +72,9 @@ typedef struct tbDistanceJointDef
 
 /// Largest rest or minimum length of a distance joint, m: the world's coordinate range
 /// (TB_MAX_POSITION). A longer rod could never be satisfied and its error overflows the solver.
+/// Largest |servo angle| a hinge accepts, rad (it is wrapped into [-pi, pi]; past this the float
+/// has lost the fraction of a turn).
+#define TB_MAX_SERVO_ANGLE 1.0e3f
 #define TB_MAX_JOINT_LENGTH 1.0e6f
 
 /// Largest velocity a joint's position correction asks for: m/s on linear rows, rad/s on angular
@@ -98,7 +101,7 @@ typedef struct tbHingeJointDef
 	float motorSpeed;     ///< target relative angular speed, rad/s
 	float maxMotorTorque; ///< N m (>= 0), default 0
 	bool enableServo;     ///< drive the angle to servoAngle, default false
-	float servoAngle;     ///< rad, in [-pi, pi]
+	float servoAngle;     ///< rad, wrapped into [-pi, pi]; |angle| at most TB_MAX_SERVO_ANGLE
 	float maxServoTorque; ///< N m (>= 0), default 0
 	float servoGain;      ///< 1/s (> 0): the servo drives the speed to gain * (servoAngle - angle), default 10
 	float maxServoSpeed;  ///< rad/s (> 0): cap on that speed, default 2 pi
@@ -316,6 +319,9 @@ TB_API bool tbJoint_GetCollideConnected( tbJointId jointId );
 TB_API const char* tbJoint_GetName( tbJointId jointId );
 TB_API tbResult tbJoint_SetName( tbJointId jointId, const char* name );
 TB_API void* tbJoint_GetUserData( tbJointId jointId );
+/// Bytes the joint holds in its world (its record; a custom joint's rows data too). 0 for an
+/// invalid id.
+TB_API size_t tbJoint_GetMemorySize( tbJointId jointId );
 TB_API void tbJoint_SetUserData( tbJointId jointId, void* userData );
 TB_API tbResult tbJoint_WakeBodies( tbJointId jointId );
 

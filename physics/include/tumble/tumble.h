@@ -22,6 +22,9 @@ TB_API bool tbWorld_IsValid( tbWorldId worldId );
 TB_API int tbGetWorldCount( void );
 
 /// Advance the world by timeStep seconds (one solver step; soft mode sub-steps inside).
+/// tbResult_outOfMemory when the allocator refused memory during the step: the step was taken as
+/// far as memory allowed (tbWorldCounters.allocationFailures says what was dropped) and the world
+/// stays valid, steppable and destroyable.
 TB_API tbResult tbWorld_Step( tbWorldId worldId, float timeStep );
 
 TB_API tbResult tbWorld_SetGravity( tbWorldId worldId, tbVec3 gravity );
@@ -160,6 +163,10 @@ TB_API int tbBody_GetShapes( tbBodyId bodyId, tbShapeId* out, int capacity );
 TB_API int tbBody_GetJoints( tbBodyId bodyId, tbJointId* out, int capacity );
 /// World AABB of all shapes.
 TB_API tbAABB tbBody_ComputeAABB( tbBodyId bodyId );
+/// Bytes the body holds in its world: its record, its shapes' records and broad-phase nodes, and
+/// their hulls and meshes (a mesh shared with a snapshot counted whole). 0 for an invalid id. For
+/// hosts that account memory per script (the runtime's --memory of a mod).
+TB_API size_t tbBody_GetMemorySize( tbBodyId bodyId );
 
 // Shape ------------------------------------------------------------------------------------------
 

@@ -94,7 +94,7 @@ typedef struct tbBodyDef
 	float angularDamping;    ///< 1/s, default 0
 	float gravityScale;      ///< default 1
 	float sleepThreshold;    ///< m/s below which the body may sleep, default 0.05
-	const char* name;        ///< optional, copied (up to 31 chars)
+	const char* name;        ///< optional, copied (up to 31 bytes; a longer name is cut before the first UTF-8 character that does not fit)
 	void* userData;
 	bool enableSleep;        ///< default true
 	bool isAwake;            ///< default true
@@ -225,4 +225,9 @@ typedef struct tbWorldCounters
 	float stepMs;          ///< wall time of the last step, ms
 	float maxPenetration;  ///< deepest contact point after the last step, m
 	long allocationCount;  ///< library allocations so far
+	/// Allocations refused during the last step (the allocator returned NULL). The step then
+	/// drops what they would have held: new pairs and contacts (found again when a proxy next
+	/// moves), events, wake-ups, or, without memory for the solver's arrays, the whole solve (every
+	/// body keeps its pose and velocity for that step). tbWorld_Step returns tbResult_outOfMemory.
+	int allocationFailures;
 } tbWorldCounters;
