@@ -312,22 +312,24 @@ static bool tbSolveContactPosition( tbStepContext* ctx, tbContactConstraint* c )
 	const float slop = ctx->linearSlop;
 	const float activation = soft ? -TB_SOFT_RANGE : -ctx->linearSlop;
 	const float maxCorrection = TB_MAX_LINEAR_CORRECTION;
-	tbBodyState a = *tbGetState( ctx, c->indexA );
-	tbBodyState b = *tbGetState( ctx, c->indexB );
+	const tbBodyState* sa = tbGetState( ctx, c->indexA );
+	const tbBodyState* sb = tbGetState( ctx, c->indexB );
 
 	// Most contacts are nowhere near the activation depth: bound every point's current separation
 	// from below without rotating its anchors, and skip the contact when no point can activate.
 	// s = separation0 + n.(dpB - dpA) + n.(R_B rB - rB) - n.(R_A rA - rA), and a rotation by the unit
 	// quaternion q moves r by |R r - r| = 2 sin(theta / 2) |r_perp| <= 2 |q.xyz| |r|. The margin
 	// covers float rounding in tbCurrentSeparation, so a skip never changes the result.
-	float reach = 2.0f * ( tbLength( tbMakeVec3( a.dq.x, a.dq.y, a.dq.z ) ) * c->maxLeverA +
-						   tbLength( tbMakeVec3( b.dq.x, b.dq.y, b.dq.z ) ) * c->maxLeverB );
-	float shift = tbDot( c->normal, tbSub( b.dp, a.dp ) );
+	float reach = 2.0f * ( tbLength( tbMakeVec3( sa->dq.x, sa->dq.y, sa->dq.z ) ) * c->maxLeverA +
+						   tbLength( tbMakeVec3( sb->dq.x, sb->dq.y, sb->dq.z ) ) * c->maxLeverB );
+	float shift = tbDot( c->normal, tbSub( sb->dp, sa->dp ) );
 	float margin = 1.0e-4f + 1.0e-5f * ( c->maxLeverA + c->maxLeverB + tbAbsFloat( shift ) + tbAbsFloat( c->minSeparation0 ) );
 	if ( c->minSeparation0 + shift - reach - margin >= activation )
 	{
 		return false;
 	}
+	tbBodyState a = *sa;
+	tbBodyState b = *sb;
 
 	bool moved = false;
 	for ( int p = 0; p < c->pointCount; ++p )
