@@ -33,6 +33,9 @@ typedef struct tbBenchOptions
 	int threads;
 	int subSteps; ///< 0: Tumble's default
 	float jointHertz; ///< 0: Tumble's default
+	/// Measure every step's deepest contact (run_max_contact_pen). It computes each contact's
+	/// separation again, outside the timed region but inside a profile of the whole program.
+	bool runMaxPenetration;
 	const char* csvPath;
 } tbBenchOptions;
 
@@ -241,6 +244,7 @@ static void tbBench_Run( tbBenchRun* run, const tbBenchEngine* engine, const tbB
 	// The deepest contact over every step (outside the timed region): a pile's worst overlap is
 	// while it forms, not at the end.
 	const bool collision = tbBench_SceneHasCollision( scene );
+	const bool trackPenetration = collision && options->runMaxPenetration;
 	float runMaxPenetration = 0.0f;
 
 	for ( int step = 0; step < steps; ++step )
@@ -262,7 +266,7 @@ static void tbBench_Run( tbBenchRun* run, const tbBenchEngine* engine, const tbB
 		{
 			tbBench_TrackStep( &tracker, scene, step, positions, rotations );
 		}
-		if ( collision )
+		if ( trackPenetration )
 		{
 			runMaxPenetration = fmaxf( runMaxPenetration, engine->maxContactPenetration( handle ) );
 		}
@@ -291,7 +295,14 @@ static void tbBench_Run( tbBenchRun* run, const tbBenchEngine* engine, const tbB
 	if ( collision )
 	{
 		tbBench_AddField( fields, "max_contact_pen", "%.5f", engine->maxContactPenetration( handle ) );
-		tbBench_AddField( fields, "run_max_contact_pen", "%.5f", runMaxPenetration );
+		if ( trackPenetration )
+		{
+			tbBench_AddField( fields, "run_max_contact_pen", "%.5f", runMaxPenetration );
+		}
+		else
+		{
+			tbBench_AddField( fields, "run_max_contact_pen", "na" );
+		}
 	}
 	else
 	{
@@ -454,6 +465,8 @@ static void tbBench_Usage( FILE* file )
 				   "  --substeps N          Tumble soft-mode sub-steps per step (default: Tumble's own)\n"
 				   "  --joint-hertz HZ      Tumble soft joint stiffness (default: Tumble's own)\n"
 				   "  --simd LEVEL          Tumble's wide joint path: auto, none, sse2 or avx2 (default auto)\n"
+				   "  --run-max-pen on|off  measure the deepest contact of every step (default on; off for\n"
+				   "                        instruction counts of the steps alone)\n"
 				   "  --csv FILE            also write every run as a CSV row\n"
 				   "scenes:" );
 	for ( int i = 0; i < count; ++i )
@@ -556,6 +569,7 @@ static bool tbBench_ParseOptions( tbBenchOptions* options, int argc, char** argv
 {
 	memset( options, 0, sizeof( *options ) );
 	options->threads = 1;
+	options->runMaxPenetration = true;
 	for ( int i = 1; i < argc; ++i )
 	{
 		char* arg = argv[i];
@@ -616,6 +630,11 @@ static bool tbBench_ParseOptions( tbBenchOptions* options, int argc, char** argv
 		else if ( strcmp( arg, "--simd" ) == 0 )
 		{
 			ok = tbBench_ParseSimd( value );
+		}
+		else if ( strcmp( arg, "--run-max-pen" ) == 0 )
+		{
+			ok = strcmp( value, "on" ) == 0 || strcmp( value, "off" ) == 0;
+			options->runMaxPenetration = strcmp( value, "on" ) == 0;
 		}
 		else if ( strcmp( arg, "--csv" ) == 0 )
 		{
