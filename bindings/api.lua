@@ -100,6 +100,8 @@ class {
 		{ "body", "name: string", "tumble.Body?", "the Body with that name, or `nil`" },
 		{ "bodies", "", "tumble.Body[]", "list of every Body, in creation order" },
 		{ "raycast", "from: tumble.Vec3, to: tumble.Vec3, mask?: integer", "tumble.RayHit?", "closest hit `{ body =, point = {x,y,z}, normal = {x,y,z}, fraction = }` or `nil`" },
+		{ "raycast_all", "from: tumble.Vec3, to: tumble.Vec3, mask?: integer", "tumble.RayHit[]", "every hit along the ray, ordered by fraction (see Queries)" },
+		{ "cast", "def: tumble.CastDef", "tumble.RayHit|tumble.RayHit[]|nil", "shape cast: the first hit of a sphere, capsule, box or body swept from `from` to `to`, or `nil`; with `all = true` every hit, ordered by fraction (see Queries)", table = true },
 		{ "overlap_sphere", "center: tumble.Vec3, radius: number", "tumble.Body[]", "list of Bodies touching the sphere" },
 		{ "overlap_box", "lower: tumble.Vec3, upper: tumble.Vec3", "tumble.Body[]", "list of Bodies whose bounds overlap the box" },
 		{ "contacts", "", "tumble.Contact[]", "list of `{ a =, b =, point =, normal =, impulse =, separation = }`, one per contact point of the last step (normal from `a` to `b`, impulse in N s)" },
@@ -478,6 +480,20 @@ def( "tumble.ConstraintRow", "A row returned by a custom constraint's rows funct
 	{ "max", "number", "r", "impulse upper bound, N s (default `math.huge`)" },
 } )
 
+def( "tumble.CastDef", "Fields of `world:cast{...}`: `shape` or `body`, and `to`.", nil, {
+	{ "shape", '"sphere"|"capsule"|"box"', "r", "the shape cast (or give `body`)" },
+	{ "body", "tumble.Body", "r", "cast this body's shapes from its pose; its own shapes are not hit" },
+	{ "radius", "number", "r", "sphere (default 0.5), capsule (default 0.25), m" },
+	{ "half_length", "number", "r", "capsule: half its segment, along its z axis (default 0.5), m" },
+	{ "size", "tumble.Vec3", "r", "box: full edge lengths (default 1 m cube)" },
+	{ "from", "tumble.Vec3", "r", "where the shape's centre starts (required with `shape`)" },
+	{ "rot", "tumble.Quat", "r", "the shape's rotation, kept along the cast (default `{1, 0, 0, 0}`)" },
+	{ "to", "tumble.Vec3", "r", "where the centre (a body: its origin) would end (required)" },
+	{ "mask", "integer", "r", "the layer bits it hits (default all)" },
+	{ "layer", "integer", "r", "its own layer bits, tested against each shape's mask (default all)" },
+	{ "all", "boolean", "r", "return every hit in a list instead of the first (default `false`)" },
+} )
+
 local function record( name, doc, fields )
 	return class { name = name, kind = "record", doc = doc, fields = fields }
 end
@@ -501,11 +517,11 @@ record( "tumble.ConstraintState", "The step-start state a custom constraint's ro
 	{ "sub_dt", "number", "r", "s" },
 	{ "sub_step", "integer", "r", "sub-step index" },
 } )
-record( "tumble.RayHit", "The closest hit of `world:raycast`.", {
+record( "tumble.RayHit", "A hit of `world:raycast`, `world:raycast_all` or `world:cast`.", {
 	{ "body", "tumble.Body", "r", "the Body hit" },
-	{ "point", "tumble.Vec3", "r", "world point, m" },
-	{ "normal", "tumble.Vec3", "r", "surface normal" },
-	{ "fraction", "number", "r", "of the way from `from` to `to`" },
+	{ "point", "tumble.Vec3", "r", "world point on the Body's surface, m" },
+	{ "normal", "tumble.Vec3", "r", "surface normal, out of the Body (against the motion)" },
+	{ "fraction", "number", "r", "of the way from `from` to `to` (0: it started touching)" },
 } )
 record( "tumble.Contact", "One contact point of `world:contacts()`.", {
 	{ "a", "tumble.Body", "r", "first body" },

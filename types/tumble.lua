@@ -212,6 +212,18 @@ function tumble_World:bodies() end
 ---@return tumble.RayHit?
 function tumble_World:raycast(from, to, mask) end
 
+---every hit along the ray, ordered by fraction (see Queries)
+---@param from tumble.Vec3
+---@param to tumble.Vec3
+---@param mask? integer
+---@return tumble.RayHit[]
+function tumble_World:raycast_all(from, to, mask) end
+
+---shape cast: the first hit of a sphere, capsule, box or body swept from `from` to `to`, or `nil`; with `all = true` every hit, ordered by fraction (see Queries)
+---@param def tumble.CastDef
+---@return tumble.RayHit|tumble.RayHit[]|nil
+function tumble_World:cast(def) end
+
 ---list of Bodies touching the sphere
 ---@param center tumble.Vec3
 ---@param radius number
@@ -833,6 +845,21 @@ local tumble_Servo = {}
 ---@field max? number impulse upper bound, N s (default `math.huge`)
 local tumble_ConstraintRow = {}
 
+---Fields of `world:cast{...}`: `shape` or `body`, and `to`.
+---@class tumble.CastDef
+---@field shape? "sphere"|"capsule"|"box" the shape cast (or give `body`)
+---@field body? tumble.Body cast this body's shapes from its pose; its own shapes are not hit
+---@field radius? number sphere (default 0.5), capsule (default 0.25), m
+---@field half_length? number capsule: half its segment, along its z axis (default 0.5), m
+---@field size? tumble.Vec3 box: full edge lengths (default 1 m cube)
+---@field from? tumble.Vec3 where the shape's centre starts (required with `shape`)
+---@field rot? tumble.Quat the shape's rotation, kept along the cast (default `{1, 0, 0, 0}`)
+---@field to? tumble.Vec3 where the centre (a body: its origin) would end (required)
+---@field mask? integer the layer bits it hits (default all)
+---@field layer? integer its own layer bits, tested against each shape's mask (default all)
+---@field all? boolean return every hit in a list instead of the first (default `false`)
+local tumble_CastDef = {}
+
 ---The step-start state a custom constraint's rows function gets.
 ---@class tumble.ConstraintState
 ---@field joint tumble.Joint the joint
@@ -855,12 +882,12 @@ local tumble_ConstraintRow = {}
 ---@field sub_step integer sub-step index
 local tumble_ConstraintState = {}
 
----The closest hit of `world:raycast`.
+---A hit of `world:raycast`, `world:raycast_all` or `world:cast`.
 ---@class tumble.RayHit
 ---@field body tumble.Body the Body hit
----@field point tumble.Vec3 world point, m
----@field normal tumble.Vec3 surface normal
----@field fraction number of the way from `from` to `to`
+---@field point tumble.Vec3 world point on the Body's surface, m
+---@field normal tumble.Vec3 surface normal, out of the Body (against the motion)
+---@field fraction number of the way from `from` to `to` (0: it started touching)
 local tumble_RayHit = {}
 
 ---One contact point of `world:contacts()`.

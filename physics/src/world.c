@@ -764,33 +764,28 @@ void tbWorld_CastRay( tbWorldId worldId, tbVec3 origin, tbVec3 translation, tbQu
 	world->locked = wasLocked;
 }
 
-typedef struct tbClosestContext
+float tbKeepClosestHit( tbShapeId shapeId, tbVec3 point, tbVec3 normal, float fraction, void* context )
 {
-	tbRayResult result;
-} tbClosestContext;
-
-static float tbClosestFcn( tbShapeId shapeId, tbVec3 point, tbVec3 normal, float fraction, void* context )
-{
-	tbClosestContext* cc = context;
-	if ( cc->result.hit && fraction >= cc->result.fraction )
+	tbRayResult* result = context;
+	if ( result->hit && fraction >= result->fraction )
 	{
-		return cc->result.fraction;
+		return result->fraction;
 	}
-	cc->result.shapeId = shapeId;
-	cc->result.bodyId = tbShape_GetBody( shapeId );
-	cc->result.point = point;
-	cc->result.normal = normal;
-	cc->result.fraction = fraction;
-	cc->result.hit = true;
+	result->shapeId = shapeId;
+	result->bodyId = tbShape_GetBody( shapeId );
+	result->point = point;
+	result->normal = normal;
+	result->fraction = fraction;
+	result->hit = true;
 	return fraction;
 }
 
 tbRayResult tbWorld_CastRayClosest( tbWorldId worldId, tbVec3 origin, tbVec3 translation, tbQueryFilter filter )
 {
-	tbClosestContext cc;
-	memset( &cc, 0, sizeof( cc ) );
-	tbWorld_CastRay( worldId, origin, translation, filter, tbClosestFcn, &cc );
-	return cc.result;
+	tbRayResult result;
+	memset( &result, 0, sizeof( result ) );
+	tbWorld_CastRay( worldId, origin, translation, filter, tbKeepClosestHit, &result );
+	return result;
 }
 
 typedef struct tbOverlapContext

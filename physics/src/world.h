@@ -113,3 +113,6 @@ void tbReportContactBegin( tbWorld* world, const tbShape* shapeA, const tbShape*
 void tbPushContactEnd( tbWorld* world, const tbContactEndEvent* ev );
 void tbPushSensorEvent( tbWorld* world, const tbSensorEvent* ev, bool begin );
 void tbPushJointBreak( tbWorld* world, const tbJointBreakEvent* ev );
+/// A tbCastResultFcn that keeps the closest hit in the tbRayResult at context (clipping the cast
+/// to it), for the Closest forms of the ray and shape casts.
+float tbKeepClosestHit( tbShapeId shapeId, tbVec3 point, tbVec3 normal, float fraction, void* context );

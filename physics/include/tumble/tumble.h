@@ -68,6 +68,26 @@ TB_API void tbWorld_OverlapAABB( tbWorldId worldId, tbAABB aabb, tbQueryFilter f
 /// transform. Build the proxy with tbMakeSphereProxy/tbMakeCapsuleProxy/tbMakeHullProxy.
 TB_API void tbWorld_OverlapShape( tbWorldId worldId, const tbShapeProxy* proxy, tbTransform transform,
 								  tbQueryFilter filter, tbOverlapResultFcn* fcn, void* context );
+/// Shape casts: a convex shape (proxy points in its own frame, placed by transform, as for
+/// tbWorld_OverlapShape) swept along translation without turning. Each shape it would touch is
+/// reported to fcn (as for rays: it returns the new max fraction, 0 stops) with the fraction of
+/// the translation at first contact, the contact point on the shape hit and the normal out of that
+/// shape (against the motion). A shape already touching or overlapping the cast shape at its start
+/// is reported at fraction 0 with the normal that separates them fastest (penetration direction;
+/// a mesh triangle's face normal, turned towards the cast shape). Mesh shapes report their first
+/// triangle hit. Sensors are reported as for rays; filter as for rays. Same limits as
+/// tbWorld_OverlapShape (a proxy of more than TB_MAX_HULL_POINTS points, or points beyond
+/// TB_MAX_SHAPE_SIZE, casts nothing).
+TB_API void tbWorld_CastShape( tbWorldId worldId, const tbShapeProxy* proxy, tbTransform transform, tbVec3 translation,
+							   tbQueryFilter filter, tbCastResultFcn* fcn, void* context );
+/// The first hit of a shape cast (hit false when none).
+TB_API tbRayResult tbWorld_CastShapeClosest( tbWorldId worldId, const tbShapeProxy* proxy, tbTransform transform,
+											 tbVec3 translation, tbQueryFilter filter );
+/// Cast every convex shape of a body from its current pose along translation, skipping the body's
+/// own shapes: each (shape of the body, shape hit) pair is reported as by tbWorld_CastShape.
+TB_API void tbWorld_CastBody( tbBodyId bodyId, tbVec3 translation, tbQueryFilter filter, tbCastResultFcn* fcn,
+							  void* context );
+TB_API tbRayResult tbWorld_CastBodyClosest( tbBodyId bodyId, tbVec3 translation, tbQueryFilter filter );
 /// Shapes that actually overlap a sphere (exact test).
 TB_API void tbWorld_OverlapSphere( tbWorldId worldId, tbVec3 center, float radius, tbQueryFilter filter,
 								   tbOverlapResultFcn* fcn, void* context );
