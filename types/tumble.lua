@@ -284,6 +284,11 @@ function tumble_World:is_valid() end
 ---@field awake boolean the opposite of `sleeping`
 ---@field gravity_scale number multiplies the world's gravity
 ---@field ccd boolean continuous collision
+---@field layer integer collision category bits of all its shapes (read: the first shape's); contacts are re-paired next step
+---@field mask integer the category bits its shapes collide with (as `layer`)
+---@field group integer collision group of all its shapes: same positive always collides, same negative never
+---@field sensor boolean all its shapes report events only, no collision response
+---@field fixed_rotation boolean never rotates (setting it stops its spin)
 ---@field world tumble.World (read only) its World
 ---@field id integer (read only) unique among live bodies of a world
 ---@field shape_count integer (read only) number of shapes

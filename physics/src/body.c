@@ -728,6 +728,33 @@ tbResult tbBody_SetBullet( tbBodyId bodyId, bool flag )
 	return r;
 }
 
+tbResult tbBody_SetFixedRotation( tbBodyId bodyId, bool flag )
+{
+	tbWorld* world;
+	tbBody* body;
+	tbResult r = tbGetMutableBody( bodyId, &world, &body );
+	if ( r == tbResult_ok && body->fixedRotation != flag )
+	{
+		body->fixedRotation = flag;
+		tbSetInverseMass( body );
+		if ( flag )
+		{
+			body->angularVelocity = tb_vec3_zero;
+		}
+		if ( body->type != tbBody_static )
+		{
+			tbWakeBody( world, body );
+		}
+	}
+	return r;
+}
+
+bool tbBody_IsFixedRotation( tbBodyId bodyId )
+{
+	tbBody* body = tbGetBodyChecked( bodyId, NULL );
+	return body != NULL && body->fixedRotation;
+}
+
 bool tbBody_IsBullet( tbBodyId bodyId )
 {
 	tbBody* body = tbGetBodyChecked( bodyId, NULL );

@@ -168,6 +168,9 @@ TB_API bool tbBody_IsAwake( tbBodyId bodyId );
 TB_API tbResult tbBody_SetAwake( tbBodyId bodyId, bool awake );
 TB_API tbResult tbBody_EnableSleep( tbBodyId bodyId, bool enable );
 TB_API tbResult tbBody_SetBullet( tbBodyId bodyId, bool flag );
+/// Lock or free the body's rotation (infinite inertia; locking also stops its spin). Wakes it.
+TB_API tbResult tbBody_SetFixedRotation( tbBodyId bodyId, bool flag );
+TB_API bool tbBody_IsFixedRotation( tbBodyId bodyId );
 TB_API bool tbBody_IsBullet( tbBodyId bodyId );
 TB_API const char* tbBody_GetName( tbBodyId bodyId );
 TB_API tbResult tbBody_SetName( tbBodyId bodyId, const char* name );
@@ -215,7 +218,12 @@ TB_API float tbShape_GetRestitution( tbShapeId shapeId );
 TB_API tbResult tbShape_SetRestitution( tbShapeId shapeId, float restitution );
 TB_API float tbShape_GetDensity( tbShapeId shapeId );
 TB_API tbResult tbShape_SetDensity( tbShapeId shapeId, float density, bool updateBodyMass );
+/// Change the collision filter (see tbShapeDef) while running: the shape's contacts end (with end
+/// events) and the broad phase pairs it again under the new filter in the next step; its body wakes.
 TB_API tbResult tbShape_SetFilter( tbShapeId shapeId, uint64_t categoryBits, uint64_t maskBits, int32_t groupIndex );
+TB_API tbResult tbShape_GetFilter( tbShapeId shapeId, uint64_t* categoryBits, uint64_t* maskBits, int32_t* groupIndex );
+/// Make the shape a sensor (events only) or a solid again, as tbShape_SetFilter re-pairs it.
+TB_API tbResult tbShape_SetSensor( tbShapeId shapeId, bool isSensor );
 TB_API bool tbShape_IsSensor( tbShapeId shapeId );
 TB_API tbAABB tbShape_GetAABB( tbShapeId shapeId );
 TB_API void* tbShape_GetUserData( tbShapeId shapeId );

@@ -1,0 +1,63 @@
+-- Lua API: gameplay settings changed while running (layer, mask, group, sensor, fixed_rotation),
+-- explosions and one-way bodies.
+local tb = require "tumble"
+local check = require "lib.check"
+
+local scene = { steps = 1 }
+
+local function step(w, n)
+	for _ = 1, n do
+		w:step(1 / 60)
+	end
+end
+
+local function runtime_changes()
+	local w = tb.world{}
+	w:add_box{ size = { 40, 40, 2 }, pos = { 0, 0, -1 }, static = true }
+	local crate = w:add_box{ pos = { 0, 0, 0.5 } }
+	local ghost = w:add_box{ pos = { 3, 0, 3 }, mask = 0 }
+	check.eq(crate.layer, 1, "default layer")
+	check.eq(crate.mask, -1, "default mask: all bits")
+	check.eq(ghost.mask, 0, "mask given")
+	check.eq(crate.group, 0, "default group")
+	check.eq(crate.sensor, false, "not a sensor")
+	check.eq(crate.fixed_rotation, false, "rotates")
+
+	-- The ghost (mask 0) falls; given the ground's layer back on the way down, it lands.
+	step(w, 20)
+	ghost.mask = 1
+	check.eq(ghost.mask, 1, "mask set")
+	step(w, 120)
+	check.near(select(3, ghost:position()), 0.5, 0.01, "the ghost landed (m)")
+
+	-- The crate's mask stops leaving out the ground: it falls through.
+	crate.mask = ~1
+	step(w, 60)
+	check.truthy(select(3, crate:position()) < -1, "the crate fell through the ground")
+
+	ghost.layer = 4
+	check.eq(ghost.layer, 4, "layer set")
+	ghost.group = -2
+	check.eq(ghost.group, -2, "group set")
+	ghost.sensor = true
+	check.eq(ghost.sensor, true, "sensor set")
+	step(w, 60)
+	check.truthy(select(3, ghost:position()) < -1, "a sensor falls through the ground")
+
+	ghost.fixed_rotation = true
+	check.eq(ghost.fixed_rotation, true, "fixed_rotation set")
+	ghost:apply_impulse({ 0, 100, 0 }, { ghost:to_world(0.5, 0, 0) })
+	check.vec({ 0, 0, 0 }, 0, "no spin with fixed rotation", ghost:angular_velocity())
+
+	check.fails(function() ghost.mask = 1.5 end, "Body.mask: must be an integer of layer bits, got 1.5")
+	check.fails(function() ghost.group = 2 ^ 40 end, "Body.group: must be an integer in [-2^31, 2^31 - 1], got 1099511627776")
+	check.fails(function() ghost.sensor = 1 end, "Body.sensor: value must be true or false, got 1")
+	check.fails(function() ghost.fixed_rotation = "yes" end, "Body.fixed_rotation: value must be true or false, got 'yes'")
+	w:destroy()
+end
+
+function scene.setup(world)
+	runtime_changes()
+end
+
+return scene
