@@ -102,6 +102,7 @@ class {
 		{ "raycast", "from: tumble.Vec3, to: tumble.Vec3, mask?: integer", "tumble.RayHit?", "closest hit `{ body =, point = {x,y,z}, normal = {x,y,z}, fraction = }` or `nil`" },
 		{ "raycast_all", "from: tumble.Vec3, to: tumble.Vec3, mask?: integer", "tumble.RayHit[]", "every hit along the ray, ordered by fraction (see Queries)" },
 		{ "cast", "def: tumble.CastDef", "tumble.RayHit|tumble.RayHit[]|nil", "shape cast: the first hit of a sphere, capsule, box or body swept from `from` to `to`, or `nil`; with `all = true` every hit, ordered by fraction (see Queries)", table = true },
+		{ "explode", "def: tumble.ExplosionDef", "integer", "push dynamic bodies away from a point (see Explosions); returns how many it pushed", table = true },
 		{ "overlap_sphere", "center: tumble.Vec3, radius: number", "tumble.Body[]", "list of Bodies touching the sphere" },
 		{ "overlap_box", "lower: tumble.Vec3, upper: tumble.Vec3", "tumble.Body[]", "list of Bodies whose bounds overlap the box" },
 		{ "contacts", "", "tumble.Contact[]", "list of `{ a =, b =, point =, normal =, impulse =, separation = }`, one per contact point of the last step (normal from `a` to `b`, impulse in N s)" },
@@ -497,6 +498,14 @@ def( "tumble.CastDef", "Fields of `world:cast{...}`: `shape` or `body`, and `to`
 	{ "mask", "integer", "r", "the layer bits it hits (default all)" },
 	{ "layer", "integer", "r", "its own layer bits, tested against each shape's mask (default all)" },
 	{ "all", "boolean", "r", "return every hit in a list instead of the first (default `false`)" },
+} )
+
+def( "tumble.ExplosionDef", "Fields of `world:explode{...}`.", nil, {
+	{ "center", "tumble.Vec3", "r", "where it goes off (required)" },
+	{ "impulse", "number", "r", "N s given to each dynamic body in reach (required)" },
+	{ "radius", "number", "r", "bodies whose surface is this close get the whole impulse, m (default 1)" },
+	{ "falloff", "number", "r", "beyond `radius` the impulse falls linearly to 0 over this distance, m (default 0)" },
+	{ "mask", "integer", "r", "only bodies on these layers (default all)" },
 } )
 
 local function record( name, doc, fields )

@@ -226,6 +226,8 @@ int tbLuaWorld_AddMesh( lua_State* L );
 int tbLuaWorld_RayCast( lua_State* L );
 int tbLuaWorld_RayCastAll( lua_State* L );
 int tbLuaWorld_Cast( lua_State* L );
+/// world:explode{...} (l_gameplay.c)
+int tbLuaWorld_Explode( lua_State* L );
 
 /// Register the World and Body types (called by luaopen_tumble).
 void tbLua_OpenWorld( lua_State* L );

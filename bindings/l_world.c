@@ -1079,6 +1079,7 @@ void tbLua_OpenWorld( lua_State* L )
 		{ "raycast", tbLuaWorld_RayCast },
 		{ "raycast_all", tbLuaWorld_RayCastAll },
 		{ "cast", tbLuaWorld_Cast },
+		{ "explode", tbLuaWorld_Explode },
 		{ "overlap_sphere", tbWorld_OverlapSphereMethod },
 		{ "overlap_box", tbWorld_OverlapBox },
 		{ "contacts", tbWorld_Contacts },

@@ -224,6 +224,11 @@ function tumble_World:raycast_all(from, to, mask) end
 ---@return tumble.RayHit|tumble.RayHit[]|nil
 function tumble_World:cast(def) end
 
+---push dynamic bodies away from a point (see Explosions); returns how many it pushed
+---@param def tumble.ExplosionDef
+---@return integer
+function tumble_World:explode(def) end
+
 ---list of Bodies touching the sphere
 ---@param center tumble.Vec3
 ---@param radius number
@@ -864,6 +869,15 @@ local tumble_ConstraintRow = {}
 ---@field layer? integer its own layer bits, tested against each shape's mask (default all)
 ---@field all? boolean return every hit in a list instead of the first (default `false`)
 local tumble_CastDef = {}
+
+---Fields of `world:explode{...}`.
+---@class tumble.ExplosionDef
+---@field center? tumble.Vec3 where it goes off (required)
+---@field impulse? number N s given to each dynamic body in reach (required)
+---@field radius? number bodies whose surface is this close get the whole impulse, m (default 1)
+---@field falloff? number beyond `radius` the impulse falls linearly to 0 over this distance, m (default 0)
+---@field mask? integer only bodies on these layers (default all)
+local tumble_ExplosionDef = {}
 
 ---The step-start state a custom constraint's rows function gets.
 ---@class tumble.ConstraintState

@@ -56,8 +56,28 @@ local function runtime_changes()
 	w:destroy()
 end
 
+local function explosions()
+	local w = tb.world{ gravity = { 0, 0, 0 } }
+	-- Masses 2 kg and 4 kg: radius 0.5, density chosen by mass.
+	local banded = w:add_sphere{ radius = 0.5, pos = { 3, 0, 0 }, mass = 2 }
+	local inside = w:add_sphere{ radius = 0.5, pos = { 0, 1.5, 0 }, mass = 4 }
+	local far = w:add_sphere{ radius = 0.5, pos = { 0, 0, -4 }, mass = 1 }
+	local wall = w:add_box{ pos = { -1.5, 0, 0 }, static = true }
+	check.eq(w:explode{ center = { 0, 0, 0 }, impulse = 10, radius = 2, falloff = 1 }, 2, "bodies pushed")
+	check.vec({ 2.5, 0, 0 }, 1e-5, "half of 10 N s on 2 kg (m/s)", banded:velocity())
+	check.vec({ 0, 2.5, 0 }, 1e-5, "all of 10 N s on 4 kg (m/s)", inside:velocity())
+	check.vec({ 0, 0, 0 }, 0, "out of reach", far:velocity())
+	check.vec({ 0, 0, 0 }, 0, "static bodies stay", wall:velocity())
+	check.eq(w:explode{ center = { 0, 0, 0 }, impulse = 10, radius = 10, mask = 2 }, 0, "no body on layer 2")
+	check.fails(function() w:explode{ impulse = 1 } end, "explode: center must be 3 finite numbers, got nil")
+	check.fails(function() w:explode{ center = { 0, 0, 0 } } end, "explode: impulse must be a finite number (N s), got nil")
+	check.fails(function() w:explode{ center = { 0, 0, 0 }, impulse = 1, radius = -1 } end, "explode: radius must be a number >= 0, got -1")
+	w:destroy()
+end
+
 function scene.setup(world)
 	runtime_changes()
+	explosions()
 end
 
 return scene

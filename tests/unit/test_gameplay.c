@@ -112,12 +112,48 @@ static void fixed_rotation_change( void** state )
 	tbDestroyWorld( world );
 }
 
+// The exact velocity change of spheres inside the radius, in the falloff band and out of reach.
+static void explosion_impulse( void** state )
+{
+	(void)state;
+	tbWorldDef def = tbDefaultWorldDef();
+	def.gravity = tb_vec3_zero;
+	tbWorldId world = tbCreateWorld( &def );
+	// Surface 2.5 m from the centre: halfway through a 1 m falloff band after a 2 m radius.
+	tbBodyId banded = th_addSphere( world, tbMakeVec3( 3.0f, 0.0f, 0.0f ), 0.5f, 2.0f );
+	// Surface 1 m away, inside the radius: the whole impulse.
+	tbBodyId inside = th_addSphere( world, tbMakeVec3( 0.0f, 1.5f, 0.0f ), 0.5f, 4.0f );
+	// Surface 3.5 m away: out of reach.
+	tbBodyId far = th_addSphere( world, tbMakeVec3( 0.0f, 0.0f, -4.0f ), 0.5f, 1.0f );
+	tbExplosionDef blast = tbDefaultExplosionDef();
+	blast.radius = 2.0f;
+	blast.falloff = 1.0f;
+	blast.impulse = 10.0f;
+	assert_int_equal( tbWorld_Explode( world, &blast ), 2 );
+	tbVec3 v = tbBody_GetLinearVelocity( banded );
+	assert_float_equal( v.x, 0.5f * 10.0f / 2.0f, 1e-5f );
+	assert_float_equal( v.y, 0.0f, 1e-6f );
+	assert_float_equal( v.z, 0.0f, 1e-6f );
+	v = tbBody_GetLinearVelocity( inside );
+	assert_float_equal( v.y, 10.0f / 4.0f, 1e-5f );
+	assert_float_equal( tbLength( tbBody_GetAngularVelocity( inside ) ), 0.0f, 0.0f );
+	assert_float_equal( tbLength( tbBody_GetLinearVelocity( far ) ), 0.0f, 0.0f );
+
+	// Layers: a mask without the spheres' layer pushes nothing; a bad def is refused.
+	blast.maskBits = 2;
+	assert_int_equal( tbWorld_Explode( world, &blast ), 0 );
+	blast.radius = -1.0f;
+	assert_int_equal( tbWorld_Explode( world, &blast ), -1 );
+	tbDestroyWorld( world );
+}
+
 int main( void )
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test( mask_change_stops_and_starts_contacts ),
 		cmocka_unit_test( group_change_and_sensor_change ),
 		cmocka_unit_test( fixed_rotation_change ),
+		cmocka_unit_test( explosion_impulse ),
 	};
 	return cmocka_run_group_tests( tests, NULL, NULL );
 }

@@ -92,6 +92,12 @@ TB_API tbRayResult tbWorld_CastBodyClosest( tbBodyId bodyId, tbVec3 translation,
 TB_API void tbWorld_OverlapSphere( tbWorldId worldId, tbVec3 center, float radius, tbQueryFilter filter,
 								   tbOverlapResultFcn* fcn, void* context );
 
+/// Push dynamic bodies away from def->position: a body whose nearest shape surface is d from the
+/// centre gets impulse * s along (centre of mass - position), with s = 1 for d <= radius, falling
+/// linearly to 0 at radius + falloff; velocity changes by that over its mass (no spin). Wakes the
+/// bodies. Returns how many were pushed, or -1 for a bad world or def, or a locked world.
+TB_API int tbWorld_Explode( tbWorldId worldId, const tbExplosionDef* def );
+
 /// Number of live bodies; fill ids (in creation order) up to capacity; returns the count.
 TB_API int tbWorld_GetBodies( tbWorldId worldId, tbBodyId* out, int capacity );
 /// First body with this name, or null.

@@ -144,6 +144,18 @@ typedef struct tbRayResult
 	bool hit;
 } tbRayResult;
 
+/// A radial impulse (tbWorld_Explode).
+typedef struct tbExplosionDef
+{
+	tbVec3 position; ///< centre, m
+	float radius;    ///< dynamic bodies whose shapes come this close get the whole impulse, m (default 1)
+	float falloff;   ///< beyond radius the impulse falls linearly to zero over this distance, m (default 0)
+	float impulse;   ///< N s given to each body in reach, away from the centre through its centre of mass
+	uint64_t maskBits; ///< only bodies with a shape on these layers (default all)
+} tbExplosionDef;
+
+TB_API tbExplosionDef tbDefaultExplosionDef( void );
+
 /// Filter for queries.
 typedef struct tbQueryFilter
 {
