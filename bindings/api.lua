@@ -172,6 +172,7 @@ class {
 		{ "group", "integer", "rw", "collision group of all its shapes: same positive always collides, same negative never" },
 		{ "sensor", "boolean", "rw", "all its shapes report events only, no collision response" },
 		{ "fixed_rotation", "boolean", "rw", "never rotates (setting it stops its spin)" },
+		{ "one_way", "tumble.Vec3?", "rw", "a one-way body (platform) blocks only bodies arriving from the side this normal points to (see One-way bodies); `nil` or `false`: solid" },
 		{ "world", "tumble.World", "r", "its World" },
 		{ "id", "integer", "r", "unique among live bodies of a world" },
 		{ "shape_count", "integer", "r", "number of shapes" },
@@ -302,6 +303,7 @@ local bodyFields = {
 	{ "angular_damping", "number", "r", "1/s" },
 	{ "gravity_scale", "number", "r", "default 1" },
 	{ "fixed_rotation", "boolean", "r", "never rotates" },
+	{ "one_way", "tumble.Vec3", "r", "a one-way body: blocks only from the side this normal points to (world frame)" },
 	{ "can_sleep", "boolean", "r", "default `true`" },
 	{ "awake", "boolean", "r", "default `true`" },
 }

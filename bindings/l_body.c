@@ -185,6 +185,7 @@ static void tbReadBodyFields( tbLuaDef* def, tbLuaBodyFields* f )
 	tbDef_Number( def, "angular_damping", &f->bodyDef.angularDamping, tbCheck_nonNegative );
 	tbDef_Number( def, "gravity_scale", &f->bodyDef.gravityScale, tbCheck_finite );
 	tbDef_Bool( def, "fixed_rotation", &f->bodyDef.fixedRotation );
+	tbDef_Vec3( def, "one_way", &f->bodyDef.oneWayNormal, tbCheck_nonZero );
 	tbDef_Bool( def, "can_sleep", &f->bodyDef.enableSleep );
 	tbDef_Bool( def, "awake", &f->bodyDef.isAwake );
 }
@@ -832,6 +833,33 @@ static int tbBody_SetFixedRotationProp( lua_State* L )
 	return 0;
 }
 
+static int tbBody_GetOneWayProp( lua_State* L )
+{
+	tbLuaBody* body = tbLua_CheckBody( L, 1, "one_way" );
+	tbVec3 normal = tbBody_GetOneWay( body->id );
+	if ( tbLengthSquared( normal ) == 0.0f )
+	{
+		lua_pushnil( L );
+	}
+	else
+	{
+		tbLua_PushVec3Table( L, normal );
+	}
+	return 1;
+}
+
+static int tbBody_SetOneWayProp( lua_State* L )
+{
+	tbLuaBody* body = tbCheckMutableBody( L, "one_way" );
+	tbVec3 normal = tb_vec3_zero;
+	if ( lua_isnil( L, 3 ) == false && !( lua_isboolean( L, 3 ) && lua_toboolean( L, 3 ) == 0 ) )
+	{
+		normal = tbLua_CheckVec3( L, 3, "Body.one_way", "value", tbCheck_nonZero );
+	}
+	tbBodyCheckResult( L, tbBody_SetOneWay( body->id, normal ), "Body.one_way" );
+	return 0;
+}
+
 static int tbBody_GetWorldProp( lua_State* L )
 {
 	tbLua_CheckBody( L, 1, "world" );
@@ -896,6 +924,7 @@ void tbLua_OpenBody( lua_State* L )
 		{ "group", tbBody_GetGroup, tbBody_SetGroup },
 		{ "sensor", tbBody_GetSensor, tbBody_SetSensor },
 		{ "fixed_rotation", tbBody_GetFixedRotation, tbBody_SetFixedRotationProp },
+		{ "one_way", tbBody_GetOneWayProp, tbBody_SetOneWayProp },
 		{ "world", tbBody_GetWorldProp, NULL },
 		{ "id", tbBody_GetIdProp, NULL },
 		{ "shape_count", tbBody_GetShapeCount, NULL },

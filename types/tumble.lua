@@ -294,6 +294,7 @@ function tumble_World:is_valid() end
 ---@field group integer collision group of all its shapes: same positive always collides, same negative never
 ---@field sensor boolean all its shapes report events only, no collision response
 ---@field fixed_rotation boolean never rotates (setting it stops its spin)
+---@field one_way tumble.Vec3? a one-way body (platform) blocks only bodies arriving from the side this normal points to (see One-way bodies); `nil` or `false`: solid
 ---@field world tumble.World (read only) its World
 ---@field id integer (read only) unique among live bodies of a world
 ---@field shape_count integer (read only) number of shapes
@@ -635,6 +636,7 @@ local tumble_WorldDef = {}
 ---@field angular_damping? number 1/s
 ---@field gravity_scale? number default 1
 ---@field fixed_rotation? boolean never rotates
+---@field one_way? tumble.Vec3 a one-way body: blocks only from the side this normal points to (world frame)
 ---@field can_sleep? boolean default `true`
 ---@field awake? boolean default `true`
 local tumble_BodyDef = {}

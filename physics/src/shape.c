@@ -284,6 +284,7 @@ static tbShape* tbCreateShapeInternal( tbBodyId bodyId, const tbShapeDef* def, t
 	shape->userData = def->userData;
 	shape->isSensor = def->isSensor;
 	shape->enableContactEvents = def->enableContactEvents;
+	shape->enablePreSolveEvents = def->enablePreSolveEvents;
 	shape->proxyKey = -1;
 	shape->nextShapeId = body->headShapeId;
 	body->headShapeId = index;
@@ -731,6 +732,18 @@ tbResult tbShape_SetSensor( tbShapeId shapeId, bool isSensor )
 	shape->isSensor = isSensor;
 	tbRepairShape( world, shape );
 	return tbResult_ok;
+}
+
+tbResult tbShape_EnablePreSolveEvents( tbShapeId shapeId, bool flag )
+{
+	tbResult r;
+	tbWorld* world;
+	tbShape* shape = tbGetMutableShape( shapeId, 0.0f, &r, &world );
+	if ( shape != NULL )
+	{
+		shape->enablePreSolveEvents = flag;
+	}
+	return r;
 }
 
 bool tbShape_IsSensor( tbShapeId shapeId )

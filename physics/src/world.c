@@ -527,6 +527,7 @@ static uint8_t tbUpdateContactPass( tbWorld* world, tbContact* contact, float ti
 	}
 	uint8_t wasTouching = ( contact->flags & tbContact_touching ) != 0 ? tbCollide_wasTouching : 0;
 	tbUpdateContact( world, contact, timeStep );
+	tbPreSolveContact( world, contact );
 	return (uint8_t)( tbCollide_updated | wasTouching );
 }
 

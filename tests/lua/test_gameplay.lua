@@ -75,7 +75,40 @@ local function explosions()
 	w:destroy()
 end
 
+local function one_way()
+	local w = tb.world{ sleep = false }
+	w:add_box{ size = { 40, 40, 2 }, pos = { 0, 0, -1 }, static = true }
+	local ledge = w:add_box{ size = { 4, 4, 0.2 }, pos = { 0, 0, 2 }, static = true, one_way = { 0, 0, 3 } }
+	check.vec({ 0, 0, 1 }, 1e-6, "one_way is the unit normal", table.unpack(ledge.one_way))
+	local ball = w:add_sphere{ radius = 0.25, pos = { 0, 0, 0.25 }, vel = { 0, 0, 8 } }
+	local highest = 0
+	for _ = 1, 240 do
+		w:step(1 / 60)
+		highest = math.max(highest, select(3, ball:position()))
+	end
+	check.truthy(highest > 3.3, "rose through the ledge (" .. highest .. " m)")
+	check.near(select(3, ball:position()), 2.35, 0.01, "landed on the ledge (m)")
+
+	-- Solid again: a second ball launched from below bounces off its underside.
+	ledge.one_way = nil
+	check.eq(ledge.one_way, nil, "solid")
+	local other = w:add_sphere{ radius = 0.25, pos = { 1, 1, 0.25 }, vel = { 0, 0, 8 } }
+	highest = 0
+	for _ = 1, 240 do
+		w:step(1 / 60)
+		highest = math.max(highest, select(3, other:position()))
+	end
+	check.truthy(highest < 1.9, "stopped under the ledge (" .. highest .. " m)")
+	ledge.one_way = { 0, 0, 1 }
+	ledge.one_way = false
+	check.eq(ledge.one_way, nil, "false is solid too")
+	check.fails(function() ledge.one_way = { 0, 0, 0 } end, "Body.one_way: value must be a table of 3 finite numbers, not all zero, got {0, 0, 0}")
+	check.fails(function() w:add_box{ one_way = { 0, 0 } } end, "add_box: one_way must be 3 finite numbers, not all zero, got {0, 0}")
+	w:destroy()
+end
+
 function scene.setup(world)
+	one_way()
 	runtime_changes()
 	explosions()
 end

@@ -147,6 +147,96 @@ static void explosion_impulse( void** state )
 	tbDestroyWorld( world );
 }
 
+// A ball launched up from under a one-way platform passes through it and lands on it; with a solid
+// platform it bounces off the underside and ends on the ground.
+static float launchUnderPlatform( bool oneWay, float* highest )
+{
+	tbWorldId world = th_makeWorld( tbSolver_soft, false );
+	th_addGround( world, 0.5f );
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.position = tbMakeVec3( 0.0f, 0.0f, 2.0f );
+	tbBodyId platform = tbCreateBody( world, &bd );
+	tbShapeDef sd = tbDefaultShapeDef();
+	tbCreateBoxShape( platform, &sd, tbMakeVec3( 2.0f, 2.0f, 0.1f ), tb_transformIdentity, NULL );
+	if ( oneWay )
+	{
+		assert_int_equal( tbBody_SetOneWay( platform, tbMakeVec3( 0.0f, 0.0f, 2.0f ) ), tbResult_ok );
+		tbVec3 n = tbBody_GetOneWay( platform );
+		assert_float_equal( n.z, 1.0f, 1e-6f );
+	}
+	tbBodyId ball = th_addSphere( world, tbMakeVec3( 0.0f, 0.0f, 0.25f ), 0.25f, 1.0f );
+	// 8 m/s up: 3.2 m of rise, the centre would reach 3.45 m.
+	tbBody_SetLinearVelocity( ball, tbMakeVec3( 0.0f, 0.0f, 8.0f ) );
+	*highest = 0.0f;
+	for ( int i = 0; i < 240; ++i )
+	{
+		tbWorld_Step( world, 1.0f / 60.0f );
+		*highest = tbMaxFloat( *highest, tbBody_GetPosition( ball ).z );
+	}
+	float z = tbBody_GetPosition( ball ).z;
+	assert_true( tbLength( tbBody_GetLinearVelocity( ball ) ) < 0.01f );
+	tbDestroyWorld( world );
+	return z;
+}
+
+static void one_way_platform( void** state )
+{
+	(void)state;
+	float highest;
+	float z = launchUnderPlatform( true, &highest );
+	printf( "one-way: highest %.3f m, rests at %.4f m\n", highest, z );
+	assert_true( highest > 3.3f );
+	// On the platform's top (2.1 m) plus the radius.
+	assert_float_equal( z, 2.35f, 0.01f );
+	z = launchUnderPlatform( false, &highest );
+	printf( "solid: highest %.3f m, rests at %.4f m\n", highest, z );
+	assert_true( highest < 1.9f );
+	assert_float_equal( z, 0.25f, 0.01f );
+}
+
+typedef struct PreSolveLog
+{
+	tbShapeId refused;
+	int calls;
+} PreSolveLog;
+
+static bool refuseOneShape( tbShapeId shapeA, tbShapeId shapeB, const tbManifold* manifold, void* context )
+{
+	PreSolveLog* log = context;
+	assert_true( manifold->pointCount > 0 );
+	// Counted without a lock: this test steps with one worker.
+	log->calls += 1;
+	return TB_ID_EQUALS( shapeA, log->refused ) == false && TB_ID_EQUALS( shapeB, log->refused ) == false;
+}
+
+// The pre-solve callback sees only the contacts of shapes that ask for it, and a false return
+// disables the contact: the refused box falls through the ground, the other one rests on it.
+static void pre_solve_callback( void** state )
+{
+	(void)state;
+	tbWorldId world = th_makeWorld( tbSolver_soft, false );
+	tbBodyId ground = th_addGround( world, 0.5f );
+	tbBodyId refused = th_addBox( world, tbMakeVec3( 0.0f, 0.0f, 1.0f ), tbMakeVec3( 0.5f, 0.5f, 0.5f ), 1.0f, 0.5f );
+	tbBodyId kept = th_addBox( world, tbMakeVec3( 3.0f, 0.0f, 1.0f ), tbMakeVec3( 0.5f, 0.5f, 0.5f ), 1.0f, 0.5f );
+	tbBodyId unseen = th_addBox( world, tbMakeVec3( -3.0f, 0.0f, 1.0f ), tbMakeVec3( 0.5f, 0.5f, 0.5f ), 1.0f, 0.5f );
+	PreSolveLog log = { th_firstShape( refused ), 0 };
+	assert_int_equal( tbWorld_SetPreSolveCallback( world, refuseOneShape, &log ), tbResult_ok );
+	assert_int_equal( tbShape_EnablePreSolveEvents( th_firstShape( refused ), true ), tbResult_ok );
+	assert_int_equal( tbShape_EnablePreSolveEvents( th_firstShape( kept ), true ), tbResult_ok );
+	th_run( world, 90 );
+	assert_true( tbBody_GetPosition( refused ).z < -1.0f );
+	assert_float_equal( tbBody_GetPosition( kept ).z, 0.5f, 0.01f );
+	assert_float_equal( tbBody_GetPosition( unseen ).z, 0.5f, 0.01f );
+	// The kept box's ground contact is seen every step once it touches; the unseen box's never.
+	assert_true( log.calls > 60 );
+	int seenBefore = log.calls;
+	assert_int_equal( tbShape_EnablePreSolveEvents( th_firstShape( kept ), false ), tbResult_ok );
+	th_run( world, 10 );
+	assert_int_equal( log.calls, seenBefore );
+	(void)ground;
+	tbDestroyWorld( world );
+}
+
 int main( void )
 {
 	const struct CMUnitTest tests[] = {
@@ -154,6 +244,8 @@ int main( void )
 		cmocka_unit_test( group_change_and_sensor_change ),
 		cmocka_unit_test( fixed_rotation_change ),
 		cmocka_unit_test( explosion_impulse ),
+		cmocka_unit_test( one_way_platform ),
+		cmocka_unit_test( pre_solve_callback ),
 	};
 	return cmocka_run_group_tests( tests, NULL, NULL );
 }

@@ -98,6 +98,9 @@ TB_API void tbWorld_OverlapSphere( tbWorldId worldId, tbVec3 center, float radiu
 /// bodies. Returns how many were pushed, or -1 for a bad world or def, or a locked world.
 TB_API int tbWorld_Explode( tbWorldId worldId, const tbExplosionDef* def );
 
+/// Install (or remove, with NULL) the pre-solve callback (see tbPreSolveFcn).
+TB_API tbResult tbWorld_SetPreSolveCallback( tbWorldId worldId, tbPreSolveFcn* fcn, void* context );
+
 /// Number of live bodies; fill ids (in creation order) up to capacity; returns the count.
 TB_API int tbWorld_GetBodies( tbWorldId worldId, tbBodyId* out, int capacity );
 /// First body with this name, or null.
@@ -177,6 +180,15 @@ TB_API tbResult tbBody_SetBullet( tbBodyId bodyId, bool flag );
 /// Lock or free the body's rotation (infinite inertia; locking also stops its spin). Wakes it.
 TB_API tbResult tbBody_SetFixedRotation( tbBodyId bodyId, bool flag );
 TB_API bool tbBody_IsFixedRotation( tbBodyId bodyId );
+/// Make the body one-way (a platform jumped through from below): it blocks other bodies only on the
+/// side its normal points to (world frame now, turning with the body). Each contact takes its side
+/// when its first points appear: a body arriving from that side (the contact normal, from this
+/// body to the other, within 60 degrees of the normal) is held; any other passes through until
+/// the two are apart again (no points within the speculative distance). A zero normal makes the
+/// body solid again.
+TB_API tbResult tbBody_SetOneWay( tbBodyId bodyId, tbVec3 normal );
+/// The one-way normal in the world frame, zero for a solid body.
+TB_API tbVec3 tbBody_GetOneWay( tbBodyId bodyId );
 TB_API bool tbBody_IsBullet( tbBodyId bodyId );
 TB_API const char* tbBody_GetName( tbBodyId bodyId );
 TB_API tbResult tbBody_SetName( tbBodyId bodyId, const char* name );
@@ -230,6 +242,8 @@ TB_API tbResult tbShape_SetFilter( tbShapeId shapeId, uint64_t categoryBits, uin
 TB_API tbResult tbShape_GetFilter( tbShapeId shapeId, uint64_t* categoryBits, uint64_t* maskBits, int32_t* groupIndex );
 /// Make the shape a sensor (events only) or a solid again, as tbShape_SetFilter re-pairs it.
 TB_API tbResult tbShape_SetSensor( tbShapeId shapeId, bool isSensor );
+/// Let the world's pre-solve callback see (and disable) this shape's contacts.
+TB_API tbResult tbShape_EnablePreSolveEvents( tbShapeId shapeId, bool flag );
 TB_API bool tbShape_IsSensor( tbShapeId shapeId );
 TB_API tbAABB tbShape_GetAABB( tbShapeId shapeId );
 TB_API void* tbShape_GetUserData( tbShapeId shapeId );
