@@ -8,6 +8,7 @@
 #include "math_functions.h"
 #include "types.h"
 #include "joints.h"
+#include "character.h"
 
 // World ------------------------------------------------------------------------------------------
 
