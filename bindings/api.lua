@@ -97,6 +97,7 @@ class {
 		{ "joint", "name: string", "tumble.Joint?", "the Joint with that name, or `nil`" },
 		{ "joints", "", "tumble.Joint[]", "list of every Joint (each once)" },
 		{ "mover", "def: tumble.MoverDef", "tumble.Mover", "a new Mover (see Movers)", table = true },
+		{ "character", "def: tumble.CharacterDef", "tumble.Character", "a new Character: a walking capsule (see Characters)", table = true },
 		{ "body", "name: string", "tumble.Body?", "the Body with that name, or `nil`" },
 		{ "bodies", "", "tumble.Body[]", "list of every Body, in creation order" },
 		{ "raycast", "from: tumble.Vec3, to: tumble.Vec3, mask?: integer", "tumble.RayHit?", "closest hit `{ body =, point = {x,y,z}, normal = {x,y,z}, fraction = }` or `nil`" },
@@ -263,6 +264,34 @@ class {
 		{ "distance", "number", "r", "m along the path" },
 		{ "length", "number", "r", "m of one pass" },
 		{ "laps", "integer", "r", "ends reached" },
+	},
+}
+
+class {
+	name = "Character",
+	kind = "userdata",
+	doc = "A character controller made by `world:character{...}`: an upright capsule moved by `ch:move` before each step (see Characters).",
+	var = "ch",
+	methods = {
+		{ "move", "velocity: tumble.Vec3, dt: number", "", "walk at this horizontal velocity (m/s, z ignored) for `dt` s: call once before each step (in `update`)" },
+		{ "jump", "", "", "jump at the next `move` if on the ground then" },
+		{ "position", "", "x: number, y: number, z: number", "`x, y, z` of its feet (the capsule's bottom)" },
+		{ "velocity", "", "x: number, y: number, z: number", "`x, y, z`, m/s: its own motion over the last move plus the ground's it rides on" },
+		{ "destroy", "", "", "remove it and its body" },
+		{ "is_valid", "", "boolean", "`false` once destroyed (never raises)" },
+	},
+	fields = {
+		{ "on_ground", "boolean", "r", "standing on walkable ground" },
+		{ "ground_normal", "tumble.Vec3?", "r", "of the ground it stands on, or `nil` in the air" },
+		{ "ground_body", "tumble.Body?", "r", "the Body it stands on, or `nil`" },
+		{ "body", "tumble.Body", "r", "its kinematic capsule Body (what other bodies, rays and casts meet)" },
+		{ "crouched", "boolean", "rw", "crouching (shorter); setting `false` stands up only when there is room" },
+		{ "height", "number", "r", "current height, m" },
+		{ "pushed", "integer", "r", "dynamic bodies it pushed in the last move" },
+		{ "step_height", "number", "rw", "highest step it climbs, m" },
+		{ "max_slope", "number", "rw", "steepest walkable slope, rad" },
+		{ "jump_speed", "number", "rw", "m/s" },
+		{ "push_force", "number", "rw", "most force it pushes dynamic bodies with, N" },
 	},
 }
 
@@ -508,6 +537,20 @@ def( "tumble.ExplosionDef", "Fields of `world:explode{...}`.", nil, {
 	{ "radius", "number", "r", "bodies whose surface is this close get the whole impulse, m (default 1)" },
 	{ "falloff", "number", "r", "beyond `radius` the impulse falls linearly to 0 over this distance, m (default 0)" },
 	{ "mask", "integer", "r", "only bodies on these layers (default all)" },
+} )
+
+def( "tumble.CharacterDef", "Fields of `world:character{...}`.", nil, {
+	{ "pos", "tumble.Vec3", "r", "its feet, m (default `{0, 0, 0}`)" },
+	{ "radius", "number", "r", "m (default 0.3)" },
+	{ "height", "number", "r", "standing height, feet to top, m (default 1.8)" },
+	{ "crouch_height", "number", "r", "crouching height, m (default 1.0)" },
+	{ "step_height", "number", "r", "highest step it climbs and snaps down, m (default 0.3)" },
+	{ "max_slope", "number", "r", "steepest walkable slope, rad (default pi/4)" },
+	{ "jump_speed", "number", "r", "m/s (default 5)" },
+	{ "push_force", "number", "r", "most force it pushes dynamic bodies with, N (default 500)" },
+	{ "layer", "integer", "r", "its body's layer bits (default 1)" },
+	{ "mask", "integer", "r", "the layers it walks into (default all)" },
+	{ "name", "string", "r", "its body's name" },
 } )
 
 local function record( name, doc, fields )

@@ -228,6 +228,10 @@ int tbLuaWorld_RayCastAll( lua_State* L );
 int tbLuaWorld_Cast( lua_State* L );
 /// world:explode{...} (l_gameplay.c)
 int tbLuaWorld_Explode( lua_State* L );
+/// world:character{...} (l_character.c)
+int tbLuaWorld_Character( lua_State* L );
+/// Register the Character type (called by luaopen_tumble).
+void tbLua_OpenCharacter( lua_State* L );
 
 /// Register the World and Body types (called by luaopen_tumble).
 void tbLua_OpenWorld( lua_State* L );

@@ -1080,6 +1080,7 @@ void tbLua_OpenWorld( lua_State* L )
 		{ "raycast_all", tbLuaWorld_RayCastAll },
 		{ "cast", tbLuaWorld_Cast },
 		{ "explode", tbLuaWorld_Explode },
+		{ "character", tbLuaWorld_Character },
 		{ "overlap_sphere", tbWorld_OverlapSphereMethod },
 		{ "overlap_box", tbWorld_OverlapBox },
 		{ "contacts", tbWorld_Contacts },

@@ -196,6 +196,11 @@ function tumble_World:joints() end
 ---@return tumble.Mover
 function tumble_World:mover(def) end
 
+---a new Character: a walking capsule (see Characters)
+---@param def tumble.CharacterDef
+---@return tumble.Character
+function tumble_World:character(def) end
+
 ---the Body with that name, or `nil`
 ---@param name string
 ---@return tumble.Body?
@@ -581,6 +586,48 @@ function tumble_Mover:destroy() end
 ---@return boolean
 function tumble_Mover:is_valid() end
 
+---A character controller made by `world:character{...}`: an upright capsule moved by `ch:move` before each step (see Characters).
+---@class tumble.Character
+---@field on_ground boolean (read only) standing on walkable ground
+---@field ground_normal tumble.Vec3? (read only) of the ground it stands on, or `nil` in the air
+---@field ground_body tumble.Body? (read only) the Body it stands on, or `nil`
+---@field body tumble.Body (read only) its kinematic capsule Body (what other bodies, rays and casts meet)
+---@field crouched boolean crouching (shorter); setting `false` stands up only when there is room
+---@field height number (read only) current height, m
+---@field pushed integer (read only) dynamic bodies it pushed in the last move
+---@field step_height number highest step it climbs, m
+---@field max_slope number steepest walkable slope, rad
+---@field jump_speed number m/s
+---@field push_force number most force it pushes dynamic bodies with, N
+local tumble_Character = {}
+
+---walk at this horizontal velocity (m/s, z ignored) for `dt` s: call once before each step (in `update`)
+---@param velocity tumble.Vec3
+---@param dt number
+function tumble_Character:move(velocity, dt) end
+
+---jump at the next `move` if on the ground then
+function tumble_Character:jump() end
+
+---`x, y, z` of its feet (the capsule's bottom)
+---@return number x
+---@return number y
+---@return number z
+function tumble_Character:position() end
+
+---`x, y, z`, m/s: its own motion over the last move plus the ground's it rides on
+---@return number x
+---@return number y
+---@return number z
+function tumble_Character:velocity() end
+
+---remove it and its body
+function tumble_Character:destroy() end
+
+---`false` once destroyed (never raises)
+---@return boolean
+function tumble_Character:is_valid() end
+
 ---A copy of a world's whole state, made by `world:snapshot()`, for `world:restore(s)`.
 ---@class tumble.Snapshot
 ---@field time number (read only) the world's clock when it was taken, s
@@ -880,6 +927,21 @@ local tumble_CastDef = {}
 ---@field falloff? number beyond `radius` the impulse falls linearly to 0 over this distance, m (default 0)
 ---@field mask? integer only bodies on these layers (default all)
 local tumble_ExplosionDef = {}
+
+---Fields of `world:character{...}`.
+---@class tumble.CharacterDef
+---@field pos? tumble.Vec3 its feet, m (default `{0, 0, 0}`)
+---@field radius? number m (default 0.3)
+---@field height? number standing height, feet to top, m (default 1.8)
+---@field crouch_height? number crouching height, m (default 1.0)
+---@field step_height? number highest step it climbs and snaps down, m (default 0.3)
+---@field max_slope? number steepest walkable slope, rad (default pi/4)
+---@field jump_speed? number m/s (default 5)
+---@field push_force? number most force it pushes dynamic bodies with, N (default 500)
+---@field layer? integer its body's layer bits (default 1)
+---@field mask? integer the layers it walks into (default all)
+---@field name? string its body's name
+local tumble_CharacterDef = {}
 
 ---The step-start state a custom constraint's rows function gets.
 ---@class tumble.ConstraintState

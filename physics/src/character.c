@@ -149,6 +149,16 @@ static tbVec3 tbFindGround( tbCharacter* c, tbVec3 feet, float depth )
 	return feet;
 }
 
+// Remember the ground point that the step brings under the feet: where they are now, less the
+// ground's motion over the step that they were sent ahead by (riding).
+static void tbAnchorToGround( tbCharacter* c, tbVec3 prediction )
+{
+	if ( c->onGround )
+	{
+		c->groundAnchor = tbInvTransformPoint( tbBody_GetTransform( c->groundBody ), tbSub( c->position, prediction ) );
+	}
+}
+
 tbResult tbCreateCharacter( tbWorldId worldId, const tbCharacterDef* def, tbCharacter* character )
 {
 	if ( def == NULL || character == NULL || def->internalValue != TB_SECRET_COOKIE ||
@@ -190,6 +200,7 @@ tbResult tbCreateCharacter( tbWorldId worldId, const tbCharacterDef* def, tbChar
 	}
 	// Standing on something from the start: the first move is carried by it already.
 	character->position = tbFindGround( character, def->position, TB_GROUND_PROBE );
+	tbAnchorToGround( character, tb_vec3_zero );
 	tbBody_SetTransform( character->bodyId, tbCenterOf( character, character->position ), tb_quatIdentity );
 	return r;
 }
@@ -330,17 +341,20 @@ tbResult tbCharacter_Move( tbCharacter* c, tbVec3 desiredVelocity, float dt )
 	tbVec3 feet = c->position;
 	c->pushCount = 0;
 
-	// Carried by the ground: its point's velocity over the step, without a cast (the ground moves
-	// the same way in the step).
+	// Carried by the ground, without a cast (the ground moves the same way in the step): ahead by
+	// its point's velocity over the coming step, so character and ground arrive together, plus
+	// what the last prediction missed (the ground sped up, slowed or turned in the last step):
+	// where the ground point under the feet went, less where the feet were sent.
 	bool wasOnGround = c->onGround && tbBody_IsValid( c->groundBody );
+	tbVec3 prediction = tb_vec3_zero;
+	c->groundVelocity = tb_vec3_zero;
 	if ( wasOnGround && tbBody_GetType( c->groundBody ) != tbBody_static )
 	{
-		c->groundVelocity = tbBody_GetPointVelocity( c->groundBody, c->groundPoint );
-		feet = tbMulAdd( feet, dt, c->groundVelocity );
-	}
-	else
-	{
-		c->groundVelocity = tb_vec3_zero;
+		tbTransform xf = tbBody_GetTransform( c->groundBody );
+		tbVec3 missed = tbSub( tbTransformPoint( xf, c->groundAnchor ), feet );
+		c->groundVelocity = tbBody_GetPointVelocity( c->groundBody, tbTransformPoint( xf, c->groundAnchor ) );
+		prediction = tbMulSV( dt, c->groundVelocity );
+		feet = tbAdd( feet, tbAdd( missed, prediction ) );
 	}
 
 	// Walking on the ground follows its slope; in the air gravity acts and the walk steers.
@@ -376,6 +390,7 @@ tbResult tbCharacter_Move( tbCharacter* c, tbVec3 desiredVelocity, float dt )
 	c->velocity.x = ( feet.x - start.x ) / dt;
 	c->velocity.y = ( feet.y - start.y ) / dt;
 	c->position = feet;
+	tbAnchorToGround( c, prediction );
 
 	// The body arrives there during the step (kinematic bodies move by their velocity).
 	tbVec3 target = tbCenterOf( c, feet );

@@ -40,6 +40,7 @@ typedef struct tbCharacter
 	tbVec3 groundNormal;   ///< of the ground it stands on (zero in the air)
 	tbVec3 groundPoint;    ///< m
 	tbVec3 groundVelocity; ///< of the ground point (riding), m/s
+	tbVec3 groundAnchor;   ///< the ground point under the feet, in the ground body's frame (riding)
 	tbBodyId groundBody;   ///< null in the air
 	float height;          ///< current height (standing or crouched), m
 	bool onGround;         ///< on walkable ground
