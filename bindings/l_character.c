@@ -108,9 +108,13 @@ static int tbCharacter_MoveMethod( lua_State* L )
 	tbLuaCharacter* c = tbCheckCharacter( L, "move", true );
 	tbVec3 velocity = tbLua_CheckVec3( L, 2, "move", "velocity", tbCheck_finite );
 	float dt = tbLua_CheckNumber( L, 3, "move", "dt", tbCheck_positive );
-	if ( dt > 1.0f || tbLength( velocity ) > TB_MAX_SPEED )
+	if ( dt > 1.0f )
 	{
-		return luaL_error( L, "move: dt must be in (0, 1] s and velocity within 1e5 m/s, got dt = %f", (double)dt );
+		return luaL_error( L, "move: dt must be in (0, 1] s, got %s", lua_tostring( L, 3 ) );
+	}
+	if ( tbLength( velocity ) > TB_MAX_SPEED )
+	{
+		return luaL_error( L, "move: velocity must be within 1e5 m/s" );
 	}
 	tbResult result = tbCharacter_Move( &c->character, velocity, dt );
 	if ( result != tbResult_ok )
@@ -266,7 +270,9 @@ static int tbSetSetting( lua_State* L, int i )
 	float value = tbLua_CheckNumber( L, 3, what, "value", s->check );
 	if ( value > s->max )
 	{
-		return luaL_error( L, "%s: value must be at most %f, got %f", what, (double)s->max, (double)value );
+		char text[160];
+		snprintf( text, sizeof( text ), "%s: value must be at most %g, got %g", what, (double)s->max, (double)value );
+		return luaL_error( L, "%s", text );
 	}
 	*(float*)( (char*)&c->character.def + s->offset ) = value;
 	return 0;
