@@ -548,6 +548,7 @@ def( "tumble.CharacterDef", "Fields of `world:character{...}`.", nil, {
 	{ "max_slope", "number", "r", "steepest walkable slope, rad (default pi/4)" },
 	{ "jump_speed", "number", "r", "m/s (default 5)" },
 	{ "push_force", "number", "r", "most force it pushes dynamic bodies with, N (default 500)" },
+	{ "mass", "number", "r", "kg, for being pushed: bodies running into it give it their impulse over this (default 70; 0: never pushed)" },
 	{ "layer", "integer", "r", "its body's layer bits (default 1)" },
 	{ "mask", "integer", "r", "the layers it walks into (default all)" },
 	{ "name", "string", "r", "its body's name" },

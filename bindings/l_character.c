@@ -54,6 +54,7 @@ int tbLuaWorld_Character( lua_State* L )
 	tbDef_Number( &def, "max_slope", &cd.maxSlope, tbCheck_nonNegative );
 	tbDef_Number( &def, "jump_speed", &cd.jumpSpeed, tbCheck_nonNegative );
 	tbDef_Number( &def, "push_force", &cd.maxPushForce, tbCheck_nonNegative );
+	tbDef_Number( &def, "mass", &cd.mass, tbCheck_nonNegative );
 	lua_Integer bits = 0;
 	if ( tbDef_Integer( &def, "layer", &bits, LUA_MININTEGER, LUA_MAXINTEGER ) )
 	{

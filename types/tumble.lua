@@ -938,6 +938,7 @@ local tumble_ExplosionDef = {}
 ---@field max_slope? number steepest walkable slope, rad (default pi/4)
 ---@field jump_speed? number m/s (default 5)
 ---@field push_force? number most force it pushes dynamic bodies with, N (default 500)
+---@field mass? number kg, for being pushed: bodies running into it give it their impulse over this (default 70; 0: never pushed)
 ---@field layer? integer its body's layer bits (default 1)
 ---@field mask? integer the layers it walks into (default all)
 ---@field name? string its body's name

@@ -873,6 +873,35 @@ int tbBody_GetJoints( tbBodyId bodyId, tbJointId* out, int capacity )
 	return tbGetBodyJointIds( world, body, out, capacity );
 }
 
+int tbBody_GetContactData( tbBodyId bodyId, tbContactData* out, int capacity )
+{
+	tbWorld* world;
+	tbBody* body = tbGetBodyChecked( bodyId, &world );
+	if ( body == NULL )
+	{
+		return 0;
+	}
+	int n = 0;
+	for ( int key = body->headContactKey; key >= 0; )
+	{
+		const tbContact* contact = world->contacts.data + ( key >> 1 );
+		key = contact->edges[key & 1].nextKey;
+		if ( ( contact->flags & tbContact_touching ) == 0 || ( contact->flags & tbContact_sensor ) ||
+			 contact->manifold.pointCount == 0 )
+		{
+			continue;
+		}
+		if ( n < capacity && out != NULL )
+		{
+			out[n].shapeA = tbMakeShapeId( world, world->shapes.data + contact->shapeIdA );
+			out[n].shapeB = tbMakeShapeId( world, world->shapes.data + contact->shapeIdB );
+			out[n].manifold = contact->manifold;
+		}
+		n += 1;
+	}
+	return n;
+}
+
 tbAABB tbBody_ComputeAABB( tbBodyId bodyId )
 {
 	tbWorld* world;

@@ -19,6 +19,8 @@
 #define TB_CHARACTER_SKIN 0.005f
 /// Casts (and slides) per move.
 #define TB_SLIDE_ITERATIONS 4
+/// How fast a push dies away on the ground (the feet's friction), m/s^2.
+#define TB_PUSH_DECELERATION 10.0f
 /// Ground probe below the feet while airborne or jumping, m.
 #define TB_GROUND_PROBE 0.02f
 
@@ -33,6 +35,7 @@ tbCharacterDef tbDefaultCharacterDef( void )
 	def.maxSlope = 0.25f * TB_PI;
 	def.jumpSpeed = 5.0f;
 	def.maxPushForce = 500.0f;
+	def.mass = 70.0f;
 	def.filter = tbDefaultQueryFilter();
 	def.categoryBits = 1;
 	def.internalValue = TB_SECRET_COOKIE;
@@ -166,7 +169,8 @@ tbResult tbCreateCharacter( tbWorldId worldId, const tbCharacterDef* def, tbChar
 		 !tbIsInRange( def->height, 2.0f * def->radius + TB_MIN_SHAPE_SIZE, TB_MAX_SHAPE_SIZE ) ||
 		 !tbIsInRange( def->crouchHeight, 2.0f * def->radius + TB_MIN_SHAPE_SIZE, def->height ) ||
 		 !tbIsInRange( def->stepHeight, 0.0f, def->height ) || !tbIsInRange( def->maxSlope, 0.0f, 0.5f * TB_PI ) ||
-		 !tbIsInRange( def->jumpSpeed, 0.0f, TB_MAX_SPEED ) || !tbIsInRange( def->maxPushForce, 0.0f, TB_MAX_FORCE ) )
+		 !tbIsInRange( def->jumpSpeed, 0.0f, TB_MAX_SPEED ) || !tbIsInRange( def->maxPushForce, 0.0f, TB_MAX_FORCE ) ||
+		 !tbIsInRange( def->mass, 0.0f, TB_MAX_MASS ) )
 	{
 		return tbResult_invalidArgument;
 	}
@@ -223,6 +227,41 @@ void tbCharacter_Jump( tbCharacter* character )
 	{
 		character->jumpRequested = true;
 	}
+}
+
+/// Contacts of the character's body read per move for pushes.
+#define TB_CHARACTER_MAX_PUSHERS 16
+
+// What bodies that ran into the character's body gave it in the last step: the solver stopped them
+// with impulses at their contacts (the body is kinematic and does not move); the character takes
+// the opposite impulse over its mass, horizontally.
+static tbVec3 tbPushedVelocity( const tbCharacter* c )
+{
+	if ( c->def.mass <= 0.0f )
+	{
+		return tb_vec3_zero;
+	}
+	tbContactData contacts[TB_CHARACTER_MAX_PUSHERS];
+	int count = tbBody_GetContactData( c->bodyId, contacts, TB_CHARACTER_MAX_PUSHERS );
+	tbVec3 impulse = tb_vec3_zero;
+	for ( int i = 0; i < count && i < TB_CHARACTER_MAX_PUSHERS; ++i )
+	{
+		const tbManifold* m = &contacts[i].manifold;
+		bool selfIsA = TB_ID_EQUALS( tbShape_GetBody( contacts[i].shapeA ), c->bodyId );
+		tbBodyId other = tbShape_GetBody( selfIsA ? contacts[i].shapeB : contacts[i].shapeA );
+		if ( tbBody_GetType( other ) != tbBody_dynamic )
+		{
+			continue;
+		}
+		float j = 0.0f;
+		for ( int p = 0; p < m->pointCount; ++p )
+		{
+			j += m->points[p].normalImpulse;
+		}
+		// The normal points from A to B and pushes B along it: the character gets its part.
+		impulse = tbMulAdd( impulse, selfIsA ? -j : j, m->normal );
+	}
+	return tbMulSV( 1.0f / c->def.mass, tbMakeVec3( impulse.x, impulse.y, 0.0f ) );
 }
 
 // Give a dynamic body in the way what it needs to move out of the character's way at the
@@ -357,8 +396,15 @@ tbResult tbCharacter_Move( tbCharacter* c, tbVec3 desiredVelocity, float dt )
 		feet = tbAdd( feet, tbAdd( missed, prediction ) );
 	}
 
-	// Walking on the ground follows its slope; in the air gravity acts and the walk steers.
-	tbVec3 walk = tbMakeVec3( desiredVelocity.x, desiredVelocity.y, 0.0f );
+	// Walking on the ground follows its slope; in the air gravity acts and the walk steers. Bodies
+	// running into it push it along.
+	c->pushVelocity = tbAdd( c->pushVelocity, tbPushedVelocity( c ) );
+	float pushSpeed = tbLength( c->pushVelocity );
+	if ( wasOnGround && pushSpeed > 0.0f )
+	{
+		c->pushVelocity = tbMulSV( tbMaxFloat( 0.0f, pushSpeed - TB_PUSH_DECELERATION * dt ) / pushSpeed, c->pushVelocity );
+	}
+	tbVec3 walk = tbMakeVec3( desiredVelocity.x + c->pushVelocity.x, desiredVelocity.y + c->pushVelocity.y, 0.0f );
 	bool jumping = false;
 	if ( wasOnGround )
 	{

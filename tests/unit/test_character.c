@@ -231,6 +231,40 @@ static void pushes_crates_with_bounded_force( void** state )
 	tbDestroyWorld( world );
 }
 
+// A 50 kg box sliding at 4 m/s into a standing 70 kg character pushes it along: the impulse that
+// stopped the box (and sent it back at vb) over 70 kg, v0 = 50 (4 - vb) / 70, which the feet's
+// 10 m/s^2 brake takes away over v0^2 / 20 m (less half a step at v0: the brake acts from the
+// first move). With mass 0 it is never pushed.
+static void is_pushed_by_bodies( void** state )
+{
+	(void)state;
+	tbWorldId world = th_makeWorld( tbSolver_soft, false );
+	th_addGround( world, 0.5f );
+	tbCharacter c[2];
+	tbBodyId boxes[2];
+	for ( int k = 0; k < 2; ++k )
+	{
+		boxes[k] = th_addBox( world, tbMakeVec3( -3.0f, 4.0f * k, 0.5f ), tbMakeVec3( 0.5f, 0.5f, 0.5f ), 50.0f, 0.0f );
+		tbBody_SetLinearVelocity( boxes[k], tbMakeVec3( 4.0f, 0.0f, 0.0f ) );
+		tbCharacterDef def = tbDefaultCharacterDef();
+		def.position = tbMakeVec3( 0.0f, 4.0f * k, 0.0f );
+		def.mass = k == 0 ? 70.0f : 0.0f;
+		assert_int_equal( tbCreateCharacter( world, &def, c + k ), tbResult_ok );
+	}
+	for ( int i = 0; i < 90; ++i )
+	{
+		tbCharacter_Move( c + 0, tb_vec3_zero, DT );
+		tbCharacter_Move( c + 1, tb_vec3_zero, DT );
+		tbWorld_Step( world, DT );
+	}
+	float v0 = 50.0f * ( 4.0f - tbBody_GetLinearVelocity( boxes[0] ).x ) / 70.0f;
+	float expected = v0 * v0 / 20.0f - 0.5f * v0 * DT;
+	printf( "pushed by a box: %.4f m (expected %.4f m); mass 0: %.4f m\n", c[0].position.x, expected, c[1].position.x );
+	assert_float_equal( c[0].position.x, expected, 0.01f );
+	assert_float_equal( c[1].position.x, 0.0f, 0.0f );
+	tbDestroyWorld( world );
+}
+
 // A jump at 5 m/s rises v^2 / 2g = 1.25 m and comes back down to the ground.
 static void jumps( void** state )
 {
@@ -290,6 +324,7 @@ int main( void )
 		cmocka_unit_test( walkable_slope_limit ),
 		cmocka_unit_test( rides_moving_platform ),
 		cmocka_unit_test( pushes_crates_with_bounded_force ),
+		cmocka_unit_test( is_pushed_by_bodies ),
 		cmocka_unit_test( jumps ),
 		cmocka_unit_test( crouches_when_there_is_room ),
 	};

@@ -20,6 +20,8 @@ typedef struct tbCharacterDef
 	float maxSlope;      ///< steepest walkable ground, rad from horizontal, default 45 deg
 	float jumpSpeed;     ///< upwards speed of a jump, m/s, default 5
 	float maxPushForce;  ///< most force it pushes dynamic bodies with, N, default 500
+	float mass;          ///< how hard it is to push: the impulse its body took from dynamic bodies in the
+						 ///< last step, over this mass, becomes its push velocity, kg, default 70; 0: never pushed
 	tbQueryFilter filter; ///< what it collides with (its casts' filter), default everything
 	uint64_t categoryBits; ///< its body's layer, default 1
 	const char* name;    ///< its body's name, optional
@@ -41,6 +43,7 @@ typedef struct tbCharacter
 	tbVec3 groundPoint;    ///< m
 	tbVec3 groundVelocity; ///< of the ground point (riding), m/s
 	tbVec3 groundAnchor;   ///< the ground point under the feet, in the ground body's frame (riding)
+	tbVec3 pushVelocity;   ///< given by bodies that ran into it; dies away at 10 m/s^2 on the ground
 	tbBodyId groundBody;   ///< null in the air
 	float height;          ///< current height (standing or crouched), m
 	bool onGround;         ///< on walkable ground
@@ -58,7 +61,8 @@ TB_API void tbDestroyCharacter( tbCharacter* character );
 /// each world step with that step's dt. It walks along walkable ground (slopes up to maxSlope),
 /// slides along walls, climbs steps up to stepHeight and snaps down them, falls under the world's
 /// gravity in the air, is carried by the ground it stands on (a mover, a dynamic platform), and
-/// pushes the dynamic bodies it walks into with at most maxPushForce.
+/// pushes the dynamic bodies it walks into with at most maxPushForce, and is pushed by those that
+/// run into it (see tbCharacterDef::mass; its body itself is kinematic: they bounce off it).
 TB_API tbResult tbCharacter_Move( tbCharacter* character, tbVec3 desiredVelocity, float dt );
 /// Jump at the next move if it is on the ground then.
 TB_API void tbCharacter_Jump( tbCharacter* character );

@@ -200,6 +200,10 @@ TB_API tbWorldId tbBody_GetWorld( tbBodyId bodyId );
 TB_API int tbBody_GetShapes( tbBodyId bodyId, tbShapeId* out, int capacity );
 /// Number of joints; fills up to capacity ids.
 TB_API int tbBody_GetJoints( tbBodyId bodyId, tbJointId* out, int capacity );
+/// The body's touching contacts (with points) after the last step, as tbWorld_GetContacts gives
+/// them: copies up to capacity into out, returns the count. The manifold normal points from shape A
+/// to shape B; the points' normalImpulse is what the solver applied along it.
+TB_API int tbBody_GetContactData( tbBodyId bodyId, tbContactData* out, int capacity );
 /// World AABB of all shapes.
 TB_API tbAABB tbBody_ComputeAABB( tbBodyId bodyId );
 
