@@ -227,7 +227,7 @@ class {
 		{ "translation", "number", "r", "m", joints = "slider" },
 		{ "length", "number", "rw", "rest length, m", joints = "distance" },
 		{ "current_length", "number", "r", "m", joints = "distance" },
-		{ "spring", "tumble.Spring?", "rw", "`{ hz =, damping = }` or `nil` (rigid)", joints = "distance" },
+		{ "spring", "tumble.Spring?", "rw", "`{ hz =, damping = }` or `{ stiffness =, damper = }` (N/m, N s/m), or `nil` (rigid)", joints = "distance" },
 		{ "swing", "number?", "rw", "cone angle, rad; `nil` removes the limit", joints = "cone" },
 		{ "pyramid", "number[]?", "rw", "`{y, z}`, rad; `nil` removes the limit", joints = "cone" },
 		{ "twist", "tumble.Range?", "rw", "`{lo, hi}`, rad; `nil` removes the limit", joints = "cone" },
@@ -434,7 +434,7 @@ def( "tumble.DistanceDef", "Fields of `world:distance{...}`.", "tumble.JointDef"
 	{ "length", "number", "r", "m (default the current distance)" },
 	{ "min", "number", "r", "m: a rope, slack in between" },
 	{ "max", "number", "r", "m" },
-	{ "spring", "tumble.Spring", "r", "`{ hz, damping }`: soft" },
+	{ "spring", "tumble.Spring", "r", "`{ hz, damping }` or `{ stiffness, damper }`: soft (see Springs)" },
 } )
 def( "tumble.BallDef", "Fields of `world:ball{...}`.", "tumble.JointDef", { anchor } )
 def( "tumble.HingeDef", "Fields of `world:hinge{...}`.", "tumble.JointDef", { anchor, axis, ref,
@@ -494,9 +494,11 @@ def( "tumble.MoverDef", "Fields of `world:mover{...}`: `body` and one command.",
 	{ "angular_velocity", "tumble.Vec3", "r", "rad/s" },
 	{ "target", "tumble.TargetDef", "r", "go to a pose" },
 }, pathFields )
-def( "tumble.Spring", "A soft distance: frequency and damping ratio.", nil, {
-	{ "hz", "number", "r", "Hz" },
-	{ "damping", "number", "r", "ratio" },
+def( "tumble.Spring", "A soft distance: a frequency and damping ratio, or a stiffness and damper.", nil, {
+	{ "hz", "number", "r", "Hz, of the joint's effective mass along its axis (a body hung from the world at its centre of mass: its mass; two such bodies: m1 m2 / (m1 + m2))" },
+	{ "damping", "number", "r", "damping ratio (with `hz`)" },
+	{ "stiffness", "number", "r", "N/m (instead of `hz`)" },
+	{ "damper", "number", "r", "N s/m (with `stiffness`)" },
 } )
 def( "tumble.MotorSettings", "A motor: target speed and the most it may apply.", nil, {
 	{ "speed", "number", "r", "rad/s or m/s" },

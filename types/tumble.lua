@@ -474,7 +474,7 @@ function tumble_Body:is_valid() end
 ---@field translation number (read only) m (slider)
 ---@field length number rest length, m (distance)
 ---@field current_length number (read only) m (distance)
----@field spring tumble.Spring? `{ hz =, damping = }` or `nil` (rigid) (distance)
+---@field spring tumble.Spring? `{ hz =, damping = }` or `{ stiffness =, damper = }` (N/m, N s/m), or `nil` (rigid) (distance)
 ---@field swing number? cone angle, rad; `nil` removes the limit (cone)
 ---@field pyramid number[]? `{y, z}`, rad; `nil` removes the limit (cone)
 ---@field twist tumble.Range? `{lo, hi}`, rad; `nil` removes the limit (cone)
@@ -762,7 +762,7 @@ local tumble_JointDef = {}
 ---@field length? number m (default the current distance)
 ---@field min? number m: a rope, slack in between
 ---@field max? number m
----@field spring? tumble.Spring `{ hz, damping }`: soft
+---@field spring? tumble.Spring `{ hz, damping }` or `{ stiffness, damper }`: soft (see Springs)
 local tumble_DistanceDef = {}
 
 ---Fields of `world:ball{...}`.
@@ -874,10 +874,12 @@ local tumble_TargetDef = {}
 ---@field acceleration? number m/s² for starts and stops (default instant)
 local tumble_MoverDef = {}
 
----A soft distance: frequency and damping ratio.
+---A soft distance: a frequency and damping ratio, or a stiffness and damper.
 ---@class tumble.Spring
----@field hz? number Hz
----@field damping? number ratio
+---@field hz? number Hz, of the joint's effective mass along its axis (a body hung from the world at its centre of mass: its mass; two such bodies: m1 m2 / (m1 + m2))
+---@field damping? number damping ratio (with `hz`)
+---@field stiffness? number N/m (instead of `hz`)
+---@field damper? number N s/m (with `stiffness`)
 local tumble_Spring = {}
 
 ---A motor: target speed and the most it may apply.

@@ -107,7 +107,35 @@ local function one_way()
 	w:destroy()
 end
 
+-- Springs in N/m: 3 kg hung from the world on 300 N/m, critically damped, stretches m g / k = 0.1 m;
+-- 12 kg on the same spring 0.4 m (a frequency in Hz would stretch both alike).
+local function springs()
+	local w = tb.world{ sleep = false }
+	local light = w:add_sphere{ radius = 0.1, pos = { 0, 0, 4 }, mass = 3 }
+	local heavy = w:add_sphere{ radius = 0.1, pos = { 3, 0, 4 }, mass = 12 }
+	local a = w:distance{ b = light, anchor_a = { 0, 0, 5 }, length = 1, spring = { stiffness = 300, damper = 2 * math.sqrt(300 * 3) } }
+	local b = w:distance{ b = heavy, anchor_a = { 3, 0, 5 }, length = 1, spring = { stiffness = 300, damper = 2 * math.sqrt(300 * 12) } }
+	check.near(a.spring.stiffness, 300, 0, "spring.stiffness")
+	check.near(a.spring.damper, 2 * math.sqrt(900), 1e-4, "spring.damper")
+	check.eq(a.spring.hz, nil, "no hz in the N/m form")
+	for _ = 1, 240 do
+		w:step(1 / 60)
+	end
+	check.near(a.current_length - 1, 0.1, 0.001, "3 kg stretch (m)")
+	check.near(b.current_length - 1, 0.4, 0.002, "12 kg stretch (m)")
+	a.spring = { hz = 3, damping = 1 }
+	check.near(a.spring.hz, 3, 1e-6, "back to the hz form")
+	check.eq(a.spring.stiffness, nil, "no stiffness in the hz form")
+	a.spring = { stiffness = 100 }
+	check.near(a.spring.stiffness, 100, 0, "stiffness set")
+	check.fails(function() a.spring = { hz = 3, stiffness = 100 } end, "Joint.spring: give hz and damping or stiffness and damper, not both")
+	check.fails(function() a.spring = { damper = 3 } end, "Joint.spring: stiffness must be a positive number (N/m) with damper, got nil")
+	check.fails(function() w:distance{ b = light, anchor_a = { 0, 0, 5 }, spring = { stiffness = -5 } } end, "distance: spring.stiffness must be a positive number, got -5")
+	w:destroy()
+end
+
 function scene.setup(world)
+	springs()
 	one_way()
 	runtime_changes()
 	explosions()

@@ -237,6 +237,75 @@ static void pre_solve_callback( void** state )
 	tbDestroyWorld( world );
 }
 
+// A body on a distance spring given in N/m from the world at its centre of mass.
+static tbJointId hangOnSpring( tbWorldId world, tbBodyId body, float stiffness, float damping )
+{
+	tbDistanceJointDef def = tbDefaultDistanceJointDef();
+	def.base.bodyB = body;
+	def.base.localFrameA.p = tbMakeVec3( 0.0f, 0.0f, 0.0f );
+	def.length = 1.0f;
+	def.enableSpring = true;
+	def.hertz = 50.0f; // ignored: the stiffness is given
+	def.stiffness = stiffness;
+	def.damping = damping;
+	tbResult r;
+	tbJointId joint = tbCreateDistanceJoint( world, &def, &r );
+	assert_int_equal( r, tbResult_ok );
+	return joint;
+}
+
+// Springs in N/m: the period 2 pi sqrt(m / k) follows the mass (3 kg and 12 kg on 300 N/m: 0.628 s
+// and 1.257 s), and under gravity a critically damped 200 N/m spring holding 2 kg stretches by
+// m g / k = 0.1 m.
+static void spring_in_newtons_per_metre( void** state )
+{
+	(void)state;
+	float masses[2] = { 3.0f, 12.0f };
+	for ( int k = 0; k < 2; ++k )
+	{
+		tbWorldDef wd = tbDefaultWorldDef();
+		wd.gravity = tb_vec3_zero;
+		tbWorldId world = tbCreateWorld( &wd );
+		tbBodyId body = th_addSphere( world, tbMakeVec3( 1.2f, 0.0f, 0.0f ), 0.1f, masses[k] );
+		tbJointId spring = hangOnSpring( world, body, 300.0f, 0.0f );
+		assert_float_equal( tbDistanceJoint_GetSpringStiffness( spring ), 300.0f, 0.0f );
+		float prev = 0.2f, t = 0.0f, first = -1.0f, last = 0.0f;
+		int crossings = 0;
+		for ( int i = 0; i < 60 * 5; ++i )
+		{
+			tbWorld_Step( world, 1.0f / 60.0f );
+			t += 1.0f / 60.0f;
+			float x = tbDistanceJoint_GetCurrentLength( spring ) - 1.0f;
+			if ( ( prev > 0.0f ) != ( x > 0.0f ) )
+			{
+				float tc = t - ( 1.0f / 60.0f ) * x / ( x - prev );
+				first = first < 0.0f ? tc : first;
+				last = tc;
+				crossings += 1;
+			}
+			prev = x;
+		}
+		float period = 2.0f * ( last - first ) / (float)( crossings - 1 );
+		float expected = 2.0f * TB_PI * sqrtf( masses[k] / 300.0f );
+		printf( "%g kg on 300 N/m: period %.4f s (expected %.4f s)\n", (double)masses[k], period, expected );
+		assert_float_equal( period, expected, 0.03f * expected );
+		tbDestroyWorld( world );
+	}
+
+	tbWorldId world = th_makeWorld( tbSolver_soft, false );
+	tbBodyId body = th_addSphere( world, tbMakeVec3( 0.0f, 0.0f, -1.0f ), 0.1f, 2.0f );
+	tbJointId spring = hangOnSpring( world, body, 200.0f, 2.0f * sqrtf( 200.0f * 2.0f ) );
+	th_run( world, 180 );
+	printf( "2 kg on 200 N/m: stretch %.5f m\n", tbDistanceJoint_GetCurrentLength( spring ) - 1.0f );
+	assert_float_equal( tbDistanceJoint_GetCurrentLength( spring ) - 1.0f, 0.1f, 0.001f );
+	// Back to the hertz form: 50 Hz on 2 kg is k = 2 (2 pi 50)^2 = 197 kN/m, a 0.1 mm stretch.
+	assert_int_equal( tbDistanceJoint_SetSpringStiffness( spring, 0.0f, 0.0f ), tbResult_ok );
+	th_run( world, 180 );
+	assert_float_equal( tbDistanceJoint_GetCurrentLength( spring ) - 1.0f, 0.0f, 0.001f );
+	assert_int_equal( tbDistanceJoint_SetSpringStiffness( spring, -1.0f, 0.0f ), tbResult_invalidArgument );
+	tbDestroyWorld( world );
+}
+
 int main( void )
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +315,7 @@ int main( void )
 		cmocka_unit_test( explosion_impulse ),
 		cmocka_unit_test( one_way_platform ),
 		cmocka_unit_test( pre_solve_callback ),
+		cmocka_unit_test( spring_in_newtons_per_metre ),
 	};
 	return cmocka_run_group_tests( tests, NULL, NULL );
 }
