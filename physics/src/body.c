@@ -886,18 +886,7 @@ int tbBody_GetContactData( tbBodyId bodyId, tbContactData* out, int capacity )
 	{
 		const tbContact* contact = world->contacts.data + ( key >> 1 );
 		key = contact->edges[key & 1].nextKey;
-		if ( ( contact->flags & tbContact_touching ) == 0 || ( contact->flags & tbContact_sensor ) ||
-			 contact->manifold.pointCount == 0 )
-		{
-			continue;
-		}
-		if ( n < capacity && out != NULL )
-		{
-			out[n].shapeA = tbMakeShapeId( world, world->shapes.data + contact->shapeIdA );
-			out[n].shapeB = tbMakeShapeId( world, world->shapes.data + contact->shapeIdB );
-			out[n].manifold = contact->manifold;
-		}
-		n += 1;
+		n = tbAppendContactData( world, contact, out, n, capacity );
 	}
 	return n;
 }

@@ -921,20 +921,27 @@ int tbWorld_GetContacts( tbWorldId worldId, tbContactData* out, int capacity )
 	int n = 0;
 	for ( int i = 0; i < world->contacts.count; ++i )
 	{
-		tbContact* contact = world->contacts.data + i;
-		if ( contact->id < 0 || ( contact->flags & tbContact_touching ) == 0 || ( contact->flags & tbContact_sensor ) )
+		if ( world->contacts.data[i].id >= 0 )
 		{
-			continue;
+			n = tbAppendContactData( world, world->contacts.data + i, out, n, capacity );
 		}
-		if ( n < capacity && out != NULL )
-		{
-			out[n].shapeA = tbMakeShapeId( world, world->shapes.data + contact->shapeIdA );
-			out[n].shapeB = tbMakeShapeId( world, world->shapes.data + contact->shapeIdB );
-			out[n].manifold = contact->manifold;
-		}
-		n += 1;
 	}
 	return n;
+}
+
+int tbAppendContactData( const tbWorld* world, const tbContact* contact, tbContactData* out, int n, int capacity )
+{
+	if ( ( contact->flags & tbContact_touching ) == 0 || ( contact->flags & tbContact_sensor ) )
+	{
+		return n;
+	}
+	if ( n < capacity && out != NULL )
+	{
+		out[n].shapeA = tbMakeShapeId( world, world->shapes.data + contact->shapeIdA );
+		out[n].shapeB = tbMakeShapeId( world, world->shapes.data + contact->shapeIdB );
+		out[n].manifold = contact->manifold;
+	}
+	return n + 1;
 }
 
 int tbWorld_GetBodies( tbWorldId worldId, tbBodyId* out, int capacity )

@@ -125,4 +125,7 @@ void tbPreSolveContact( tbWorld* world, tbContact* contact );
 /// with pre-solve events): continuous collision leaves such pairs to the speculative contacts,
 /// or a body jumping fast through a platform would be stopped under it.
 bool tbMayDisableContact( const tbWorld* world, const tbShape* shapeA, const tbShape* shapeB );
+/// Copy a touching, solid contact into out[n] (when n < capacity) for tbWorld_GetContacts and
+/// tbBody_GetContactData; returns n + 1, or n for a contact they do not report.
+int tbAppendContactData( const tbWorld* world, const tbContact* contact, tbContactData* out, int n, int capacity );
 float tbKeepClosestHit( tbShapeId shapeId, tbVec3 point, tbVec3 normal, float fraction, void* context );
