@@ -19,6 +19,8 @@
 #define TB_CHARACTER_SKIN 0.005f
 /// Casts (and slides) per move.
 #define TB_SLIDE_ITERATIONS 4
+/// How far above the feet (m) a contact at the start of a cast still counts as under them.
+#define TB_STEP_TOLERANCE 0.02f
 /// How fast a push dies away on the ground (the feet's friction), m/s^2.
 #define TB_PUSH_DECELERATION 10.0f
 /// Ground probe below the feet while airborne or jumping, m.
@@ -61,15 +63,29 @@ typedef struct tbCharacterHit
 {
 	tbBodyId self;
 	tbVec3 direction;
+	tbVec3 feet;
 	tbRayResult best;
 } tbCharacterHit;
+
+// One-way bodies (tbBody_SetOneWay) hold the character as they hold bodies: only a surface facing
+// their one-way side (within 60 degrees), and, for a capsule that starts in contact, only at its
+// feet: one that a platform cuts through higher up is passing through it.
+static bool tbPassesOneWay( const tbCharacterHit* h, tbBodyId body, tbVec3 point, tbVec3 normal, float fraction )
+{
+	tbVec3 side = tbBody_GetOneWay( body );
+	if ( tbLengthSquared( side ) == 0.0f )
+	{
+		return false;
+	}
+	return tbDot( normal, side ) < 0.5f || ( fraction == 0.0f && tbDot( tbSub( point, h->feet ), side ) > TB_STEP_TOLERANCE );
+}
 
 static float tbKeepCharacterHit( tbShapeId shapeId, tbVec3 point, tbVec3 normal, float fraction, void* context )
 {
 	tbCharacterHit* h = context;
 	tbBodyId body = tbShape_GetBody( shapeId );
 	if ( TB_ID_EQUALS( body, h->self ) || tbShape_IsSensor( shapeId ) ||
-		 ( fraction == 0.0f && tbDot( normal, h->direction ) >= 0.0f ) )
+		 ( fraction == 0.0f && tbDot( normal, h->direction ) >= 0.0f ) || tbPassesOneWay( h, body, point, normal, fraction ) )
 	{
 		return 1.0f;
 	}
@@ -102,6 +118,7 @@ static float tbSweepCapsule( const tbCharacter* c, float height, tbVec3 feet, tb
 	memset( &h, 0, sizeof( h ) );
 	h.self = c->bodyId;
 	h.direction = translation;
+	h.feet = feet;
 	tbWorld_CastShape( tbBody_GetWorld( c->bodyId ), &proxy, xf, reach, c->def.filter, tbKeepCharacterHit, &h );
 	*hit = h.best;
 	if ( h.best.hit == false )

@@ -290,6 +290,51 @@ static void jumps( void** state )
 	tbDestroyWorld( world );
 }
 
+// A jump at 6 m/s (1.8 m) goes up through a one-way platform whose top is at 1.5 m and lands on
+// it; the same platform solid stops the jump under it.
+static void jumps_through_one_way_platforms( void** state )
+{
+	(void)state;
+	for ( int oneWay = 1; oneWay >= 0; --oneWay )
+	{
+		tbWorldId world = th_makeWorld( tbSolver_soft, false );
+		th_addGround( world, 0.5f );
+		tbBodyId platform = addStaticBox( world, tbMakeVec3( 0.0f, 0.0f, 1.4f ), tbMakeVec3( 2.0f, 2.0f, 0.1f ), tb_quatIdentity );
+		if ( oneWay )
+		{
+			tbBody_SetOneWay( platform, tbMakeVec3( 0.0f, 0.0f, 1.0f ) );
+		}
+		tbCharacterDef def = tbDefaultCharacterDef();
+		def.jumpSpeed = 6.0f;
+		def.height = 1.0f;
+		tbCharacter c;
+		assert_int_equal( tbCreateCharacter( world, &def, &c ), tbResult_ok );
+		tbCharacter_Jump( &c );
+		float highest = 0.0f;
+		walk( world, &c, tb_vec3_zero, 1 );
+		for ( int i = 0; i < 120; ++i )
+		{
+			walk( world, &c, tb_vec3_zero, 1 );
+			highest = tbMaxFloat( highest, c.position.z );
+		}
+		printf( "%s platform: highest feet %.3f m, rests at %.4f m\n", oneWay ? "one-way" : "solid", highest, c.position.z );
+		assert_true( c.onGround );
+		if ( oneWay )
+		{
+			assert_true( highest > 1.6f );
+			assert_float_equal( c.position.z, 1.5f, 0.006f );
+			assert_true( TB_ID_EQUALS( c.groundBody, platform ) );
+		}
+		else
+		{
+			// The 1 m capsule's head meets the platform's underside at 1.3 m: feet at 0.3 m at most.
+			assert_true( highest < 0.31f );
+			assert_float_equal( c.position.z, 0.0f, 0.006f );
+		}
+		tbDestroyWorld( world );
+	}
+}
+
 // Crouched under a 1.4 m ceiling it cannot stand; it walks out from under it and then can.
 static void crouches_when_there_is_room( void** state )
 {
@@ -327,6 +372,7 @@ int main( void )
 		cmocka_unit_test( is_pushed_by_bodies ),
 		cmocka_unit_test( jumps ),
 		cmocka_unit_test( crouches_when_there_is_room ),
+		cmocka_unit_test( jumps_through_one_way_platforms ),
 	};
 	return cmocka_run_group_tests( tests, NULL, NULL );
 }

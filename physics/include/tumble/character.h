@@ -62,7 +62,8 @@ TB_API void tbDestroyCharacter( tbCharacter* character );
 /// slides along walls, climbs steps up to stepHeight and snaps down them, falls under the world's
 /// gravity in the air, is carried by the ground it stands on (a mover, a dynamic platform), and
 /// pushes the dynamic bodies it walks into with at most maxPushForce, and is pushed by those that
-/// run into it (see tbCharacterDef::mass; its body itself is kinematic: they bounce off it).
+/// run into it (see tbCharacterDef::mass; its body itself is kinematic: they bounce off it). One-way
+/// bodies (tbBody_SetOneWay) hold it only on their one-way side: it jumps up through them.
 TB_API tbResult tbCharacter_Move( tbCharacter* character, tbVec3 desiredVelocity, float dt );
 /// Jump at the next move if it is on the ground then.
 TB_API void tbCharacter_Jump( tbCharacter* character );
