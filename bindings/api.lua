@@ -97,9 +97,13 @@ class {
 		{ "joint", "name: string", "tumble.Joint?", "the Joint with that name, or `nil`" },
 		{ "joints", "", "tumble.Joint[]", "list of every Joint (each once)" },
 		{ "mover", "def: tumble.MoverDef", "tumble.Mover", "a new Mover (see Movers)", table = true },
+		{ "character", "def: tumble.CharacterDef", "tumble.Character", "a new Character: a walking capsule (see Characters)", table = true },
 		{ "body", "name: string", "tumble.Body?", "the Body with that name, or `nil`" },
 		{ "bodies", "", "tumble.Body[]", "list of every Body, in creation order" },
 		{ "raycast", "from: tumble.Vec3, to: tumble.Vec3, mask?: integer", "tumble.RayHit?", "closest hit `{ body =, point = {x,y,z}, normal = {x,y,z}, fraction = }` or `nil`" },
+		{ "raycast_all", "from: tumble.Vec3, to: tumble.Vec3, mask?: integer", "tumble.RayHit[]", "every hit along the ray, ordered by fraction (see Queries)" },
+		{ "cast", "def: tumble.CastDef", "tumble.RayHit|tumble.RayHit[]|nil", "shape cast: the first hit of a sphere, capsule, box or body swept from `from` to `to`, or `nil`; with `all = true` every hit, ordered by fraction (see Queries)", table = true },
+		{ "explode", "def: tumble.ExplosionDef", "integer", "push dynamic bodies away from a point (see Explosions); returns how many it pushed", table = true },
 		{ "overlap_sphere", "center: tumble.Vec3, radius: number", "tumble.Body[]", "list of Bodies touching the sphere" },
 		{ "overlap_box", "lower: tumble.Vec3, upper: tumble.Vec3", "tumble.Body[]", "list of Bodies whose bounds overlap the box" },
 		{ "contacts", "", "tumble.Contact[]", "list of `{ a =, b =, point =, normal =, impulse =, separation = }`, one per contact point of the last step (normal from `a` to `b`; impulse: the normal impulse of the whole step, all sub-steps, N s)" },
@@ -164,6 +168,12 @@ class {
 		{ "awake", "boolean", "rw", "the opposite of `sleeping`" },
 		{ "gravity_scale", "number", "rw", "multiplies the world's gravity" },
 		{ "ccd", "boolean", "rw", "continuous collision" },
+		{ "layer", "integer", "rw", "collision category bits of all its shapes (read: the first shape's); contacts are re-paired next step" },
+		{ "mask", "integer", "rw", "the category bits its shapes collide with (as `layer`)" },
+		{ "group", "integer", "rw", "collision group of all its shapes: same positive always collides, same negative never" },
+		{ "sensor", "boolean", "rw", "all its shapes report events only, no collision response" },
+		{ "fixed_rotation", "boolean", "rw", "never rotates (setting it stops its spin)" },
+		{ "one_way", "tumble.Vec3?", "rw", "a one-way body (platform) blocks only bodies arriving from the side this normal points to (see One-way bodies); `nil` or `false`: solid" },
 		{ "world", "tumble.World", "r", "its World" },
 		{ "id", "integer", "r", "unique among live bodies of a world" },
 		{ "shape_count", "integer", "r", "number of shapes" },
@@ -217,7 +227,7 @@ class {
 		{ "translation", "number", "r", "m", joints = "slider" },
 		{ "length", "number", "rw", "rest length, m", joints = "distance" },
 		{ "current_length", "number", "r", "m", joints = "distance" },
-		{ "spring", "tumble.Spring?", "rw", "`{ hz =, damping = }` or `nil` (rigid)", joints = "distance" },
+		{ "spring", "tumble.Spring?", "rw", "`{ hz =, damping = }` or `{ stiffness =, damper = }` (N/m, N s/m), or `nil` (rigid)", joints = "distance" },
 		{ "swing", "number?", "rw", "cone angle, rad; `nil` removes the limit", joints = "cone" },
 		{ "pyramid", "number[]?", "rw", "`{y, z}`, rad; `nil` removes the limit", joints = "cone" },
 		{ "twist", "tumble.Range?", "rw", "`{lo, hi}`, rad; `nil` removes the limit", joints = "cone" },
@@ -258,6 +268,34 @@ class {
 }
 
 class {
+	name = "Character",
+	kind = "userdata",
+	doc = "A character controller made by `world:character{...}`: an upright capsule moved by `ch:move` before each step (see Characters).",
+	var = "ch",
+	methods = {
+		{ "move", "velocity: tumble.Vec3, dt: number", "", "walk at this horizontal velocity (m/s, z ignored) for `dt` s: call once before each step (in `update`)" },
+		{ "jump", "", "", "jump at the next `move` if on the ground then" },
+		{ "position", "", "x: number, y: number, z: number", "`x, y, z` of its feet (the capsule's bottom)" },
+		{ "velocity", "", "x: number, y: number, z: number", "`x, y, z`, m/s: its own motion over the last move plus the ground's it rides on" },
+		{ "destroy", "", "", "remove it and its body" },
+		{ "is_valid", "", "boolean", "`false` once destroyed (never raises)" },
+	},
+	fields = {
+		{ "on_ground", "boolean", "r", "standing on walkable ground" },
+		{ "ground_normal", "tumble.Vec3?", "r", "of the ground it stands on, or `nil` in the air" },
+		{ "ground_body", "tumble.Body?", "r", "the Body it stands on, or `nil`" },
+		{ "body", "tumble.Body", "r", "its kinematic capsule Body (what other bodies, rays and casts meet)" },
+		{ "crouched", "boolean", "rw", "crouching (shorter); setting `false` stands up only when there is room" },
+		{ "height", "number", "r", "current height, m" },
+		{ "pushed", "integer", "r", "dynamic bodies it pushed in the last move" },
+		{ "step_height", "number", "rw", "highest step it climbs, m" },
+		{ "max_slope", "number", "rw", "steepest walkable slope, rad" },
+		{ "jump_speed", "number", "rw", "m/s" },
+		{ "push_force", "number", "rw", "most force it pushes dynamic bodies with, N" },
+	},
+}
+
+class {
 	name = "Snapshot",
 	kind = "userdata",
 	doc = "A copy of a world's whole state, made by `world:snapshot()`, for `world:restore(s)`.",
@@ -294,6 +332,7 @@ local bodyFields = {
 	{ "angular_damping", "number", "r", "1/s" },
 	{ "gravity_scale", "number", "r", "default 1" },
 	{ "fixed_rotation", "boolean", "r", "never rotates" },
+	{ "one_way", "tumble.Vec3", "r", "a one-way body: blocks only from the side this normal points to (world frame)" },
 	{ "can_sleep", "boolean", "r", "default `true`" },
 	{ "awake", "boolean", "r", "default `true`" },
 }
@@ -395,7 +434,7 @@ def( "tumble.DistanceDef", "Fields of `world:distance{...}`.", "tumble.JointDef"
 	{ "length", "number", "r", "m (default the current distance)" },
 	{ "min", "number", "r", "m: a rope, slack in between" },
 	{ "max", "number", "r", "m" },
-	{ "spring", "tumble.Spring", "r", "`{ hz, damping }`: soft" },
+	{ "spring", "tumble.Spring", "r", "`{ hz, damping }` or `{ stiffness, damper }`: soft (see Springs)" },
 } )
 def( "tumble.BallDef", "Fields of `world:ball{...}`.", "tumble.JointDef", { anchor } )
 def( "tumble.HingeDef", "Fields of `world:hinge{...}`.", "tumble.JointDef", { anchor, axis, ref,
@@ -455,9 +494,11 @@ def( "tumble.MoverDef", "Fields of `world:mover{...}`: `body` and one command.",
 	{ "angular_velocity", "tumble.Vec3", "r", "rad/s" },
 	{ "target", "tumble.TargetDef", "r", "go to a pose" },
 }, pathFields )
-def( "tumble.Spring", "A soft distance: frequency and damping ratio.", nil, {
-	{ "hz", "number", "r", "Hz" },
-	{ "damping", "number", "r", "ratio" },
+def( "tumble.Spring", "A soft distance: a frequency and damping ratio, or a stiffness and damper.", nil, {
+	{ "hz", "number", "r", "Hz, of the joint's effective mass along its axis (a body hung from the world at its centre of mass: its mass; two such bodies: m1 m2 / (m1 + m2))" },
+	{ "damping", "number", "r", "damping ratio (with `hz`)" },
+	{ "stiffness", "number", "r", "N/m (instead of `hz`)" },
+	{ "damper", "number", "r", "N s/m (with `stiffness`)" },
 } )
 def( "tumble.MotorSettings", "A motor: target speed and the most it may apply.", nil, {
 	{ "speed", "number", "r", "rad/s or m/s" },
@@ -476,6 +517,43 @@ def( "tumble.ConstraintRow", "A row returned by a custom constraint's rows funct
 	{ "error", "number", "r", "position error C (m or rad, default 0)" },
 	{ "min", "number", "r", "impulse lower bound, N s (default `-math.huge`)" },
 	{ "max", "number", "r", "impulse upper bound, N s (default `math.huge`)" },
+} )
+
+def( "tumble.CastDef", "Fields of `world:cast{...}`: `shape` or `body`, and `to`.", nil, {
+	{ "shape", '"sphere"|"capsule"|"box"', "r", "the shape cast (or give `body`)" },
+	{ "body", "tumble.Body", "r", "cast this body's shapes from its pose; its own shapes are not hit" },
+	{ "radius", "number", "r", "sphere (default 0.5), capsule (default 0.25), m" },
+	{ "half_length", "number", "r", "capsule: half its segment, along its z axis (default 0.5), m" },
+	{ "size", "tumble.Vec3", "r", "box: full edge lengths (default 1 m cube)" },
+	{ "from", "tumble.Vec3", "r", "where the shape's centre starts (required with `shape`)" },
+	{ "rot", "tumble.Quat", "r", "the shape's rotation, kept along the cast (default `{1, 0, 0, 0}`)" },
+	{ "to", "tumble.Vec3", "r", "where the centre (a body: its origin) would end (required)" },
+	{ "mask", "integer", "r", "the layer bits it hits (default all)" },
+	{ "layer", "integer", "r", "its own layer bits, tested against each shape's mask (default all)" },
+	{ "all", "boolean", "r", "return every hit in a list instead of the first (default `false`)" },
+} )
+
+def( "tumble.ExplosionDef", "Fields of `world:explode{...}`.", nil, {
+	{ "center", "tumble.Vec3", "r", "where it goes off (required)" },
+	{ "impulse", "number", "r", "N s given to each dynamic body in reach (required)" },
+	{ "radius", "number", "r", "bodies whose surface is this close get the whole impulse, m (default 1)" },
+	{ "falloff", "number", "r", "beyond `radius` the impulse falls linearly to 0 over this distance, m (default 0)" },
+	{ "mask", "integer", "r", "only bodies on these layers (default all)" },
+} )
+
+def( "tumble.CharacterDef", "Fields of `world:character{...}`.", nil, {
+	{ "pos", "tumble.Vec3", "r", "its feet, m (default `{0, 0, 0}`)" },
+	{ "radius", "number", "r", "m (default 0.3)" },
+	{ "height", "number", "r", "standing height, feet to top, m (default 1.8)" },
+	{ "crouch_height", "number", "r", "crouching height, m (default 1.0)" },
+	{ "step_height", "number", "r", "highest step it climbs and snaps down, m (default 0.3)" },
+	{ "max_slope", "number", "r", "steepest walkable slope, rad (default pi/4)" },
+	{ "jump_speed", "number", "r", "m/s (default 5)" },
+	{ "push_force", "number", "r", "most force it pushes dynamic bodies with, N (default 500)" },
+	{ "mass", "number", "r", "kg, for being pushed: bodies running into it give it their impulse over this (default 70; 0: never pushed)" },
+	{ "layer", "integer", "r", "its body's layer bits (default 1)" },
+	{ "mask", "integer", "r", "the layers it walks into (default all)" },
+	{ "name", "string", "r", "its body's name" },
 } )
 
 local function record( name, doc, fields )
@@ -501,11 +579,11 @@ record( "tumble.ConstraintState", "The step-start state a custom constraint's ro
 	{ "sub_dt", "number", "r", "s" },
 	{ "sub_step", "integer", "r", "sub-step index" },
 } )
-record( "tumble.RayHit", "The closest hit of `world:raycast`.", {
+record( "tumble.RayHit", "A hit of `world:raycast`, `world:raycast_all` or `world:cast`.", {
 	{ "body", "tumble.Body", "r", "the Body hit" },
-	{ "point", "tumble.Vec3", "r", "world point, m" },
-	{ "normal", "tumble.Vec3", "r", "surface normal" },
-	{ "fraction", "number", "r", "of the way from `from` to `to`" },
+	{ "point", "tumble.Vec3", "r", "world point on the Body's surface, m" },
+	{ "normal", "tumble.Vec3", "r", "surface normal, out of the Body (against the motion)" },
+	{ "fraction", "number", "r", "of the way from `from` to `to` (0: it started touching)" },
 } )
 record( "tumble.Contact", "One contact point of `world:contacts()`.", {
 	{ "a", "tumble.Body", "r", "first body" },

@@ -236,6 +236,15 @@ local sections = {
 		return rows
 	end,
 	snapshot_fields = function( api ) return fieldTable( api, "Snapshot" ) end,
+	character = function( api )
+		local c = find( api, "Character" )
+		local rows = { "| method / field | result |", "|---|---|" }
+		methodRows( rows, c, "ch:" )
+		for _, f in ipairs( c.fields ) do
+			table.insert( rows, ( "| `ch.%s` | %s: %s |" ):format( f[1], access( f ), escape( f[4] ) ) )
+		end
+		return rows
+	end,
 }
 gen.sections = sections
 

@@ -185,6 +185,7 @@ static void tbReadBodyFields( tbLuaDef* def, tbLuaBodyFields* f )
 	tbDef_Number( def, "angular_damping", &f->bodyDef.angularDamping, tbCheck_damping );
 	tbDef_Number( def, "gravity_scale", &f->bodyDef.gravityScale, tbCheck_finite );
 	tbDef_Bool( def, "fixed_rotation", &f->bodyDef.fixedRotation );
+	tbDef_Vec3( def, "one_way", &f->bodyDef.oneWayNormal, tbCheck_nonZero );
 	tbDef_Bool( def, "can_sleep", &f->bodyDef.enableSleep );
 	tbDef_Bool( def, "awake", &f->bodyDef.isAwake );
 }
@@ -740,6 +741,126 @@ static int tbBody_SetCcd( lua_State* L )
 	return 0;
 }
 
+// layer, mask and group: read from the first shape, written to every shape of the body.
+enum
+{
+	tbFilterField_layer,
+	tbFilterField_mask,
+	tbFilterField_group
+};
+
+static int tbGetFilterField( lua_State* L, const char* fn, int field )
+{
+	tbLuaBody* body = tbLua_CheckBody( L, 1, fn );
+	uint64_t bits[2] = { 0, 0 };
+	int32_t group = 0;
+	tbShape_GetFilter( tbFirstShape( L, body, fn ), bits, bits + 1, &group );
+	lua_pushinteger( L, field == tbFilterField_group ? (lua_Integer)group : (lua_Integer)bits[field] );
+	return 1;
+}
+
+static int tbSetFilterField( lua_State* L, const char* fn, int field )
+{
+	tbLuaBody* body = tbCheckMutableBody( L, fn );
+	int isInteger = 0;
+	lua_Integer value = lua_tointegerx( L, 3, &isInteger );
+	if ( isInteger == 0 || lua_type( L, 3 ) != LUA_TNUMBER ||
+		 ( field == tbFilterField_group && ( value < INT32_MIN || value > INT32_MAX ) ) )
+	{
+		char got[64];
+		return luaL_error( L, "Body.%s: must be an integer%s, got %s", fn,
+						   field == tbFilterField_group ? " in [-2^31, 2^31 - 1]" : " of layer bits",
+						   tbLua_Describe( L, 3, got, sizeof( got ) ) );
+	}
+	tbShapeId shapes[TB_LUA_MAX_COMPOUND];
+	int count = tbBody_GetShapes( body->id, shapes, TB_LUA_MAX_COMPOUND );
+	for ( int i = 0; i < count && i < TB_LUA_MAX_COMPOUND; ++i )
+	{
+		uint64_t bits[2] = { 0, 0 };
+		int32_t group = 0;
+		tbShape_GetFilter( shapes[i], bits, bits + 1, &group );
+		if ( field == tbFilterField_group )
+		{
+			group = (int32_t)value;
+		}
+		else
+		{
+			bits[field] = (uint64_t)value;
+		}
+		tbBodyCheckResult( L, tbShape_SetFilter( shapes[i], bits[0], bits[1], group ), fn );
+	}
+	return 0;
+}
+
+static int tbBody_GetLayer( lua_State* L ) { return tbGetFilterField( L, "layer", tbFilterField_layer ); }
+static int tbBody_SetLayer( lua_State* L ) { return tbSetFilterField( L, "layer", tbFilterField_layer ); }
+static int tbBody_GetMask( lua_State* L ) { return tbGetFilterField( L, "mask", tbFilterField_mask ); }
+static int tbBody_SetMask( lua_State* L ) { return tbSetFilterField( L, "mask", tbFilterField_mask ); }
+static int tbBody_GetGroup( lua_State* L ) { return tbGetFilterField( L, "group", tbFilterField_group ); }
+static int tbBody_SetGroup( lua_State* L ) { return tbSetFilterField( L, "group", tbFilterField_group ); }
+
+static int tbBody_GetSensor( lua_State* L )
+{
+	tbLuaBody* body = tbLua_CheckBody( L, 1, "sensor" );
+	lua_pushboolean( L, tbShape_IsSensor( tbFirstShape( L, body, "Body.sensor" ) ) );
+	return 1;
+}
+
+static int tbBody_SetSensor( lua_State* L )
+{
+	tbLuaBody* body = tbCheckMutableBody( L, "sensor" );
+	bool sensor = tbLua_CheckBool( L, 3, "Body.sensor", "value" );
+	tbShapeId shapes[TB_LUA_MAX_COMPOUND];
+	int count = tbBody_GetShapes( body->id, shapes, TB_LUA_MAX_COMPOUND );
+	for ( int i = 0; i < count && i < TB_LUA_MAX_COMPOUND; ++i )
+	{
+		tbBodyCheckResult( L, tbShape_SetSensor( shapes[i], sensor ), "Body.sensor" );
+	}
+	return 0;
+}
+
+static int tbBody_GetFixedRotation( lua_State* L )
+{
+	tbLuaBody* body = tbLua_CheckBody( L, 1, "fixed_rotation" );
+	lua_pushboolean( L, tbBody_IsFixedRotation( body->id ) );
+	return 1;
+}
+
+static int tbBody_SetFixedRotationProp( lua_State* L )
+{
+	tbLuaBody* body = tbCheckMutableBody( L, "fixed_rotation" );
+	bool flag = tbLua_CheckBool( L, 3, "Body.fixed_rotation", "value" );
+	tbBodyCheckResult( L, tbBody_SetFixedRotation( body->id, flag ), "Body.fixed_rotation" );
+	return 0;
+}
+
+static int tbBody_GetOneWayProp( lua_State* L )
+{
+	tbLuaBody* body = tbLua_CheckBody( L, 1, "one_way" );
+	tbVec3 normal = tbBody_GetOneWay( body->id );
+	if ( tbLengthSquared( normal ) == 0.0f )
+	{
+		lua_pushnil( L );
+	}
+	else
+	{
+		tbLua_PushVec3Table( L, normal );
+	}
+	return 1;
+}
+
+static int tbBody_SetOneWayProp( lua_State* L )
+{
+	tbLuaBody* body = tbCheckMutableBody( L, "one_way" );
+	tbVec3 normal = tb_vec3_zero;
+	if ( lua_isnil( L, 3 ) == false && !( lua_isboolean( L, 3 ) && lua_toboolean( L, 3 ) == 0 ) )
+	{
+		normal = tbLua_CheckVec3( L, 3, "Body.one_way", "value", tbCheck_nonZero );
+	}
+	tbBodyCheckResult( L, tbBody_SetOneWay( body->id, normal ), "Body.one_way" );
+	return 0;
+}
+
 static int tbBody_GetWorldProp( lua_State* L )
 {
 	tbLua_CheckBody( L, 1, "world" );
@@ -799,6 +920,12 @@ void tbLua_OpenBody( lua_State* L )
 		{ "awake", tbBody_GetAwake, tbBody_SetAwakeProp },
 		{ "gravity_scale", tbBody_GetGravityScaleProp, tbBody_SetGravityScaleProp },
 		{ "ccd", tbBody_GetCcd, tbBody_SetCcd },
+		{ "layer", tbBody_GetLayer, tbBody_SetLayer },
+		{ "mask", tbBody_GetMask, tbBody_SetMask },
+		{ "group", tbBody_GetGroup, tbBody_SetGroup },
+		{ "sensor", tbBody_GetSensor, tbBody_SetSensor },
+		{ "fixed_rotation", tbBody_GetFixedRotation, tbBody_SetFixedRotationProp },
+		{ "one_way", tbBody_GetOneWayProp, tbBody_SetOneWayProp },
 		{ "world", tbBody_GetWorldProp, NULL },
 		{ "id", tbBody_GetIdProp, NULL },
 		{ "shape_count", tbBody_GetShapeCount, NULL },

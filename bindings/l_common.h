@@ -229,6 +229,16 @@ int tbLuaWorld_AddHull( lua_State* L );
 int tbLuaWorld_AddCompound( lua_State* L );
 /// world:add_mesh{...} (l_shape.c)
 int tbLuaWorld_AddMesh( lua_State* L );
+/// world:raycast, world:raycast_all, world:cast{...} (l_query.c)
+int tbLuaWorld_RayCast( lua_State* L );
+int tbLuaWorld_RayCastAll( lua_State* L );
+int tbLuaWorld_Cast( lua_State* L );
+/// world:explode{...} (l_gameplay.c)
+int tbLuaWorld_Explode( lua_State* L );
+/// world:character{...} (l_character.c)
+int tbLuaWorld_Character( lua_State* L );
+/// Register the Character type (called by luaopen_tumble).
+void tbLua_OpenCharacter( lua_State* L );
 
 /// Register the World and Body types (called by luaopen_tumble).
 void tbLua_OpenWorld( lua_State* L );

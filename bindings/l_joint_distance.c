@@ -3,6 +3,24 @@
 // SPDX-License-Identifier: MIT
 #include "l_joint.h"
 
+// A spring table: { hz, damping } (a frequency and damping ratio of the joint's effective mass) or
+// { stiffness, damper } (N/m and N s/m), not both.
+static void tbReadSpring( tbLuaDef* def, float* hz, float* ratio, float* stiffness, float* damper )
+{
+	bool byFrequency = tbDef_Number( def, "hz", hz, tbCheck_hertz );
+	byFrequency = tbDef_Number( def, "damping", ratio, tbCheck_nonNegative ) || byFrequency;
+	bool byStiffness = tbDef_Number( def, "stiffness", stiffness, tbCheck_positive );
+	byStiffness = tbDef_Number( def, "damper", damper, tbCheck_nonNegative ) || byStiffness;
+	if ( byFrequency && byStiffness )
+	{
+		luaL_error( def->L, "%s: %sgive hz and damping or stiffness and damper, not both", def->fn, def->prefix );
+	}
+	if ( byStiffness && *stiffness <= 0.0f )
+	{
+		tbDef_FieldError( def, "stiffness", "a positive number (N/m) with damper" );
+	}
+}
+
 // world:distance{ a, b, anchor_a, anchor_b, length, min, max, spring = { hz, damping } }
 static int tbLuaWorld_Distance( lua_State* L )
 {
@@ -51,8 +69,7 @@ static int tbLuaWorld_Distance( lua_State* L )
 	if ( tbLuaJoint_BeginNested( &def, "spring", prefix, sizeof( prefix ), &spring ) )
 	{
 		jd.enableSpring = true;
-		tbDef_Number( &spring, "hz", &jd.hertz, tbCheck_hertz );
-		tbDef_Number( &spring, "damping", &jd.dampingRatio, tbCheck_nonNegative );
+		tbReadSpring( &spring, &jd.hertz, &jd.dampingRatio, &jd.stiffness, &jd.damping );
 		tbLuaJoint_EndNested( &spring );
 	}
 	tbDef_Finish( &def );
@@ -110,6 +127,15 @@ static int tbLuaDistance_GetSpring( lua_State* L )
 		return 1;
 	}
 	lua_createtable( L, 0, 2 );
+	float stiffness = tbDistanceJoint_GetSpringStiffness( joint->id );
+	if ( stiffness > 0.0f )
+	{
+		lua_pushnumber( L, stiffness );
+		lua_setfield( L, -2, "stiffness" );
+		lua_pushnumber( L, tbDistanceJoint_GetSpringDamping( joint->id ) );
+		lua_setfield( L, -2, "damper" );
+		return 1;
+	}
 	lua_pushnumber( L, tbDistanceJoint_GetSpringHertz( joint->id ) );
 	lua_setfield( L, -2, "hz" );
 	lua_pushnumber( L, tbDistanceJoint_GetSpringDampingRatio( joint->id ) );
@@ -131,11 +157,12 @@ static int tbLuaDistance_SetSpring( lua_State* L )
 	tbDef_Begin( &def, L, 3, fn, "" );
 	float hz = tbDistanceJoint_GetSpringHertz( joint->id );
 	float damping = tbDistanceJoint_GetSpringDampingRatio( joint->id );
-	tbDef_Number( &def, "hz", &hz, tbCheck_hertz );
-	tbDef_Number( &def, "damping", &damping, tbCheck_nonNegative );
+	float stiffness = 0.0f, damper = 0.0f;
+	tbReadSpring( &def, &hz, &damping, &stiffness, &damper );
 	tbDef_Finish( &def );
 	tbLuaJoint_CheckResult( L, tbDistanceJoint_SetSpringHertz( joint->id, hz ), fn );
 	tbLuaJoint_CheckResult( L, tbDistanceJoint_SetSpringDampingRatio( joint->id, damping ), fn );
+	tbLuaJoint_CheckResult( L, tbDistanceJoint_SetSpringStiffness( joint->id, stiffness, damper ), fn );
 	tbLuaJoint_CheckResult( L, tbDistanceJoint_EnableSpring( joint->id, true ), fn );
 	return 0;
 }

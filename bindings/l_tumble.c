@@ -1248,6 +1248,7 @@ int luaopen_tumble( lua_State* L )
 	tbLua_OpenJoint( L );
 	tbLua_OpenMover( L );
 	tbLua_OpenSnapshot( L );
+	tbLua_OpenCharacter( L );
 
 	static const luaL_Reg functions[] = {
 		{ "world", tbLua_NewWorld },

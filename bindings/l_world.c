@@ -797,41 +797,6 @@ static int tbWorld_Bodies( lua_State* L )
 	return 1;
 }
 
-// world:raycast(from, to) -> { body, point, normal, fraction } or nil
-static int tbWorld_RayCast( lua_State* L )
-{
-	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "raycast" );
-	tbVec3 from = tbLua_CheckVec3( L, 2, "raycast", "from", tbCheck_finite );
-	tbVec3 to = tbLua_CheckVec3( L, 3, "raycast", "to", tbCheck_finite );
-	tbQueryFilter filter = tbDefaultQueryFilter();
-	if ( lua_isnoneornil( L, 4 ) == false )
-	{
-		if ( lua_isinteger( L, 4 ) == 0 )
-		{
-			char got[64];
-			return luaL_error( L, "raycast: mask must be an integer of layer bits, got %s",
-							   tbLua_Describe( L, 4, got, sizeof( got ) ) );
-		}
-		filter.maskBits = (uint64_t)lua_tointeger( L, 4 );
-	}
-	tbRayResult hit = tbWorld_CastRayClosest( world->id, from, tbSub( to, from ), filter );
-	if ( hit.hit == false )
-	{
-		lua_pushnil( L );
-		return 1;
-	}
-	lua_createtable( L, 0, 4 );
-	tbLua_PushBody( L, 1, hit.bodyId );
-	lua_setfield( L, -2, "body" );
-	tbLua_PushVec3Table( L, hit.point );
-	lua_setfield( L, -2, "point" );
-	tbLua_PushVec3Table( L, hit.normal );
-	lua_setfield( L, -2, "normal" );
-	lua_pushnumber( L, hit.fraction );
-	lua_setfield( L, -2, "fraction" );
-	return 1;
-}
-
 // Shape ids gathered by a query callback. The callbacks run inside the physics library, so they
 // must never raise a Lua error (a longjmp through the query): they only append to this C buffer.
 typedef struct tbShapeList
@@ -1144,7 +1109,11 @@ void tbLua_OpenWorld( lua_State* L )
 		{ "add_mesh", tbLuaWorld_AddMesh },
 		{ "body", tbWorld_BodyByName },
 		{ "bodies", tbWorld_Bodies },
-		{ "raycast", tbWorld_RayCast },
+		{ "raycast", tbLuaWorld_RayCast },
+		{ "raycast_all", tbLuaWorld_RayCastAll },
+		{ "cast", tbLuaWorld_Cast },
+		{ "explode", tbLuaWorld_Explode },
+		{ "character", tbLuaWorld_Character },
 		{ "overlap_sphere", tbWorld_OverlapSphereMethod },
 		{ "overlap_box", tbWorld_OverlapBox },
 		{ "contacts", tbWorld_Contacts },

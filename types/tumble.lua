@@ -196,6 +196,11 @@ function tumble_World:joints() end
 ---@return tumble.Mover
 function tumble_World:mover(def) end
 
+---a new Character: a walking capsule (see Characters)
+---@param def tumble.CharacterDef
+---@return tumble.Character
+function tumble_World:character(def) end
+
 ---the Body with that name, or `nil`
 ---@param name string
 ---@return tumble.Body?
@@ -211,6 +216,23 @@ function tumble_World:bodies() end
 ---@param mask? integer
 ---@return tumble.RayHit?
 function tumble_World:raycast(from, to, mask) end
+
+---every hit along the ray, ordered by fraction (see Queries)
+---@param from tumble.Vec3
+---@param to tumble.Vec3
+---@param mask? integer
+---@return tumble.RayHit[]
+function tumble_World:raycast_all(from, to, mask) end
+
+---shape cast: the first hit of a sphere, capsule, box or body swept from `from` to `to`, or `nil`; with `all = true` every hit, ordered by fraction (see Queries)
+---@param def tumble.CastDef
+---@return tumble.RayHit|tumble.RayHit[]|nil
+function tumble_World:cast(def) end
+
+---push dynamic bodies away from a point (see Explosions); returns how many it pushed
+---@param def tumble.ExplosionDef
+---@return integer
+function tumble_World:explode(def) end
 
 ---list of Bodies touching the sphere
 ---@param center tumble.Vec3
@@ -272,6 +294,12 @@ function tumble_World:is_valid() end
 ---@field awake boolean the opposite of `sleeping`
 ---@field gravity_scale number multiplies the world's gravity
 ---@field ccd boolean continuous collision
+---@field layer integer collision category bits of all its shapes (read: the first shape's); contacts are re-paired next step
+---@field mask integer the category bits its shapes collide with (as `layer`)
+---@field group integer collision group of all its shapes: same positive always collides, same negative never
+---@field sensor boolean all its shapes report events only, no collision response
+---@field fixed_rotation boolean never rotates (setting it stops its spin)
+---@field one_way tumble.Vec3? a one-way body (platform) blocks only bodies arriving from the side this normal points to (see One-way bodies); `nil` or `false`: solid
 ---@field world tumble.World (read only) its World
 ---@field id integer (read only) unique among live bodies of a world
 ---@field shape_count integer (read only) number of shapes
@@ -446,7 +474,7 @@ function tumble_Body:is_valid() end
 ---@field translation number (read only) m (slider)
 ---@field length number rest length, m (distance)
 ---@field current_length number (read only) m (distance)
----@field spring tumble.Spring? `{ hz =, damping = }` or `nil` (rigid) (distance)
+---@field spring tumble.Spring? `{ hz =, damping = }` or `{ stiffness =, damper = }` (N/m, N s/m), or `nil` (rigid) (distance)
 ---@field swing number? cone angle, rad; `nil` removes the limit (cone)
 ---@field pyramid number[]? `{y, z}`, rad; `nil` removes the limit (cone)
 ---@field twist tumble.Range? `{lo, hi}`, rad; `nil` removes the limit (cone)
@@ -558,6 +586,48 @@ function tumble_Mover:destroy() end
 ---@return boolean
 function tumble_Mover:is_valid() end
 
+---A character controller made by `world:character{...}`: an upright capsule moved by `ch:move` before each step (see Characters).
+---@class tumble.Character
+---@field on_ground boolean (read only) standing on walkable ground
+---@field ground_normal tumble.Vec3? (read only) of the ground it stands on, or `nil` in the air
+---@field ground_body tumble.Body? (read only) the Body it stands on, or `nil`
+---@field body tumble.Body (read only) its kinematic capsule Body (what other bodies, rays and casts meet)
+---@field crouched boolean crouching (shorter); setting `false` stands up only when there is room
+---@field height number (read only) current height, m
+---@field pushed integer (read only) dynamic bodies it pushed in the last move
+---@field step_height number highest step it climbs, m
+---@field max_slope number steepest walkable slope, rad
+---@field jump_speed number m/s
+---@field push_force number most force it pushes dynamic bodies with, N
+local tumble_Character = {}
+
+---walk at this horizontal velocity (m/s, z ignored) for `dt` s: call once before each step (in `update`)
+---@param velocity tumble.Vec3
+---@param dt number
+function tumble_Character:move(velocity, dt) end
+
+---jump at the next `move` if on the ground then
+function tumble_Character:jump() end
+
+---`x, y, z` of its feet (the capsule's bottom)
+---@return number x
+---@return number y
+---@return number z
+function tumble_Character:position() end
+
+---`x, y, z`, m/s: its own motion over the last move plus the ground's it rides on
+---@return number x
+---@return number y
+---@return number z
+function tumble_Character:velocity() end
+
+---remove it and its body
+function tumble_Character:destroy() end
+
+---`false` once destroyed (never raises)
+---@return boolean
+function tumble_Character:is_valid() end
+
 ---A copy of a world's whole state, made by `world:snapshot()`, for `world:restore(s)`.
 ---@class tumble.Snapshot
 ---@field time number (read only) the world's clock when it was taken, s
@@ -613,6 +683,7 @@ local tumble_WorldDef = {}
 ---@field angular_damping? number 1/s
 ---@field gravity_scale? number default 1
 ---@field fixed_rotation? boolean never rotates
+---@field one_way? tumble.Vec3 a one-way body: blocks only from the side this normal points to (world frame)
 ---@field can_sleep? boolean default `true`
 ---@field awake? boolean default `true`
 local tumble_BodyDef = {}
@@ -691,7 +762,7 @@ local tumble_JointDef = {}
 ---@field length? number m (default the current distance)
 ---@field min? number m: a rope, slack in between
 ---@field max? number m
----@field spring? tumble.Spring `{ hz, damping }`: soft
+---@field spring? tumble.Spring `{ hz, damping }` or `{ stiffness, damper }`: soft (see Springs)
 local tumble_DistanceDef = {}
 
 ---Fields of `world:ball{...}`.
@@ -803,10 +874,12 @@ local tumble_TargetDef = {}
 ---@field acceleration? number m/s² for starts and stops (default instant)
 local tumble_MoverDef = {}
 
----A soft distance: frequency and damping ratio.
+---A soft distance: a frequency and damping ratio, or a stiffness and damper.
 ---@class tumble.Spring
----@field hz? number Hz
----@field damping? number ratio
+---@field hz? number Hz, of the joint's effective mass along its axis (a body hung from the world at its centre of mass: its mass; two such bodies: m1 m2 / (m1 + m2))
+---@field damping? number damping ratio (with `hz`)
+---@field stiffness? number N/m (instead of `hz`)
+---@field damper? number N s/m (with `stiffness`)
 local tumble_Spring = {}
 
 ---A motor: target speed and the most it may apply.
@@ -833,6 +906,46 @@ local tumble_Servo = {}
 ---@field max? number impulse upper bound, N s (default `math.huge`)
 local tumble_ConstraintRow = {}
 
+---Fields of `world:cast{...}`: `shape` or `body`, and `to`.
+---@class tumble.CastDef
+---@field shape? "sphere"|"capsule"|"box" the shape cast (or give `body`)
+---@field body? tumble.Body cast this body's shapes from its pose; its own shapes are not hit
+---@field radius? number sphere (default 0.5), capsule (default 0.25), m
+---@field half_length? number capsule: half its segment, along its z axis (default 0.5), m
+---@field size? tumble.Vec3 box: full edge lengths (default 1 m cube)
+---@field from? tumble.Vec3 where the shape's centre starts (required with `shape`)
+---@field rot? tumble.Quat the shape's rotation, kept along the cast (default `{1, 0, 0, 0}`)
+---@field to? tumble.Vec3 where the centre (a body: its origin) would end (required)
+---@field mask? integer the layer bits it hits (default all)
+---@field layer? integer its own layer bits, tested against each shape's mask (default all)
+---@field all? boolean return every hit in a list instead of the first (default `false`)
+local tumble_CastDef = {}
+
+---Fields of `world:explode{...}`.
+---@class tumble.ExplosionDef
+---@field center? tumble.Vec3 where it goes off (required)
+---@field impulse? number N s given to each dynamic body in reach (required)
+---@field radius? number bodies whose surface is this close get the whole impulse, m (default 1)
+---@field falloff? number beyond `radius` the impulse falls linearly to 0 over this distance, m (default 0)
+---@field mask? integer only bodies on these layers (default all)
+local tumble_ExplosionDef = {}
+
+---Fields of `world:character{...}`.
+---@class tumble.CharacterDef
+---@field pos? tumble.Vec3 its feet, m (default `{0, 0, 0}`)
+---@field radius? number m (default 0.3)
+---@field height? number standing height, feet to top, m (default 1.8)
+---@field crouch_height? number crouching height, m (default 1.0)
+---@field step_height? number highest step it climbs and snaps down, m (default 0.3)
+---@field max_slope? number steepest walkable slope, rad (default pi/4)
+---@field jump_speed? number m/s (default 5)
+---@field push_force? number most force it pushes dynamic bodies with, N (default 500)
+---@field mass? number kg, for being pushed: bodies running into it give it their impulse over this (default 70; 0: never pushed)
+---@field layer? integer its body's layer bits (default 1)
+---@field mask? integer the layers it walks into (default all)
+---@field name? string its body's name
+local tumble_CharacterDef = {}
+
 ---The step-start state a custom constraint's rows function gets.
 ---@class tumble.ConstraintState
 ---@field joint tumble.Joint the joint
@@ -855,12 +968,12 @@ local tumble_ConstraintRow = {}
 ---@field sub_step integer sub-step index
 local tumble_ConstraintState = {}
 
----The closest hit of `world:raycast`.
+---A hit of `world:raycast`, `world:raycast_all` or `world:cast`.
 ---@class tumble.RayHit
 ---@field body tumble.Body the Body hit
----@field point tumble.Vec3 world point, m
----@field normal tumble.Vec3 surface normal
----@field fraction number of the way from `from` to `to`
+---@field point tumble.Vec3 world point on the Body's surface, m
+---@field normal tumble.Vec3 surface normal, out of the Body (against the motion)
+---@field fraction number of the way from `from` to `to` (0: it started touching)
 local tumble_RayHit = {}
 
 ---One contact point of `world:contacts()`.

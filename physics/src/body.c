@@ -93,7 +93,15 @@ static bool tbIsValidDef( const tbBodyDef* def )
 		   tbIsBoundedVec3( def->linearVelocity, TB_MAX_SPEED ) &&
 		   tbIsBoundedVec3( def->angularVelocity, TB_MAX_ANGULAR_SPEED ) &&
 		   tbIsInRange( def->linearDamping, 0.0f, TB_MAX_DAMPING ) && tbIsInRange( def->angularDamping, 0.0f, TB_MAX_DAMPING ) &&
-		   tbIsInRange( def->gravityScale, -TB_MAX_GRAVITY_SCALE, TB_MAX_GRAVITY_SCALE ) && tbIsInRange( def->sleepThreshold, 0.0f, TB_MAX_SPEED );
+		   tbIsInRange( def->gravityScale, -TB_MAX_GRAVITY_SCALE, TB_MAX_GRAVITY_SCALE ) && tbIsInRange( def->sleepThreshold, 0.0f, TB_MAX_SPEED ) &&
+		   tbIsBoundedVec3( def->oneWayNormal, TB_MAX_FORCE );
+}
+
+// The one-way normal is kept in the body frame so it turns with the body; zero is a solid body.
+static void tbSetOneWayNormal( tbBody* body, tbVec3 normal )
+{
+	float length = tbLength( normal );
+	body->oneWayNormal = length > 1.0e-6f ? tbInvRotate( body->transform.q, tbMulSV( 1.0f / length, normal ) ) : tb_vec3_zero;
 }
 
 tbResult tbCreateBodyChecked( tbWorldId worldId, const tbBodyDef* def, tbBodyId* outId )
@@ -149,6 +157,7 @@ tbResult tbCreateBodyChecked( tbWorldId worldId, const tbBodyDef* def, tbBodyId*
 	body->awake = def->type == tbBody_static ? false : ( def->isAwake || !def->enableSleep );
 	body->fixedRotation = def->fixedRotation;
 	body->isBullet = def->isBullet;
+	tbSetOneWayNormal( body, def->oneWayNormal );
 	body->solverIndex = -1;
 	body->islandParent = -1;
 	tbUpdateBodyMass( world, body );
@@ -734,6 +743,56 @@ tbResult tbBody_SetBullet( tbBodyId bodyId, bool flag )
 	return r;
 }
 
+tbResult tbBody_SetFixedRotation( tbBodyId bodyId, bool flag )
+{
+	tbWorld* world;
+	tbBody* body;
+	tbResult r = tbGetMutableBody( bodyId, &world, &body );
+	if ( r == tbResult_ok && body->fixedRotation != flag )
+	{
+		body->fixedRotation = flag;
+		tbSetInverseMass( body );
+		if ( flag )
+		{
+			body->angularVelocity = tb_vec3_zero;
+		}
+		if ( body->type != tbBody_static )
+		{
+			tbWakeBody( world, body );
+		}
+	}
+	return r;
+}
+
+bool tbBody_IsFixedRotation( tbBodyId bodyId )
+{
+	tbBody* body = tbGetBodyChecked( bodyId, NULL );
+	return body != NULL && body->fixedRotation;
+}
+
+tbResult tbBody_SetOneWay( tbBodyId bodyId, tbVec3 normal )
+{
+	tbWorld* world;
+	tbBody* body;
+	tbResult r = tbGetMutableBody( bodyId, &world, &body );
+	if ( r != tbResult_ok )
+	{
+		return r;
+	}
+	if ( !tbIsBoundedVec3( normal, TB_MAX_FORCE ) )
+	{
+		return tbResult_invalidArgument;
+	}
+	tbSetOneWayNormal( body, normal );
+	return tbResult_ok;
+}
+
+tbVec3 tbBody_GetOneWay( tbBodyId bodyId )
+{
+	tbBody* body = tbGetBodyChecked( bodyId, NULL );
+	return body != NULL ? tbRotate( body->transform.q, body->oneWayNormal ) : tb_vec3_zero;
+}
+
 bool tbBody_IsBullet( tbBodyId bodyId )
 {
 	tbBody* body = tbGetBodyChecked( bodyId, NULL );
@@ -840,6 +899,24 @@ int tbBody_GetJoints( tbBodyId bodyId, tbJointId* out, int capacity )
 		return 0;
 	}
 	return tbGetBodyJointIds( world, body, out, capacity );
+}
+
+int tbBody_GetContactData( tbBodyId bodyId, tbContactData* out, int capacity )
+{
+	tbWorld* world;
+	tbBody* body = tbGetBodyChecked( bodyId, &world );
+	if ( body == NULL )
+	{
+		return 0;
+	}
+	int n = 0;
+	for ( int key = body->headContactKey; key >= 0; )
+	{
+		const tbContact* contact = world->contacts.data + ( key >> 1 );
+		key = contact->edges[key & 1].nextKey;
+		n = tbAppendContactData( world, contact, out, n, capacity );
+	}
+	return n;
 }
 
 tbAABB tbBody_ComputeAABB( tbBodyId bodyId )

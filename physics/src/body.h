@@ -56,6 +56,8 @@ typedef struct tbBody
 	int solverIndex; ///< index in the step's awake-body arrays, -1 otherwise
 	int islandParent; ///< union-find parent during island building
 
+	tbVec3 oneWayNormal; ///< one-way body: the side it blocks from, body frame, unit; zero otherwise
+
 	bool awake;
 	bool enableSleep;
 	bool fixedRotation;

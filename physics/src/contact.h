@@ -28,6 +28,8 @@ enum tbContactFlags
 	tbContact_meshTouching = 0x20, ///< parent: some child touched after the last narrow phase (events)
 	tbContact_reusable = 0x40,     ///< the last full manifold can be remeasured (tbContactReuse)
 	tbContact_reused = 0x80,       ///< the last narrow phase remeasured the manifold instead of computing it
+	tbContact_oneWayDecided = 0x100, ///< a one-way body's contact took its side at its first points (presolve.c)
+	tbContact_oneWayPass = 0x200,    ///< ... and lets the other body through until they are apart
 };
 
 /// Manifold reuse (frame coherence, as Jolt's body-pair cache): while the two bodies' relative pose

@@ -28,6 +28,8 @@ tbDistanceJointDef tbDefaultDistanceJointDef( void )
 	def.enableSpring = false;
 	def.hertz = 0.0f;
 	def.dampingRatio = 0.0f;
+	def.stiffness = 0.0f;
+	def.damping = 0.0f;
 	def.enableLimit = false;
 	def.minLength = 0.0f;
 	def.maxLength = FLT_MAX;
@@ -51,7 +53,8 @@ tbJointId tbCreateDistanceJoint( tbWorldId worldId, const tbDistanceJointDef* de
 {
 	if ( def == NULL || !tbIsValidRestLength( def->length ) || !tbIsValidRestLength( def->minLength ) ||
 		 !tbIsValidLength( def->maxLength ) || def->minLength > def->maxLength || !tbIsFinite( def->hertz ) ||
-		 def->hertz < 0.0f || !tbIsFinite( def->dampingRatio ) || def->dampingRatio < 0.0f )
+		 def->hertz < 0.0f || !tbIsFinite( def->dampingRatio ) || def->dampingRatio < 0.0f ||
+		 !tbIsInRange( def->stiffness, 0.0f, TB_MAX_FORCE ) || !tbIsInRange( def->damping, 0.0f, TB_MAX_FORCE ) )
 	{
 		return tbFailJointCreation( result, tbResult_invalidArgument );
 	}
@@ -67,6 +70,8 @@ tbJointId tbCreateDistanceJoint( tbWorldId worldId, const tbDistanceJointDef* de
 	d->maxLength = def->maxLength;
 	d->hertz = def->hertz;
 	d->dampingRatio = def->dampingRatio;
+	d->stiffness = def->stiffness;
+	d->damping = def->damping;
 	d->enableSpring = def->enableSpring;
 	d->enableLimit = def->enableLimit;
 	d->axis = tbMakeVec3( 0.0f, 0.0f, 1.0f );
@@ -113,6 +118,36 @@ static tbJointRow tbNegateRow( tbJointRow J )
 	return K;
 }
 
+// A spring that pulls: one in Hz, or one in N/m.
+static bool tbHasSpringForce( const tbDistanceJointData* d )
+{
+	return d->enableSpring && ( d->hertz > 0.0f || d->stiffness > 0.0f );
+}
+
+// The spring's soft row. In N/m it becomes a frequency of the row's effective mass m (the same
+// mass the hertz form is stated in): k = m w^2 and c = 2 zeta m w, so w = sqrt(k / m) and
+// zeta = c / (2 sqrt(k m)).
+static tbSoftness tbSpringSoftness( const tbStepContext* ctx, tbDistanceJointData* d, tbJointMotion* m,
+									const tbJointRow* J )
+{
+	if ( d->stiffness <= 0.0f )
+	{
+		return d->springSoftness;
+	}
+	float inverseMass = tbRowCoupling( m, J, J );
+	if ( inverseMass <= 0.0f )
+	{
+		return d->springSoftness;
+	}
+	float mass = 1.0f / inverseMass;
+	float omega = sqrtf( d->stiffness / mass );
+	float zeta = d->damping / ( 2.0f * sqrtf( d->stiffness * mass ) );
+	tbSoftness soft = tbMakeSoft( omega / ( 2.0f * TB_PI ), zeta, ctx->h );
+	float maxSpeed = ctx->world->def.maxLinearSpeed;
+	d->maxSpringError = soft.biasRate * FLT_MAX > maxSpeed ? maxSpeed / soft.biasRate : FLT_MAX;
+	return soft;
+}
+
 static void tbPrepareDistance( tbStepContext* ctx, tbJoint* joint )
 {
 	tbDistanceJointData* d = &joint->distance;
@@ -132,7 +167,7 @@ static void tbPrepareDistance( tbStepContext* ctx, tbJoint* joint )
 	{
 		d->pointImpulse = tb_vec3_zero;
 	}
-	if ( d->enableSpring && d->hertz == 0.0f )
+	if ( d->enableSpring && tbHasSpringForce( d ) == false )
 	{
 		d->impulse = 0.0f;
 	}
@@ -181,10 +216,11 @@ static void tbSolveDistance( tbStepContext* ctx, tbJoint* joint, tbJointMotion* 
 	}
 
 	// The spring acts in every pass: it is a force law, not position correction.
-	if ( d->enableSpring && d->hertz > 0.0f )
+	if ( tbHasSpringForce( d ) )
 	{
+		tbSoftness soft = tbSpringSoftness( ctx, d, m, &J );
 		float stretch = tbClampFloat( length - d->length, -d->maxSpringError, d->maxSpringError );
-		tbSolveSpringRow( m, &J, stretch, d->springSoftness, FLT_MAX, &d->impulse );
+		tbSolveSpringRow( m, &J, stretch, soft, FLT_MAX, &d->impulse );
 	}
 	if ( d->enableLimit )
 	{
@@ -392,6 +428,37 @@ float tbDistanceJoint_GetSpringDampingRatio( tbJointId jointId )
 {
 	tbDistanceJointData* d = tbGetDistance( jointId );
 	return d != NULL ? d->dampingRatio : 0.0f;
+}
+
+tbResult tbDistanceJoint_SetSpringStiffness( tbJointId jointId, float stiffness, float damping )
+{
+	tbWorld* world;
+	tbJoint* joint;
+	tbResult r = tbMutableDistance( jointId, &world, &joint );
+	if ( r != tbResult_ok )
+	{
+		return r;
+	}
+	if ( !tbIsInRange( stiffness, 0.0f, TB_MAX_FORCE ) || !tbIsInRange( damping, 0.0f, TB_MAX_FORCE ) )
+	{
+		return tbResult_invalidArgument;
+	}
+	joint->distance.stiffness = stiffness;
+	joint->distance.damping = damping;
+	tbWakeJointBodies( world, joint );
+	return tbResult_ok;
+}
+
+float tbDistanceJoint_GetSpringStiffness( tbJointId jointId )
+{
+	tbDistanceJointData* d = tbGetDistance( jointId );
+	return d != NULL ? d->stiffness : 0.0f;
+}
+
+float tbDistanceJoint_GetSpringDamping( tbJointId jointId )
+{
+	tbDistanceJointData* d = tbGetDistance( jointId );
+	return d != NULL ? d->damping : 0.0f;
 }
 
 float tbDistanceJoint_GetCurrentLength( tbJointId jointId )

@@ -185,8 +185,10 @@ static tbCastOutput tbRayCastSphereAt( const tbRayCastInput* input, tbVec3 cente
 		return output;
 	}
 
+	// An origin on the surface (within TB_RAY_SURFACE_TOLERANCE) heading in is a hit at 0.
 	tbVec3 s = tbSub( input->origin, center );
-	if ( tbDot( s, s ) < radius * radius )
+	float inner = radius - TB_RAY_SURFACE_TOLERANCE;
+	if ( inner > 0.0f && tbDot( s, s ) < inner * inner )
 	{
 		return output;
 	}
@@ -201,12 +203,12 @@ static tbCastOutput tbRayCastSphereAt( const tbRayCastInput* input, tbVec3 cente
 		return output;
 	}
 	float distance = t - sqrtf( h2 );
-	if ( distance < 0.0f || distance > input->maxFraction * length )
+	if ( distance < -TB_RAY_SURFACE_TOLERANCE || distance > input->maxFraction * length )
 	{
 		return output;
 	}
 
-	output.fraction = distance / length;
+	output.fraction = tbMaxFloat( 0.0f, distance ) / length;
 	output.point = tbMulAdd( input->origin, output.fraction, input->translation );
 	output.normal = tbNormalize( tbSub( output.point, center ) );
 	output.hit = true;
@@ -238,7 +240,8 @@ tbCastOutput tbRayCastCapsule( const tbRayCastInput* input, const tbCapsule* sha
 	// Start inside: closer to the segment than the radius.
 	tbVec3 s = tbSub( input->origin, shape->center1 );
 	float along = tbClampFloat( tbDot( s, u ), 0.0f, segmentLength );
-	if ( tbLengthSquared( tbMulSub( s, along, u ) ) < r * r )
+	float inner = r - TB_RAY_SURFACE_TOLERANCE;
+	if ( inner > 0.0f && tbLengthSquared( tbMulSub( s, along, u ) ) < inner * inner )
 	{
 		return output;
 	}
@@ -262,9 +265,9 @@ tbCastOutput tbRayCastCapsule( const tbRayCastInput* input, const tbCapsule* sha
 		{
 			float distance = ( -b - sqrtf( discriminant ) ) / a;
 			float axial = tbDot( s, u ) + distance * tbDot( d, u );
-			if ( distance >= 0.0f && distance <= best && 0.0f <= axial && axial <= segmentLength )
+			if ( distance >= -TB_RAY_SURFACE_TOLERANCE && distance <= best && 0.0f <= axial && axial <= segmentLength )
 			{
-				best = distance;
+				best = tbMaxFloat( 0.0f, distance );
 				bestNormal = tbNormalize( tbMulAdd( sPerp, distance, dPerp ) );
 				hit = true;
 			}
@@ -297,9 +300,11 @@ tbCastOutput tbRayCastHull( const tbRayCastInput* input, const tbHull* shape )
 {
 	// Clip the ray against every face plane (Cyrus-Beck): entering planes raise the lower bound,
 	// exiting ones cut the upper bound. A ray starting inside never raises the lower bound above
-	// zero, so it reports no hit.
+	// zero, so it reports no hit. An origin on a face (within TB_RAY_SURFACE_TOLERANCE) heading in
+	// is a hit at 0: the bound starts that far behind the origin.
 	tbCastOutput output = { 0 };
-	float lower = 0.0f;
+	float length = tbLength( input->translation );
+	float lower = length > 0.0f ? -TB_RAY_SURFACE_TOLERANCE / length : 0.0f;
 	float upper = input->maxFraction;
 	int index = -1;
 	for ( int f = 0; f < shape->faceCount; ++f )
@@ -336,9 +341,9 @@ tbCastOutput tbRayCastHull( const tbRayCastInput* input, const tbHull* shape )
 
 	if ( index >= 0 )
 	{
-		output.fraction = lower;
+		output.fraction = tbMaxFloat( 0.0f, lower );
 		output.normal = shape->planes[index].normal;
-		output.point = tbMulAdd( input->origin, lower, input->translation );
+		output.point = tbMulAdd( input->origin, output.fraction, input->translation );
 		output.hit = true;
 	}
 	return output;

@@ -108,6 +108,7 @@ typedef struct tbDistanceJointData
 {
 	float length, minLength, maxLength;
 	float hertz, dampingRatio;
+	float stiffness, damping; ///< N/m, N s/m: the spring's own form when stiffness > 0
 	bool enableSpring, enableLimit;
 	float impulse;      ///< rigid rod or spring, along the axis
 	float lowerImpulse; ///< >= 0: pushes apart at minLength

@@ -530,6 +530,9 @@ tbCastOutput tbRayCastMesh( const tbRayCastInput* input, const tbMesh* mesh, int
 		return out;
 	}
 	float best = input->maxFraction;
+	// An origin on a triangle (within TB_RAY_SURFACE_TOLERANCE) is a hit at 0.
+	float length = tbLength( input->translation );
+	float onSurface = length > 0.0f ? -TB_RAY_SURFACE_TOLERANCE / length : 0.0f;
 	const float p[3] = { input->origin.x, input->origin.y, input->origin.z };
 	const float d[3] = { input->translation.x, input->translation.y, input->translation.z };
 	int bestTriangle = -1;
@@ -551,6 +554,7 @@ tbCastOutput tbRayCastMesh( const tbRayCastInput* input, const tbMesh* mesh, int
 				tbVec3 v[3];
 				tbGetMeshTriangle( mesh, t, v );
 				float f = tbRayTriangle( input->origin, input->translation, v );
+				f = f >= onSurface && f < 0.0f ? 0.0f : f;
 				// Equal fractions (a ray through a shared edge) go to the lower index: the result
 				// does not depend on the tree's layout.
 				if ( f >= 0.0f && ( f < best || ( f == best && bestTriangle >= 0 && t < bestTriangle ) ) )

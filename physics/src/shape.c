@@ -292,6 +292,7 @@ static tbShape* tbCreateShapeInternal( tbBodyId bodyId, const tbShapeDef* def, t
 	shape->userData = def->userData;
 	shape->isSensor = def->isSensor;
 	shape->enableContactEvents = def->enableContactEvents;
+	shape->enablePreSolveEvents = def->enablePreSolveEvents;
 	shape->proxyKey = -1;
 	shape->nextShapeId = body->headShapeId;
 	body->headShapeId = index;
@@ -671,19 +672,10 @@ tbResult tbShape_SetDensity( tbShapeId shapeId, float density, bool updateBodyMa
 	return r;
 }
 
-tbResult tbShape_SetFilter( tbShapeId shapeId, uint64_t categoryBits, uint64_t maskBits, int32_t groupIndex )
+// Drop the shape's contacts (their end events name what they were) before its filter or sensor
+// flag changes.
+static void tbDropShapeContacts( tbWorld* world, tbShape* shape )
 {
-	tbResult r;
-	tbWorld* world;
-	tbShape* shape = tbGetMutableShape( shapeId, 0.0f, &r, &world );
-	if ( shape == NULL )
-	{
-		return r;
-	}
-	shape->categoryBits = categoryBits;
-	shape->maskBits = maskBits;
-	shape->groupIndex = groupIndex;
-	// Drop the shape's contacts; the broad phase re-pairs under the new filter.
 	tbBody* body = world->bodies.data + shape->bodyId;
 	int key = body->headContactKey;
 	while ( key >= 0 )
@@ -695,12 +687,79 @@ tbResult tbShape_SetFilter( tbShapeId shapeId, uint64_t categoryBits, uint64_t m
 			tbDestroyContact( world, contact, true );
 		}
 	}
+}
+
+// After the change: a new proxy makes the broad phase pair the shape again under its new settings
+// in the next step, and the body is woken so a sleeping island sees the new pairs.
+static void tbRepairShape( tbWorld* world, tbShape* shape )
+{
+	tbBody* body = world->bodies.data + shape->bodyId;
 	if ( shape->proxyKey >= 0 )
 	{
 		tbBroadPhase_DestroyProxy( &world->broadPhase, shape->proxyKey );
 	}
 	tbCreateShapeProxy( world, shape, body );
+	if ( body->type != tbBody_static )
+	{
+		tbWakeBody( world, body );
+	}
+}
+
+tbResult tbShape_SetFilter( tbShapeId shapeId, uint64_t categoryBits, uint64_t maskBits, int32_t groupIndex )
+{
+	tbResult r;
+	tbWorld* world;
+	tbShape* shape = tbGetMutableShape( shapeId, 0.0f, &r, &world );
+	if ( shape == NULL )
+	{
+		return r;
+	}
+	tbDropShapeContacts( world, shape );
+	shape->categoryBits = categoryBits;
+	shape->maskBits = maskBits;
+	shape->groupIndex = groupIndex;
+	tbRepairShape( world, shape );
 	return tbResult_ok;
+}
+
+tbResult tbShape_GetFilter( tbShapeId shapeId, uint64_t* categoryBits, uint64_t* maskBits, int32_t* groupIndex )
+{
+	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
+	if ( shape == NULL )
+	{
+		return tbResult_invalidId;
+	}
+	*categoryBits = shape->categoryBits;
+	*maskBits = shape->maskBits;
+	*groupIndex = shape->groupIndex;
+	return tbResult_ok;
+}
+
+tbResult tbShape_SetSensor( tbShapeId shapeId, bool isSensor )
+{
+	tbResult r;
+	tbWorld* world;
+	tbShape* shape = tbGetMutableShape( shapeId, 0.0f, &r, &world );
+	if ( shape == NULL || shape->isSensor == isSensor )
+	{
+		return r;
+	}
+	tbDropShapeContacts( world, shape );
+	shape->isSensor = isSensor;
+	tbRepairShape( world, shape );
+	return tbResult_ok;
+}
+
+tbResult tbShape_EnablePreSolveEvents( tbShapeId shapeId, bool flag )
+{
+	tbResult r;
+	tbWorld* world;
+	tbShape* shape = tbGetMutableShape( shapeId, 0.0f, &r, &world );
+	if ( shape != NULL )
+	{
+		shape->enablePreSolveEvents = flag;
+	}
+	return r;
 }
 
 bool tbShape_IsSensor( tbShapeId shapeId )

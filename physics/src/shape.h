@@ -34,6 +34,7 @@ typedef struct tbShape
 	int proxyKey;   ///< broad-phase proxy, -1 when none
 	bool isSensor;
 	bool enableContactEvents;
+	bool enablePreSolveEvents; ///< the world's pre-solve callback sees this shape's contacts
 } tbShape;
 
 tbShape* tbGetShapeFromId( tbWorld* world, tbShapeId id );

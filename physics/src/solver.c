@@ -276,7 +276,8 @@ static bool tbContinuousQuery( int32_t proxyId, int32_t shapeId, void* context )
 		return true;
 	}
 	tbBody* other = world->bodies.data + shape->bodyId;
-	if ( tbShouldJointedBodiesCollide( world, cc->fastBody->id, other->id ) == false )
+	if ( tbShouldJointedBodiesCollide( world, cc->fastBody->id, other->id ) == false ||
+		 tbMayDisableContact( world, shape, cc->fastShape ) )
 	{
 		return true;
 	}

@@ -540,6 +540,7 @@ static uint8_t tbUpdateContactPass( tbWorld* world, tbContact* contact, float ti
 	}
 	uint8_t wasTouching = ( contact->flags & tbContact_touching ) != 0 ? tbCollide_wasTouching : 0;
 	tbUpdateContact( world, contact, timeStep );
+	tbPreSolveContact( world, contact );
 	return (uint8_t)( tbCollide_updated | wasTouching );
 }
 
@@ -796,33 +797,28 @@ void tbWorld_CastRay( tbWorldId worldId, tbVec3 origin, tbVec3 translation, tbQu
 	world->locked = wasLocked;
 }
 
-typedef struct tbClosestContext
+float tbKeepClosestHit( tbShapeId shapeId, tbVec3 point, tbVec3 normal, float fraction, void* context )
 {
-	tbRayResult result;
-} tbClosestContext;
-
-static float tbClosestFcn( tbShapeId shapeId, tbVec3 point, tbVec3 normal, float fraction, void* context )
-{
-	tbClosestContext* cc = context;
-	if ( cc->result.hit && fraction >= cc->result.fraction )
+	tbRayResult* result = context;
+	if ( result->hit && fraction >= result->fraction )
 	{
-		return cc->result.fraction;
+		return result->fraction;
 	}
-	cc->result.shapeId = shapeId;
-	cc->result.bodyId = tbShape_GetBody( shapeId );
-	cc->result.point = point;
-	cc->result.normal = normal;
-	cc->result.fraction = fraction;
-	cc->result.hit = true;
+	result->shapeId = shapeId;
+	result->bodyId = tbShape_GetBody( shapeId );
+	result->point = point;
+	result->normal = normal;
+	result->fraction = fraction;
+	result->hit = true;
 	return fraction;
 }
 
 tbRayResult tbWorld_CastRayClosest( tbWorldId worldId, tbVec3 origin, tbVec3 translation, tbQueryFilter filter )
 {
-	tbClosestContext cc;
-	memset( &cc, 0, sizeof( cc ) );
-	tbWorld_CastRay( worldId, origin, translation, filter, tbClosestFcn, &cc );
-	return cc.result;
+	tbRayResult result;
+	memset( &result, 0, sizeof( result ) );
+	tbWorld_CastRay( worldId, origin, translation, filter, tbKeepClosestHit, &result );
+	return result;
 }
 
 typedef struct tbOverlapContext
@@ -957,20 +953,27 @@ int tbWorld_GetContacts( tbWorldId worldId, tbContactData* out, int capacity )
 	int n = 0;
 	for ( int i = 0; i < world->contacts.count; ++i )
 	{
-		tbContact* contact = world->contacts.data + i;
-		if ( contact->id < 0 || ( contact->flags & tbContact_touching ) == 0 || ( contact->flags & tbContact_sensor ) )
+		if ( world->contacts.data[i].id >= 0 )
 		{
-			continue;
+			n = tbAppendContactData( world, world->contacts.data + i, out, n, capacity );
 		}
-		if ( n < capacity && out != NULL )
-		{
-			out[n].shapeA = tbMakeShapeId( world, world->shapes.data + contact->shapeIdA );
-			out[n].shapeB = tbMakeShapeId( world, world->shapes.data + contact->shapeIdB );
-			out[n].manifold = contact->manifold;
-		}
-		n += 1;
 	}
 	return n;
+}
+
+int tbAppendContactData( const tbWorld* world, const tbContact* contact, tbContactData* out, int n, int capacity )
+{
+	if ( ( contact->flags & tbContact_touching ) == 0 || ( contact->flags & tbContact_sensor ) )
+	{
+		return n;
+	}
+	if ( n < capacity && out != NULL )
+	{
+		out[n].shapeA = tbMakeShapeId( world, world->shapes.data + contact->shapeIdA );
+		out[n].shapeB = tbMakeShapeId( world, world->shapes.data + contact->shapeIdB );
+		out[n].manifold = contact->manifold;
+	}
+	return n + 1;
 }
 
 int tbWorld_GetBodies( tbWorldId worldId, tbBodyId* out, int capacity )

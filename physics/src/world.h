@@ -67,6 +67,9 @@ typedef struct tbWorld
 	int allocationFailures;
 	int stepIndex;
 	bool locked;
+
+	tbPreSolveFcn* preSolveFcn; ///< may be NULL
+	void* preSolveContext;
 } tbWorld;
 
 tbWorld* tbGetWorldFromId( tbWorldId id );
@@ -120,3 +123,16 @@ void tbReportContactBegin( tbWorld* world, const tbShape* shapeA, const tbShape*
 void tbPushContactEnd( tbWorld* world, const tbContactEndEvent* ev );
 void tbPushSensorEvent( tbWorld* world, const tbSensorEvent* ev, bool begin );
 void tbPushJointBreak( tbWorld* world, const tbJointBreakEvent* ev );
+/// A tbCastResultFcn that keeps the closest hit in the tbRayResult at context (clipping the cast
+/// to it), for the Closest forms of the ray and shape casts.
+/// After a contact's manifold is computed in the narrow phase: the one-way rule of its bodies and
+/// the world's pre-solve callback may empty it for this step (presolve.c). Runs on worker threads.
+void tbPreSolveContact( tbWorld* world, tbContact* contact );
+/// Whether the pre-solve rules may disable a contact of these shapes (a one-way body, a shape
+/// with pre-solve events): continuous collision leaves such pairs to the speculative contacts,
+/// or a body jumping fast through a platform would be stopped under it.
+bool tbMayDisableContact( const tbWorld* world, const tbShape* shapeA, const tbShape* shapeB );
+/// Copy a touching, solid contact into out[n] (when n < capacity) for tbWorld_GetContacts and
+/// tbBody_GetContactData; returns n + 1, or n for a contact they do not report.
+int tbAppendContactData( const tbWorld* world, const tbContact* contact, tbContactData* out, int n, int capacity );
+float tbKeepClosestHit( tbShapeId shapeId, tbVec3 point, tbVec3 normal, float fraction, void* context );

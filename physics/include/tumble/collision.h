@@ -166,8 +166,13 @@ typedef struct tbCastOutput
 	bool hit;
 } tbCastOutput;
 
+/// How far inside a surface (m) a ray's origin may be and still count as on it.
+#define TB_RAY_SURFACE_TOLERANCE 1.0e-4f
+
 /// Ray casts against shapes in their local frame (transform the ray into the body frame first).
-/// A ray starting inside a solid reports no hit.
+/// A ray starting inside a solid reports no hit; one starting on its surface (up to
+/// TB_RAY_SURFACE_TOLERANCE inside) and heading into it reports a hit at fraction 0, with the
+/// normal of the surface it starts on.
 TB_API tbCastOutput tbRayCastSphere( const tbRayCastInput* input, const tbSphere* shape );
 TB_API tbCastOutput tbRayCastCapsule( const tbRayCastInput* input, const tbCapsule* shape );
 TB_API tbCastOutput tbRayCastHull( const tbRayCastInput* input, const tbHull* shape );

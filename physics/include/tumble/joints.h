@@ -63,8 +63,14 @@ typedef struct tbDistanceJointDef
 	tbJointDef base;
 	float length;       ///< rest length, m (0 .. TB_MAX_JOINT_LENGTH), default 1
 	bool enableSpring;  ///< default false
-	float hertz;        ///< spring stiffness as a frequency, Hz (>= 0; 0 = no spring force), default 0
+	/// spring stiffness as a frequency, Hz (>= 0; 0 = no spring force), default 0. The frequency is
+	/// that of the joint's effective mass along its axis, 1 / (J M^-1 J^T): for a body hanging from
+	/// the world at its centre of mass, its mass; between two such bodies, m1 m2 / (m1 + m2). So
+	/// the stiffness k = m (2 pi hz)^2 changes with the bodies; give stiffness for a fixed one.
+	float hertz;
 	float dampingRatio; ///< spring damping ratio (>= 0), default 0
+	float stiffness;    ///< > 0: the spring is k in N/m (hertz and dampingRatio unused), default 0
+	float damping;      ///< with stiffness: the damper, N s/m (>= 0), default 0
 	bool enableLimit;   ///< rope limits, default false
 	float minLength;    ///< m (0 .. TB_MAX_JOINT_LENGTH), default 0
 	float maxLength;    ///< m, default FLT_MAX
@@ -339,6 +345,10 @@ TB_API tbResult tbDistanceJoint_SetSpringHertz( tbJointId jointId, float hertz )
 TB_API float tbDistanceJoint_GetSpringHertz( tbJointId jointId );
 TB_API tbResult tbDistanceJoint_SetSpringDampingRatio( tbJointId jointId, float dampingRatio );
 TB_API float tbDistanceJoint_GetSpringDampingRatio( tbJointId jointId );
+/// The spring in N/m and N s/m (stiffness 0 goes back to the hertz form).
+TB_API tbResult tbDistanceJoint_SetSpringStiffness( tbJointId jointId, float stiffness, float damping );
+TB_API float tbDistanceJoint_GetSpringStiffness( tbJointId jointId );
+TB_API float tbDistanceJoint_GetSpringDamping( tbJointId jointId );
 /// Current distance between the anchors, m.
 TB_API float tbDistanceJoint_GetCurrentLength( tbJointId jointId );
 

@@ -8,6 +8,7 @@
 #include "math_functions.h"
 #include "types.h"
 #include "joints.h"
+#include "character.h"
 
 // World ------------------------------------------------------------------------------------------
 
@@ -71,9 +72,38 @@ TB_API void tbWorld_OverlapAABB( tbWorldId worldId, tbAABB aabb, tbQueryFilter f
 /// transform. Build the proxy with tbMakeSphereProxy/tbMakeCapsuleProxy/tbMakeHullProxy.
 TB_API void tbWorld_OverlapShape( tbWorldId worldId, const tbShapeProxy* proxy, tbTransform transform,
 								  tbQueryFilter filter, tbOverlapResultFcn* fcn, void* context );
+/// Shape casts: a convex shape (proxy points in its own frame, placed by transform, as for
+/// tbWorld_OverlapShape) swept along translation without turning. Each shape it would touch is
+/// reported to fcn (as for rays: it returns the new max fraction, 0 stops) with the fraction of
+/// the translation at first contact, the contact point on the shape hit and the normal out of that
+/// shape (against the motion). A shape already touching or overlapping the cast shape at its start
+/// is reported at fraction 0 with the normal that separates them fastest (penetration direction;
+/// a mesh triangle's face normal, turned towards the cast shape). Mesh shapes report their first
+/// triangle hit. Sensors are reported as for rays; filter as for rays. Same limits as
+/// tbWorld_OverlapShape (a proxy of more than TB_MAX_HULL_POINTS points, or points beyond
+/// TB_MAX_SHAPE_SIZE, casts nothing).
+TB_API void tbWorld_CastShape( tbWorldId worldId, const tbShapeProxy* proxy, tbTransform transform, tbVec3 translation,
+							   tbQueryFilter filter, tbCastResultFcn* fcn, void* context );
+/// The first hit of a shape cast (hit false when none).
+TB_API tbRayResult tbWorld_CastShapeClosest( tbWorldId worldId, const tbShapeProxy* proxy, tbTransform transform,
+											 tbVec3 translation, tbQueryFilter filter );
+/// Cast every convex shape of a body from its current pose along translation, skipping the body's
+/// own shapes: each (shape of the body, shape hit) pair is reported as by tbWorld_CastShape.
+TB_API void tbWorld_CastBody( tbBodyId bodyId, tbVec3 translation, tbQueryFilter filter, tbCastResultFcn* fcn,
+							  void* context );
+TB_API tbRayResult tbWorld_CastBodyClosest( tbBodyId bodyId, tbVec3 translation, tbQueryFilter filter );
 /// Shapes that actually overlap a sphere (exact test).
 TB_API void tbWorld_OverlapSphere( tbWorldId worldId, tbVec3 center, float radius, tbQueryFilter filter,
 								   tbOverlapResultFcn* fcn, void* context );
+
+/// Push dynamic bodies away from def->position: a body whose nearest shape surface is d from the
+/// centre gets impulse * s along (centre of mass - position), with s = 1 for d <= radius, falling
+/// linearly to 0 at radius + falloff; velocity changes by that over its mass (no spin). Wakes the
+/// bodies. Returns how many were pushed, or -1 for a bad world or def, or a locked world.
+TB_API int tbWorld_Explode( tbWorldId worldId, const tbExplosionDef* def );
+
+/// Install (or remove, with NULL) the pre-solve callback (see tbPreSolveFcn).
+TB_API tbResult tbWorld_SetPreSolveCallback( tbWorldId worldId, tbPreSolveFcn* fcn, void* context );
 
 /// Number of live bodies; fill ids (in creation order) up to capacity; returns the count.
 TB_API int tbWorld_GetBodies( tbWorldId worldId, tbBodyId* out, int capacity );
@@ -151,6 +181,18 @@ TB_API bool tbBody_IsAwake( tbBodyId bodyId );
 TB_API tbResult tbBody_SetAwake( tbBodyId bodyId, bool awake );
 TB_API tbResult tbBody_EnableSleep( tbBodyId bodyId, bool enable );
 TB_API tbResult tbBody_SetBullet( tbBodyId bodyId, bool flag );
+/// Lock or free the body's rotation (infinite inertia; locking also stops its spin). Wakes it.
+TB_API tbResult tbBody_SetFixedRotation( tbBodyId bodyId, bool flag );
+TB_API bool tbBody_IsFixedRotation( tbBodyId bodyId );
+/// Make the body one-way (a platform jumped through from below): it blocks other bodies only on the
+/// side its normal points to (world frame now, turning with the body). Each contact takes its side
+/// when its first points appear: a body arriving from that side (the contact normal, from this
+/// body to the other, within 60 degrees of the normal) is held; any other passes through until
+/// the two are apart again (no points within the speculative distance). A zero normal makes the
+/// body solid again.
+TB_API tbResult tbBody_SetOneWay( tbBodyId bodyId, tbVec3 normal );
+/// The one-way normal in the world frame, zero for a solid body.
+TB_API tbVec3 tbBody_GetOneWay( tbBodyId bodyId );
 TB_API bool tbBody_IsBullet( tbBodyId bodyId );
 TB_API const char* tbBody_GetName( tbBodyId bodyId );
 TB_API tbResult tbBody_SetName( tbBodyId bodyId, const char* name );
@@ -161,6 +203,10 @@ TB_API tbWorldId tbBody_GetWorld( tbBodyId bodyId );
 TB_API int tbBody_GetShapes( tbBodyId bodyId, tbShapeId* out, int capacity );
 /// Number of joints; fills up to capacity ids.
 TB_API int tbBody_GetJoints( tbBodyId bodyId, tbJointId* out, int capacity );
+/// The body's touching contacts (with points) after the last step, as tbWorld_GetContacts gives
+/// them: copies up to capacity into out, returns the count. The manifold normal points from shape A
+/// to shape B; the points' normalImpulse is what the solver applied along it.
+TB_API int tbBody_GetContactData( tbBodyId bodyId, tbContactData* out, int capacity );
 /// World AABB of all shapes.
 TB_API tbAABB tbBody_ComputeAABB( tbBodyId bodyId );
 /// Bytes the body holds in its world: its record, its shapes' records and broad-phase nodes, and
@@ -202,7 +248,14 @@ TB_API float tbShape_GetRestitution( tbShapeId shapeId );
 TB_API tbResult tbShape_SetRestitution( tbShapeId shapeId, float restitution );
 TB_API float tbShape_GetDensity( tbShapeId shapeId );
 TB_API tbResult tbShape_SetDensity( tbShapeId shapeId, float density, bool updateBodyMass );
+/// Change the collision filter (see tbShapeDef) while running: the shape's contacts end (with end
+/// events) and the broad phase pairs it again under the new filter in the next step; its body wakes.
 TB_API tbResult tbShape_SetFilter( tbShapeId shapeId, uint64_t categoryBits, uint64_t maskBits, int32_t groupIndex );
+TB_API tbResult tbShape_GetFilter( tbShapeId shapeId, uint64_t* categoryBits, uint64_t* maskBits, int32_t* groupIndex );
+/// Make the shape a sensor (events only) or a solid again, as tbShape_SetFilter re-pairs it.
+TB_API tbResult tbShape_SetSensor( tbShapeId shapeId, bool isSensor );
+/// Let the world's pre-solve callback see (and disable) this shape's contacts.
+TB_API tbResult tbShape_EnablePreSolveEvents( tbShapeId shapeId, bool flag );
 TB_API bool tbShape_IsSensor( tbShapeId shapeId );
 TB_API tbAABB tbShape_GetAABB( tbShapeId shapeId );
 TB_API void* tbShape_GetUserData( tbShapeId shapeId );

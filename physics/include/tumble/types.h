@@ -100,6 +100,7 @@ typedef struct tbBodyDef
 	bool isAwake;            ///< default true
 	bool fixedRotation;      ///< no rotation (infinite inertia)
 	bool isBullet;           ///< always use continuous collision against all bodies
+	tbVec3 oneWayNormal;     ///< non-zero: a one-way body that blocks only from this side (world frame; tbBody_SetOneWay)
 	int internalValue;
 } tbBodyDef;
 
@@ -116,6 +117,7 @@ typedef struct tbShapeDef
 	int32_t groupIndex;    ///< same positive group always collides, same negative never; default 0
 	bool isSensor;         ///< events only, no response
 	bool enableContactEvents; ///< default true
+	bool enablePreSolveEvents; ///< the world's pre-solve callback sees this shape's contacts, default false
 	bool updateBodyMass;   ///< recompute the body's mass from its shapes, default true
 	void* userData;
 	int internalValue;
@@ -143,6 +145,25 @@ typedef struct tbRayResult
 	float fraction;
 	bool hit;
 } tbRayResult;
+
+/// A radial impulse (tbWorld_Explode).
+typedef struct tbExplosionDef
+{
+	tbVec3 position; ///< centre, m
+	float radius;    ///< dynamic bodies whose shapes come this close get the whole impulse, m (default 1)
+	float falloff;   ///< beyond radius the impulse falls linearly to zero over this distance, m (default 0)
+	float impulse;   ///< N s given to each body in reach, away from the centre through its centre of mass
+	uint64_t maskBits; ///< only bodies with a shape on these layers (default all)
+} tbExplosionDef;
+
+TB_API tbExplosionDef tbDefaultExplosionDef( void );
+
+/// Pre-solve callback (tbWorld_SetPreSolveCallback): called in the narrow phase for every contact
+/// with points of a shape that enables pre-solve events, with the manifold just computed (normal from
+/// shape A to shape B). Return false to disable the contact for this step (no response, no events).
+/// It runs on the step's worker threads, several at once: it must only read the world (no API call
+/// that changes anything) and keep its own data thread-safe.
+typedef bool tbPreSolveFcn( tbShapeId shapeA, tbShapeId shapeB, const tbManifold* manifold, void* context );
 
 /// Filter for queries.
 typedef struct tbQueryFilter
