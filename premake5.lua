@@ -114,15 +114,20 @@ workspace "tumble"
 	always()
 
 -- Physics core: C11, libm and C11 threads (in glibc itself on Debian 12) only. -fPIC because it is also linked into the tumble.so Lua module.
-project "tumble_physics"
-	kind "StaticLib"
-	language "C"
-	files { "physics/include/tumble/*.h", "physics/src/*.c", "physics/src/*.h" }
-	includedirs { "physics/include", "physics/src" }
-	buildoptions( cWarnings )
-	-- Hidden visibility: libtumble.so exports the TB_API functions only (base.h), not the internals
-	-- that the tests reach by linking the static library.
-	buildoptions { "-fPIC", "-fvisibility=hidden" }
+-- The project's sources and flags; a second copy is built for the fuzz_lua targets (below).
+local function physicsLibrary( name )
+	project( name )
+		kind "StaticLib"
+		language "C"
+		files { "physics/include/tumble/*.h", "physics/src/*.c", "physics/src/*.h" }
+		includedirs { "physics/include", "physics/src" }
+		buildoptions( cWarnings )
+		-- Hidden visibility: libtumble.so exports the TB_API functions only (base.h), not the
+		-- internals that the tests reach by linking the static library.
+		buildoptions { "-fPIC", "-fvisibility=hidden" }
+end
+
+physicsLibrary( "tumble_physics" )
 	-- -O3 for the core's release build: 14 % fewer instructions on the chains scene than -O2
 	-- (callgrind, 30 steps of tumble_bench --scene chains; BENCHMARKS.md). The rest of the program
 	-- keeps -O2.
@@ -214,13 +219,7 @@ end
 -- did not fit in their 60 s. The comparisons fuzz_lua's mutations can use are in the host and the
 -- bindings, which keep the tracing; the core's belong to fuzz_world, whose core keeps it too.
 if fuzzLibs then
-	project "fuzzlib_physics"
-		kind "StaticLib"
-		language "C"
-		files { "physics/include/tumble/*.h", "physics/src/*.c", "physics/src/*.h" }
-		includedirs { "physics/include", "physics/src" }
-		buildoptions( cWarnings )
-		buildoptions { "-fPIC", "-fvisibility=hidden" }
+	physicsLibrary( "fuzzlib_physics" )
 		when "fuzz"
 			buildoptions { "-fno-sanitize-coverage=trace-cmp" }
 		always()
