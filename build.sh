@@ -97,6 +97,7 @@ cmd_deps()
 		die "apt-get install failed for: ${missing[*]}"
 }
 
+# generate [OPTION...]: premake options (--fuzz-libs for the fuzz builds) go before the action.
 generate()
 {
 	# premake5 is used when someone has it; Debian 12 has premake4, which reads the same file.
@@ -105,9 +106,9 @@ generate()
 	if command -v premake5 >/dev/null 2>&1; then
 		local action=gmake2
 		premake5 --help 2>/dev/null | grep -q ' gmake2 ' || action=gmake
-		premake=( premake5 --file=premake5.lua "$action" )
+		premake=( premake5 --file=premake5.lua "$@" "$action" )
 	elif command -v premake4 >/dev/null 2>&1; then
-		premake=( premake4 --file=premake5.lua gmake )
+		premake=( premake4 --file=premake5.lua "$@" gmake )
 	else
 		die "neither premake5 nor premake4 found (./build.sh deps installs premake4)"
 	fi
@@ -159,7 +160,8 @@ build_fuzzers()
 	command -v clang >/dev/null 2>&1 ||
 		die "clang not found: the fuzz targets need clang's libFuzzer (./build.sh deps installs clang)"
 	cmd_deps
-	generate
+	# fuzz_lua's physics core without comparison tracing (premake5.lua, fuzzlib_physics).
+	generate --fuzz-libs
 	local targets=()
 	mapfile -t targets < <( sed -n 's/^PROJECTS := //p' build/Makefile | tr ' ' '\n' | grep '^fuzz_' )
 	[ ${#targets[@]} -gt 0 ] || die "premake5.lua declared no fuzz_* projects (tests/fuzz/fuzz_*.c)"

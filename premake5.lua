@@ -27,6 +27,9 @@ local function always()
 	end
 end
 
+newoption { trigger = "fuzz-libs", description = "also generate the fuzz targets' own libraries (build.sh fuzz builds)" }
+local fuzzLibs = _OPTIONS["fuzz-libs"] ~= nil
+
 -- os.* calls take paths from the current directory; anchor them on this file's directory instead.
 local root = path.getdirectory( _SCRIPT )
 
@@ -111,15 +114,20 @@ workspace "tumble"
 	always()
 
 -- Physics core: C11, libm and C11 threads (in glibc itself on Debian 12) only. -fPIC because it is also linked into the tumble.so Lua module.
-project "tumble_physics"
-	kind "StaticLib"
-	language "C"
-	files { "physics/include/tumble/*.h", "physics/src/*.c", "physics/src/*.h" }
-	includedirs { "physics/include", "physics/src" }
-	buildoptions( cWarnings )
-	-- Hidden visibility: libtumble.so exports the TB_API functions only (base.h), not the internals
-	-- that the tests reach by linking the static library.
-	buildoptions { "-fPIC", "-fvisibility=hidden" }
+-- The project's sources and flags; a second copy is built for the fuzz_lua targets (below).
+local function physicsLibrary( name )
+	project( name )
+		kind "StaticLib"
+		language "C"
+		files { "physics/include/tumble/*.h", "physics/src/*.c", "physics/src/*.h" }
+		includedirs { "physics/include", "physics/src" }
+		buildoptions( cWarnings )
+		-- Hidden visibility: libtumble.so exports the TB_API functions only (base.h), not the
+		-- internals that the tests reach by linking the static library.
+		buildoptions { "-fPIC", "-fvisibility=hidden" }
+end
+
+physicsLibrary( "tumble_physics" )
 	-- -O3 for the core's release build: 14 % fewer instructions on the chains scene than -O2
 	-- (callgrind, 30 steps of tumble_bench --scene chains; BENCHMARKS.md). The rest of the program
 	-- keeps -O2.
@@ -203,6 +211,21 @@ for _, testFile in ipairs( sources( "tests/unit/test_*.c" ) ) do
 		outputDirs( testName )
 end
 
+-- The physics core of the fuzz_lua targets in the fuzz configuration, generated only for build.sh's
+-- fuzz builds (--fuzz-libs), so the other configurations do not compile the core twice. It is the
+-- core without libFuzzer's comparison tracing (-fno-sanitize-coverage=trace-cmp; edge coverage,
+-- ASan and UBSan stay): a fuzz_lua input spends most of its time stepping worlds its script piled
+-- up, and the tracing callbacks took 45 % of it (perf over a grown corpus), so the seeded 1,000 runs
+-- did not fit in their 60 s. The comparisons fuzz_lua's mutations can use are in the host and the
+-- bindings, which keep the tracing; the core's belong to fuzz_world, whose core keeps it too.
+if fuzzLibs then
+	physicsLibrary( "fuzzlib_physics" )
+		when "fuzz"
+			buildoptions { "-fno-sanitize-coverage=trace-cmp" }
+		always()
+		outputDirs( "fuzzlib_physics" )
+end
+
 -- Fuzz targets, one program per tests/fuzz/fuzz_*.c (tests/fuzz/README.md). In the fuzz configuration
 -- libFuzzer supplies main(); in the others replay_main.c does, and the program replays the inputs
 -- named on its command line (the corpus and crash reproducers, as regression tests under gcc).
@@ -221,7 +244,7 @@ for _, fuzzFile in ipairs( sources( "tests/fuzz/fuzz_*.c" ) ) do
 				files { "runtime/scene.c", "runtime/sandbox.c" }
 				includedirs { "bindings", "runtime" }
 				buildoptions( luaIncludes )
-				links { "tumble_lua", "tumble_physics", "lua5.4", "m" }
+				links { "tumble_lua", fuzzLibs and "fuzzlib_physics" or "tumble_physics", "lua5.4", "m" }
 			else
 				links { "tumble_physics", "m" }
 			end
