@@ -28,17 +28,14 @@ TB_FN tbV3 TB_NAME( ClampSpeed )( tbV3 v, float limit )
 // v' = linearDamping (v + deltaV), w' = angularDamping w, both clamped.
 TB_FN void TB_NAME( IntegrateVelocities )( const tbStepContext* ctx, tbBodyLanes* g, int lane0 )
 {
-	TB_VF a[6];
-	TB_NAME( LoadVelocities )( g->rows + lane0, a );
-	tbV3 v = { a[0], a[1], a[2] };
-	tbV3 w = { a[3], a[4], a[5] };
+	tbV3 v, w;
+	TB_NAME( LoadBodyVelocities )( g->rows + lane0, &v, &w );
 	tbV3 deltaV = TB_NAME( Load3 )( g->deltaV, lane0 );
 	v = TB_NAME( Scale )( TB_NAME( Load )( g->linearDamping + lane0 ), TB_NAME( Add )( v, deltaV ) );
 	w = TB_NAME( Scale )( TB_NAME( Load )( g->angularDamping + lane0 ), w );
 	v = TB_NAME( ClampSpeed )( v, ctx->world->def.maxLinearSpeed );
 	w = TB_NAME( ClampSpeed )( w, TB_MAX_ANGULAR_SPEED );
-	TB_VF out[6] = { v.x, v.y, v.z, w.x, w.y, w.z };
-	TB_NAME( StoreVelocities )( g->rows + lane0, out );
+	TB_NAME( StoreBodyVelocities )( g->rows + lane0, v, w );
 }
 
 // dp' = dp + h v, dq' = normalize(dq + h/2 (w, 0) dq), and R D R^T for the lanes whose inertia
@@ -67,8 +64,7 @@ TB_FN void TB_NAME( IntegratePositions )( const tbStepContext* ctx, tbBodyLanes*
 	dq.z = TB_NAME( Select )( degenerate, zero, inv * r.z );
 	dq.w = TB_NAME( Select )( degenerate, one, inv * r.w );
 
-	TB_VF outV[6] = { v.x, v.y, v.z, w.x, w.y, w.z };
-	TB_NAME( StoreVelocities )( g->rows + lane0, outV );
+	TB_NAME( StoreBodyVelocities )( g->rows + lane0, v, w );
 	float motion[7][TB_W];
 	TB_VF m[7] = { dp.x, dp.y, dp.z, dq.x, dq.y, dq.z, dq.w };
 	for ( int k = 0; k < 7; ++k )
@@ -118,13 +114,4 @@ TB_FN void TB_NAME( IntegratePositions )( const tbStepContext* ctx, tbBodyLanes*
 }
 
 // The instance's parameters end with it, so the next instance defines its own.
-#undef TB_FN
-#undef tbV3
-#undef tbQ4
-#undef TB_W
-#undef TB_VF
-#undef TB_VI
-#undef TB_TARGET
-#undef TB_NAME
-#undef TB_SQRT
-#undef TB_ANY
+#include "lanes_end.h"

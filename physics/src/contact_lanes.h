@@ -27,13 +27,8 @@ TB_FN int TB_NAME( ContactPointCount )( const tbContactLanes* g, int lane0 )
 
 TB_FN void TB_NAME( GatherContactBodies )( tbContactLanes* g, int lane0, bool motion, tbCB* m )
 {
-	TB_VF a[6], b[6];
-	TB_NAME( LoadVelocities )( g->readA + lane0, a );
-	TB_NAME( LoadVelocities )( g->readB + lane0, b );
-	m->vA = ( tbV3 ){ a[0], a[1], a[2] };
-	m->wA = ( tbV3 ){ a[3], a[4], a[5] };
-	m->vB = ( tbV3 ){ b[0], b[1], b[2] };
-	m->wB = ( tbV3 ){ b[3], b[4], b[5] };
+	TB_NAME( LoadBodyVelocities )( g->readA + lane0, &m->vA, &m->wA );
+	TB_NAME( LoadBodyVelocities )( g->readB + lane0, &m->vB, &m->wB );
 	if ( motion )
 	{
 		TB_VF ma[7], mb[7];
@@ -50,10 +45,8 @@ TB_FN void TB_NAME( GatherContactBodies )( tbContactLanes* g, int lane0, bool mo
 // deleted such stores from the inlined lane code as if they stored nothing.
 static TB_NOIPA TB_TARGET void TB_NAME( ScatterContactBodies )( tbContactLanes* g, int lane0, const tbCB* m )
 {
-	TB_VF a[6] = { m->vA.x, m->vA.y, m->vA.z, m->wA.x, m->wA.y, m->wA.z };
-	TB_VF b[6] = { m->vB.x, m->vB.y, m->vB.z, m->wB.x, m->wB.y, m->wB.z };
-	TB_NAME( StoreVelocities )( g->writeA + lane0, a );
-	TB_NAME( StoreVelocities )( g->writeB + lane0, b );
+	TB_NAME( StoreBodyVelocities )( g->writeA + lane0, m->vA, m->wA );
+	TB_NAME( StoreBodyVelocities )( g->writeB + lane0, m->vB, m->wB );
 }
 
 // Velocity along a row: dot(d, vB - vA) + dot(angB, wB) - dot(angA, wA).
@@ -237,14 +230,5 @@ TB_FN void TB_NAME( RunContactStage )( const tbStepContext* ctx, tbContactLanes*
 }
 
 // The instance's parameters end with it, so the next instance defines its own.
-#undef TB_FN
-#undef tbV3
-#undef tbQ4
 #undef tbCB
-#undef TB_W
-#undef TB_VF
-#undef TB_VI
-#undef TB_TARGET
-#undef TB_NAME
-#undef TB_SQRT
-#undef TB_ANY
+#include "lanes_end.h"

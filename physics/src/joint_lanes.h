@@ -44,13 +44,8 @@ typedef struct tbL
 
 TB_FN void TB_NAME( GatherVelocities )( tbJointLanes* g, int lane0, tbL* m )
 {
-	TB_VF a[6], b[6];
-	TB_NAME( LoadVelocities )( g->readA + lane0, a );
-	TB_NAME( LoadVelocities )( g->readB + lane0, b );
-	m->vA = ( tbV3 ){ a[0], a[1], a[2] };
-	m->wA = ( tbV3 ){ a[3], a[4], a[5] };
-	m->vB = ( tbV3 ){ b[0], b[1], b[2] };
-	m->wB = ( tbV3 ){ b[3], b[4], b[5] };
+	TB_NAME( LoadBodyVelocities )( g->readA + lane0, &m->vA, &m->wA );
+	TB_NAME( LoadBodyVelocities )( g->readB + lane0, &m->vB, &m->wB );
 }
 
 // Velocities back to the bodies (the sides the joints only read write into the group's sink).
@@ -60,10 +55,8 @@ TB_FN void TB_NAME( GatherVelocities )( tbJointLanes* g, int lane0, tbL* m )
 // applied no impulse. test_joints compares the lanes with the scalar rows and fails on that build.
 static TB_NOIPA TB_TARGET void TB_NAME( ScatterVelocities )( tbJointLanes* g, int lane0, const tbL* m )
 {
-	TB_VF a[6] = { m->vA.x, m->vA.y, m->vA.z, m->wA.x, m->wA.y, m->wA.z };
-	TB_VF b[6] = { m->vB.x, m->vB.y, m->vB.z, m->wB.x, m->wB.y, m->wB.z };
-	TB_NAME( StoreVelocities )( g->writeA + lane0, a );
-	TB_NAME( StoreVelocities )( g->writeB + lane0, b );
+	TB_NAME( StoreBodyVelocities )( g->writeA + lane0, m->vA, m->wA );
+	TB_NAME( StoreBodyVelocities )( g->writeB + lane0, m->vB, m->wB );
 }
 
 // The current lever arms and the anchor gap d of every lane, and the relative frame qRel (w >= 0),
@@ -508,14 +501,5 @@ TB_FN void TB_NAME( RunStage )( tbStepContext* ctx, tbJointLanes* groups, int st
 }
 
 // The instance's parameters end with it, so the next instance defines its own.
-#undef TB_FN
-#undef tbV3
-#undef tbQ4
 #undef tbL
-#undef TB_W
-#undef TB_VF
-#undef TB_VI
-#undef TB_TARGET
-#undef TB_NAME
-#undef TB_SQRT
-#undef TB_ANY
+#include "lanes_end.h"

@@ -164,3 +164,18 @@ TB_FN tbV3 TB_NAME( ClampLanes )( tbV3 v, const float* limits )
 	v.z = TB_NAME( Load )( a[2] );
 	return v;
 }
+
+// The v and w of one side's bodies (rows as lanes.h has them), and back.
+TB_FN void TB_NAME( LoadBodyVelocities )( float* const* rows, tbV3* v, tbV3* w )
+{
+	TB_VF a[6];
+	TB_NAME( LoadVelocities )( rows, a );
+	*v = ( tbV3 ){ a[0], a[1], a[2] };
+	*w = ( tbV3 ){ a[3], a[4], a[5] };
+}
+
+TB_FN void TB_NAME( StoreBodyVelocities )( float* const* rows, tbV3 v, tbV3 w )
+{
+	TB_VF a[6] = { v.x, v.y, v.z, w.x, w.y, w.z };
+	TB_NAME( StoreVelocities )( rows, a );
+}
