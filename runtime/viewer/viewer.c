@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -390,11 +391,25 @@ static void tbSimulate( tbViewer* v, double frameSeconds )
 	}
 }
 
+// Simulated seconds per wall second over the last half second or more (-1 until measured).
+static void tbMeasureSpeed( tbViewer* v, double frameSeconds )
+{
+	v->speedWindow[0] += v->stepsThisFrame * (double)v->app->dt;
+	v->speedWindow[1] += frameSeconds;
+	if ( v->speedWindow[1] >= 0.5 )
+	{
+		v->realTimeFactor = v->speedWindow[0] / v->speedWindow[1];
+		v->speedWindow[0] = 0.0;
+		v->speedWindow[1] = 0.0;
+	}
+}
+
 // Keys and mouse ---------------------------------------------------------------------------------
 
 // The F1 overlay: key, what it does. docs/VIEWER.md has the same list.
 static const char* const tb_help[][2] = {
-	{ "Esc", "quit" },
+	{ "Esc", "close help, picker, error" },
+	{ "Ctrl+Q", "quit (or close the window)" },
 	{ "Space, P", "pause / resume" },
 	{ "Period, N", "single step" },
 	{ "R", "reset: rebuild from the file" },
@@ -469,9 +484,36 @@ static bool tbShiftHeld( const tbViewer* v )
 	return v->keyDown[SDL_SCANCODE_LSHIFT] || v->keyDown[SDL_SCANCODE_RSHIFT];
 }
 
+static bool tbCtrlHeld( const tbViewer* v )
+{
+	return v->keyDown[SDL_SCANCODE_LCTRL] || v->keyDown[SDL_SCANCODE_RCTRL];
+}
+
+// Esc: the topmost open thing closes (help, then the error overlay, then the selection).
+static void tbCloseOverlays( tbViewer* v )
+{
+	if ( v->showHelp )
+	{
+		v->showHelp = false;
+	}
+	else if ( v->errorText != NULL )
+	{
+		tbSetError( v, NULL );
+	}
+	else
+	{
+		v->selected = tb_nullBodyId;
+	}
+}
+
 static void tbHandleKey( tbViewer* v, const SDL_KeyboardEvent* e )
 {
 	SDL_Keycode key = e->keysym.sym;
+	if ( key == SDLK_q && tbCtrlHeld( v ) )
+	{
+		v->quit = true;
+		return;
+	}
 	if ( e->repeat && key != SDLK_PERIOD && key != SDLK_n && key != SDLK_LEFT && key != SDLK_RIGHT &&
 		 key != SDLK_BACKSPACE )
 	{
@@ -480,7 +522,8 @@ static void tbHandleKey( tbViewer* v, const SDL_KeyboardEvent* e )
 	switch ( key )
 	{
 		case SDLK_ESCAPE:
-			v->quit = true;
+			// Esc only ever closes things: a stray press must not lose the session.
+			tbCloseOverlays( v );
 			break;
 		case SDLK_SPACE:
 		case SDLK_p:
@@ -738,7 +781,7 @@ static void tbHandleEvents( tbViewer* v, tbMouseFrame* mouse )
 
 static void tbFly( tbViewer* v, double seconds )
 {
-	if ( v->keyDown[SDL_SCANCODE_LCTRL] || v->keyDown[SDL_SCANCODE_RCTRL] )
+	if ( tbCtrlHeld( v ) )
 	{
 		return;
 	}
@@ -773,9 +816,22 @@ static void tbDrawStats( tbViewer* v, const tbWorldDrawStats* drawStats )
 																  : v->app->scenePath ) );
 	tbUi_Heading( ui, line );
 	tbWorldId world = tbScene_GetWorld( v->scene );
-	snprintf( line, sizeof( line ), "t %.2f s  step %lld  x%.2g%s%s", tbScene_GetTime( v->scene ),
-			  tbScene_GetStepCount( v->scene ), v->speed * ( v->slowMotion ? 0.25 : 1.0 ),
-			  v->slowMotion ? " slow" : "", v->paused ? "  PAUSED" : "" );
+	// The speed shown is the one measured (simulated seconds per wall second); the one asked for
+	// follows only when the steps cannot keep up with it.
+	double asked = v->speed * ( v->slowMotion ? 0.25 : 1.0 );
+	char speed[64];
+	if ( v->paused || v->realTimeFactor < 0.0 || fabs( v->realTimeFactor - asked ) <= 0.05 * asked )
+	{
+		snprintf( speed, sizeof( speed ), "x%.2g", asked );
+	}
+	else
+	{
+		snprintf( speed, sizeof( speed ), "x%.2f (asked x%.2g)", v->realTimeFactor, asked );
+	}
+	bool halted = tbScene_IsLoaded( v->scene ) && tbScene_IsHalted( v->scene );
+	snprintf( line, sizeof( line ), "t %.2f s  step %lld  %s%s%s", tbScene_GetTime( v->scene ),
+			  tbScene_GetStepCount( v->scene ), speed, v->slowMotion ? " slow" : "",
+			  halted ? "  HALTED" : ( v->paused ? "  PAUSED" : "" ) );
 	tbUi_Label( ui, line );
 	if ( v->history.cursor >= 0 )
 	{
@@ -1006,6 +1062,7 @@ static void tbFrame( tbViewer* v, double frameSeconds, const tbMouseFrame* mouse
 	if ( simulate )
 	{
 		tbSimulate( v, frameSeconds );
+		tbMeasureSpeed( v, frameSeconds );
 	}
 	tbCheckWorld( v );
 
@@ -1013,6 +1070,7 @@ static void tbFrame( tbViewer* v, double frameSeconds, const tbMouseFrame* mouse
 	tbWorldId world = tbScene_GetWorld( v->scene );
 	tbWorldDraw_Draw( v->worldDraw, v->renderer, world, v->debugFlags, v->selected, tbCamera_GetEye( &v->camera ),
 					  &stats );
+	v->lastStats = stats;
 	tbWorldDraw_Grid( v->renderer, v->camera.target, 40.0f );
 	if ( tbJoint_IsValid( v->mouseJoint ) )
 	{
@@ -1199,6 +1257,7 @@ int tbViewer_Run( const tbAppOptions* options )
 	v->app = options;
 	v->settings = s_settings;
 	v->speed = 1.0f;
+	v->realTimeFactor = -1.0;
 	v->history.cursor = -1;
 	v->history.stride = 1;
 	v->debugFlags = v->settings.debugFlags;
@@ -1286,6 +1345,7 @@ int tbViewer_Run( const tbAppOptions* options )
 		}
 		tbFrame( v, frameSeconds, &mouse, true );
 		v->frameMs = 1000.0 * ( tbNow() - start );
+		v->wallSeconds += v->frameMs / 1000.0;
 		if ( v->settings.frames > 0 && v->frame >= v->settings.frames )
 		{
 			v->quit = true;
@@ -1301,6 +1361,15 @@ int tbViewer_Run( const tbAppOptions* options )
 		snprintf( v->screenshotRequest, sizeof( v->screenshotRequest ), "%s", v->settings.screenshotPath );
 		tbMouseFrame mouse = { false, false, false };
 		tbFrame( v, 0.0, &mouse, false );
+	}
+	if ( v->settings.frames > 0 )
+	{
+		// What a timed run measured (docs/VIEWER.md records these figures).
+		fprintf( stderr,
+				 "tumble: %d frames in %.2f s (%.2f ms a frame), simulated %.2f s, speed shown x%.2f, max joint "
+				 "error %.4f m\n",
+				 v->frame, v->wallSeconds, 1000.0 * v->wallSeconds / tbMaxInt( v->frame, 1 ),
+				 tbScene_GetTime( v->scene ), v->realTimeFactor, (double)v->lastStats.maxJointError );
 	}
 	status = tbFinalStatus( v, automated );
 

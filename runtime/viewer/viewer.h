@@ -135,6 +135,10 @@ typedef struct tbViewer
 	double frameMs;
 	double stepMs;	 ///< wall time of the last tbScene_Step (scripts + physics), ms
 	int stepsThisFrame;
+	double realTimeFactor; ///< measured simulated seconds per wall second, -1 until measured
+	double speedWindow[2]; ///< simulated and wall seconds accumulated towards the next measurement
+	double wallSeconds;	   ///< wall time of the frames run so far (the --frames summary)
+	tbWorldDrawStats lastStats; ///< figures of the last frame drawn
 	tbHistory history;
 	tbPlot plots[TB_VIEWER_MAX_PLOTS];
 	int plotCount;

@@ -752,8 +752,9 @@ void tbWorldDraw_Draw( tbWorldDraw* draw, tbRenderer* r, tbWorldId world, unsign
 			stats->jointCount += 1;
 			float positionError = 0.0f;
 			float angleError = 0.0f;
-			if ( tbJoint_GetType( joint ) != tbJoint_mouse &&
-				 tbJoint_GetError( joint, &positionError, &angleError ) == tbResult_ok )
+			// A broken or disabled joint no longer holds its bodies together: its gap is not an error.
+			if ( tbJoint_GetType( joint ) != tbJoint_mouse && tbJoint_IsBroken( joint ) == false &&
+				 tbJoint_IsEnabled( joint ) && tbJoint_GetError( joint, &positionError, &angleError ) == tbResult_ok )
 			{
 				stats->maxJointError = tbMaxFloat( stats->maxJointError, positionError );
 			}

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The viewer as a first-time user meets it: Esc closes help and never quits (Ctrl+Q does), the
+# header's speed is the measured one, the joint-error figure ignores broken and disabled joints.
+# Each run ends with the --frames summary line on stderr, which the checks read.
+source "$( dirname "${BASH_SOURCE[0]}" )/lib/common.sh"
+source "$( dirname "${BASH_SOURCE[0]}" )/lib/viewer_common.sh"
+start_xvfb
+
+# A box on the ground that reports its step count.
+cat >"$SCRATCH/box.lua" <<'LUA'
+return {
+	setup = function(world)
+		world:add_box{ size = { 20, 20, 1 }, pos = { 0, 0, -0.5 }, static = true }
+		world:add_box{ size = { 1, 1, 1 }, pos = { 0, 0, 0.5 } }
+	end,
+	update = function(world) print("step " .. world.step_count) end,
+}
+LUA
+
+# Esc with the help overlay open closes it, and the run goes on to its last frame.
+cat >"$SCRATCH/esc.input" <<'IN'
+5 key f1
+10 screenshot help.png
+12 key escape
+15 screenshot closed.png
+20 key escape
+IN
+check "Esc closes help: the run continues to its end" expect_status 0 bash -c \
+	'cd "$1" && exec "$2" --window 800x450 box.lua --script-input esc.input --frames 60' _ \
+	"$SCRATCH" "$( cd "$( dirname "$TUMBLE" )" && pwd )/$( basename "$TUMBLE" )"
+check "Esc did not quit: the scene stepped on to the last frame" contains "$SCRATCH/err" "step 59"
+png_json esc diff "$SCRATCH/help.png" "$SCRATCH/closed.png" --region 0.3 0.05 0.7 0.6
+check "the help overlay was on screen, and gone after Esc" json_check "$SCRATCH/esc.json" '
+assert r["changed_fraction"] > 0.2, "help vs closed: %r" % r'
+
+# Ctrl+Q quits at once (well before the 600 frames asked for), with status 0.
+cat >"$SCRATCH/quit.input" <<'IN'
+10 keydown left ctrl
+11 key q
+IN
+check "Ctrl+Q quits with status 0" viewer 0 "$SCRATCH/box.lua" --script-input "$SCRATCH/quit.input" --frames 600
+check "Ctrl+Q quit before the last frame" bash -c '! grep -q "^step 100$" "$1" && grep -q "^step 5$" "$1"' _ "$SCRATCH/err"
+
+# A scene whose update burns at least 40 ms of CPU a step runs at most 1/60 s per 40 ms of wall
+# time: the speed the viewer reports must say so (x0.42 or less), not x1. (CPU time cannot exceed
+# wall time, so the bound holds however fast the machine is.)
+cat >"$SCRATCH/slow.lua" <<'LUA'
+return {
+	setup = function(world) world:add_sphere{ radius = 0.5, pos = { 0, 0, 2 } } end,
+	update = function()
+		local start = os.clock()
+		while os.clock() - start < 0.04 do end
+	end,
+}
+LUA
+check "a slow scene runs" viewer 0 "$SCRATCH/slow.lua" --frames 40
+speed_of() { sed -n 's/.*speed shown x\([0-9.]*\).*/\1/p' "$SCRATCH/err" | tail -n 1; }
+check "the speed shown is the real one (x0.42 or less)" bash -c \
+	'v="$1"; [ -n "$v" ] && awk -v v="$v" "BEGIN { exit !(v > 0 && v <= 0.42) }" || { echo "      speed shown: ${v:-none}"; exit 1; }' _ "$( speed_of )"
+
+# Two pairs of balls whose anchors are 1 m apart on joints of length 0.2 m: one joint disabled, the
+# other broken at once. Neither gap is an error of the solver, so the figure stays near zero
+# (counted, it would be 0.8 m).
+cat >"$SCRATCH/broken.lua" <<'LUA'
+return {
+	setup = function(world)
+		world:add_box{ size = { 20, 20, 1 }, pos = { 0, 0, -0.5 }, static = true }
+		local a = world:add_sphere{ radius = 0.3, pos = { -1.5, 0, 0.3 } }
+		local b = world:add_sphere{ radius = 0.3, pos = { 1.5, 0, 0.3 } }
+		local rope = world:distance{ a = a, b = b, anchor_a = { -1.5, 0, 0.3 }, anchor_b = { -0.5, 0, 0.3 }, length = 0.2 }
+		rope.enabled = false
+		local c = world:add_sphere{ radius = 0.3, pos = { 0, 3, 0.3 } }
+		local d = world:add_sphere{ radius = 0.3, pos = { 0, 6, 0.3 } }
+		world:distance{ a = c, b = d, anchor_a = { 0, 3, 0.3 }, anchor_b = { 0, 4, 0.3 }, length = 0.2, break_force = 1e-3 }
+	end,
+}
+LUA
+check "a scene with a disabled and a broken joint runs" viewer 0 "$SCRATCH/broken.lua" --frames 30
+check "max joint error skips the broken and disabled joints" bash -c \
+	'v="$( sed -n "s/.*max joint error \([0-9.]*\) m.*/\1/p" "$1" )"; awk -v v="$v" "BEGIN { exit !(v != \"\" && v < 0.01) }" || { echo "      max joint error: ${v:-none}"; exit 1; }' _ "$SCRATCH/err"
+
+finish
