@@ -342,6 +342,7 @@ int main( int argc, char** argv )
 	if ( hasDirs )
 	{
 		options.scene.libraryDir = dirs.library;
+		options.scenesDir = dirs.scenes;
 	}
 
 	char scenePath[PATH_MAX + 64];
@@ -353,6 +354,7 @@ int main( int argc, char** argv )
 		}
 		snprintf( scenePath, sizeof( scenePath ), "%s/showcase.lua", dirs.scenes );
 		options.scenePath = scenePath;
+		options.sceneDefault = true;
 	}
 	else
 	{

@@ -226,6 +226,24 @@ bool tbUi_Button( tbUi* ui, const char* label )
 	return clicked;
 }
 
+bool tbUi_Selectable( tbUi* ui, const char* idText, const char* label, bool selected )
+{
+	uint32_t id = tbHashString( ui->panelSeed, idText );
+	float x = tbContentX( ui );
+	float y = ui->cursorY;
+	float w = tbContentWidth( ui );
+	float h = tbRowHeight( ui );
+	bool hot = false;
+	bool clicked = tbClickBehaviour( ui, id, x, y, w, h, &hot );
+	if ( selected || hot )
+	{
+		tbRenderer_Rect2D( ui->renderer, x, y, w, h, selected ? tbMakeRgba( 60, 90, 150, 255 ) : tb_widgetHot );
+	}
+	tbRenderer_Text2D( ui->renderer, x + 3.0f * ui->scale, y + tbTextOffset( ui ), label, ui->scale, tb_textColor );
+	ui->cursorY += h + 2.0f * ui->scale;
+	return clicked;
+}
+
 bool tbUi_Checkbox( tbUi* ui, const char* label, bool* value )
 {
 	uint32_t id = tbHashString( ui->panelSeed, label );

@@ -65,6 +65,9 @@ void tbUi_Columns( tbUi* ui, const char* left, const char* right, float split );
 void tbUi_Separator( tbUi* ui );
 /// True on the frame the button is clicked (released over it after a press on it).
 bool tbUi_Button( tbUi* ui, const char* label );
+/// A left-aligned row of a list, highlighted when selected; true on the frame it is clicked. id
+/// names it (labels of a list may repeat).
+bool tbUi_Selectable( tbUi* ui, const char* id, const char* label, bool selected );
 /// Toggles *value on click; true when it changed.
 bool tbUi_Checkbox( tbUi* ui, const char* label, bool* value );
 /// Drag to set *value in [min, max]; true when it changed.

@@ -1,6 +1,6 @@
 // Tumble viewer: the window, the main loop hosting a scene, keys and mouse, overlays.
 // SPDX-License-Identifier: MIT
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 
 #include "viewer.h"
 
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #define TB_MAX_WATCHED 256
@@ -229,7 +230,7 @@ void tbViewer_Plot( tbViewer* v, const char* name, float value )
 static const char* tbScenePath( const tbViewer* v )
 {
 	const char* path = tbScene_GetPath( v->scene );
-	return path != NULL ? path : v->app->scenePath;
+	return path != NULL ? path : v->startPath;
 }
 
 static void tbWatchFiles( tbViewer* v )
@@ -330,6 +331,15 @@ static void tbCheckWorld( tbViewer* v )
 	if ( v->cameraFitted == false && tbWorld_IsValid( world ) )
 	{
 		tbFitCamera( v );
+		if ( v->restoreCamera )
+		{
+			// The view the last run ended with (tbViewer_Run decided it applies to this scene).
+			v->camera.target = v->state.camera.target;
+			v->camera.yaw = v->state.camera.yaw;
+			v->camera.pitch = v->state.camera.pitch;
+			v->camera.distance = v->state.camera.distance;
+			v->restoreCamera = false;
+		}
 		v->cameraFitted = true;
 	}
 }
@@ -391,6 +401,63 @@ static void tbSimulate( tbViewer* v, double frameSeconds )
 	}
 }
 
+static bool tbIsFile( const char* path )
+{
+	struct stat st;
+	return path != NULL && stat( path, &st ) == 0 && S_ISREG( st.st_mode );
+}
+
+// Open another scene in this window (picker, dropped file): a fresh world, fitted camera and plots.
+// On failure the running scene stays and the overlay shows why.
+static void tbOpenScene( tbViewer* v, const char* path )
+{
+	char copy[PATH_MAX];
+	snprintf( copy, sizeof( copy ), "%s", path );
+	if ( tbScene_Load( v->scene, copy ) )
+	{
+		tbSetError( v, NULL );
+		v->cameraFitted = false;
+		v->plotCount = 0;
+		v->realTimeFactor = -1.0;
+		char text[160];
+		snprintf( text, sizeof( text ), "opened %s", tbBaseName( copy ) );
+		tbSetStatus( v, text );
+		fprintf( stderr, "tumble: %s\n", text );
+		char title[300];
+		snprintf( title, sizeof( title ), "tumble - %s", tbBaseName( copy ) );
+		SDL_SetWindowTitle( v->window, title );
+	}
+	else
+	{
+		const char* error = tbScene_GetError( v->scene );
+		tbSetError( v, error != NULL ? error : "unknown error" );
+		fprintf( stderr, "tumble: cannot open %s:\n%s\n", copy, v->errorText != NULL ? v->errorText : "" );
+	}
+	tbWatchFiles( v );
+	v->accumulator = 0.0;
+}
+
+// Write the scene on screen and its view to the state file, for the next `tumble` without a scene.
+static void tbRememberScene( tbViewer* v )
+{
+	const char* path = tbScene_GetPath( v->scene );
+	char resolved[PATH_MAX];
+	if ( tbScene_IsLoaded( v->scene ) == false || path == NULL || realpath( path, resolved ) == NULL )
+	{
+		return;
+	}
+	snprintf( v->state.scene, sizeof( v->state.scene ), "%s", resolved );
+	v->state.hasCamera = true;
+	v->state.camera = v->camera;
+	tbViewerState_Save( &v->state );
+}
+
+// Panels and overlays that take the mouse: the panels unless hidden, the picker and help always.
+static bool tbPanelsShown( const tbViewer* v )
+{
+	return v->showUi || v->picker.open || v->showHelp;
+}
+
 // Simulated seconds per wall second over the last half second or more (-1 until measured).
 static void tbMeasureSpeed( tbViewer* v, double frameSeconds )
 {
@@ -420,6 +487,7 @@ static const char* const tb_help[][2] = {
 	{ "Left  Right", "rewind, forward (Shift: 1 s)" },
 	{ "1 - 7", "debug layers (see the panel)" },
 	{ "F2", "shadows on / off" },
+	{ "F3", "scene picker (Up Down Enter)" },
 	{ "W A S D Q E", "fly (Shift: faster)" },
 	{ "F", "focus on the selected body" },
 	{ "Home", "reset the camera" },
@@ -489,12 +557,16 @@ static bool tbCtrlHeld( const tbViewer* v )
 	return v->keyDown[SDL_SCANCODE_LCTRL] || v->keyDown[SDL_SCANCODE_RCTRL];
 }
 
-// Esc: the topmost open thing closes (help, then the error overlay, then the selection).
+// Esc: the topmost open thing closes (help, the picker, the error overlay, then the selection).
 static void tbCloseOverlays( tbViewer* v )
 {
 	if ( v->showHelp )
 	{
 		v->showHelp = false;
+	}
+	else if ( v->picker.open )
+	{
+		v->picker.open = false;
 	}
 	else if ( v->errorText != NULL )
 	{
@@ -512,6 +584,16 @@ static void tbHandleKey( tbViewer* v, const SDL_KeyboardEvent* e )
 	if ( key == SDLK_q && tbCtrlHeld( v ) )
 	{
 		v->quit = true;
+		return;
+	}
+	// The open picker takes its navigation keys (Up, Down, Enter, ...) before anyone else.
+	const char* chosen = NULL;
+	if ( v->picker.open && tbPicker_Key( &v->picker, key, &chosen ) )
+	{
+		if ( chosen != NULL )
+		{
+			tbOpenScene( v, chosen );
+		}
 		return;
 	}
 	if ( e->repeat && key != SDLK_PERIOD && key != SDLK_n && key != SDLK_LEFT && key != SDLK_RIGHT &&
@@ -579,6 +661,16 @@ static void tbHandleKey( tbViewer* v, const SDL_KeyboardEvent* e )
 		case SDLK_F2:
 			tbRenderer_SetShadows( v->renderer, !tbRenderer_GetShadows( v->renderer ) );
 			break;
+		case SDLK_F3:
+			if ( v->picker.open )
+			{
+				v->picker.open = false;
+			}
+			else
+			{
+				tbPicker_Open( &v->picker, v->app->scenesDir, tbScenePath( v ) );
+			}
+			break;
 		case SDLK_F12:
 		case SDLK_PRINTSCREEN:
 			tbRequestScreenshot( v );
@@ -614,7 +706,7 @@ static void tbHandleMouseDown( tbViewer* v, const SDL_MouseButtonEvent* e, tbMou
 		return;
 	}
 	v->dragButton = e->button;
-	if ( v->showUi && tbUi_WantsMouse( &v->ui, x * v->pixelRatio, y * v->pixelRatio ) )
+	if ( tbPanelsShown( v ) && tbUi_WantsMouse( &v->ui, x * v->pixelRatio, y * v->pixelRatio ) )
 	{
 		if ( e->button == SDL_BUTTON_LEFT )
 		{
@@ -749,7 +841,11 @@ static void tbHandleEvents( tbViewer* v, tbMouseFrame* mouse )
 				tbHandleMotion( v, &e.motion );
 				break;
 			case SDL_MOUSEWHEEL:
-				if ( v->showUi == false ||
+				if ( v->picker.open )
+				{
+					tbPicker_Scroll( &v->picker, e.wheel.y );
+				}
+				else if ( tbPanelsShown( v ) == false ||
 					 tbUi_WantsMouse( &v->ui, v->mouseX * v->pixelRatio, v->mouseY * v->pixelRatio ) == false )
 				{
 					tbCamera_Zoom( &v->camera, (float)e.wheel.y );
@@ -759,17 +855,7 @@ static void tbHandleEvents( tbViewer* v, tbMouseFrame* mouse )
 				// Dropping a .lua file on the window opens it.
 				if ( e.drop.file != NULL )
 				{
-					bool ok = tbScene_Load( v->scene, e.drop.file );
-					if ( ok )
-					{
-						tbSetError( v, NULL );
-						tbSetStatus( v, "opened a dropped scene" );
-					}
-					else
-					{
-						tbSetError( v, tbScene_GetError( v->scene ) );
-					}
-					tbWatchFiles( v );
+					tbOpenScene( v, e.drop.file );
 					SDL_free( e.drop.file );
 				}
 				break;
@@ -1094,6 +1180,14 @@ static void tbFrame( tbViewer* v, double frameSeconds, const tbMouseFrame* mouse
 		tbDrawPlots( v, v->ui.rectCount > 0 ? v->ui.rects[v->ui.rectCount - 1][1] + v->ui.rects[v->ui.rectCount - 1][3]
 											 : 0.0f );
 	}
+	if ( v->picker.open )
+	{
+		const char* chosen = tbPicker_Draw( &v->picker, &v->ui, (float)v->drawableWidth, (float)v->drawableHeight );
+		if ( chosen != NULL )
+		{
+			tbOpenScene( v, chosen );
+		}
+	}
 	if ( v->showHelp )
 	{
 		tbDrawHelp( v );
@@ -1178,7 +1272,7 @@ static bool tbOpenWindow( tbViewer* v, bool hidden )
 		flags |= SDL_WINDOW_HIDDEN;
 	}
 	char title[300];
-	snprintf( title, sizeof( title ), "tumble - %s", tbBaseName( v->app->scenePath ) );
+	snprintf( title, sizeof( title ), "tumble - %s", tbBaseName( v->startPath ) );
 
 	// 4x multisampling for smooth edges where the driver has it; without it otherwise. Scripted runs
 	// skip it: their frames are never looked at, and software rendering pays for every sample
@@ -1269,6 +1363,13 @@ int tbViewer_Run( const tbAppOptions* options )
 	bool automated = v->settings.screenshotPath != NULL || v->settings.scriptPath != NULL || v->settings.frames > 0;
 	v->lockstep = automated;
 	tbCamera_Reset( &v->camera );
+	v->startPath = options->scenePath;
+	// `tumble` alone reopens the last scene with its view; a named scene opens as its file says.
+	if ( tbViewerState_Load( &v->state ) && options->sceneDefault && tbIsFile( v->state.scene ) )
+	{
+		v->startPath = v->state.scene;
+		v->restoreCamera = v->state.hasCamera;
+	}
 
 	tbInputScript* script = NULL;
 	if ( v->settings.scriptPath != NULL )
@@ -1372,6 +1473,7 @@ int tbViewer_Run( const tbAppOptions* options )
 				 tbScene_GetTime( v->scene ), v->realTimeFactor, (double)v->lastStats.maxJointError );
 	}
 	status = tbFinalStatus( v, automated );
+	tbRememberScene( v );
 
 cleanup:
 	tbHistory_Clear( &v->history );

@@ -81,6 +81,54 @@ typedef struct tbHistory
 	size_t bytes;
 } tbHistory;
 
+/// The scene picker (picker.c).
+#define TB_PICKER_MAX 256
+
+typedef struct tbPickerEntry
+{
+	char path[4096]; ///< absolute
+	char name[64];	 ///< file name without .lua
+	char title[96];	 ///< the file's `title = "..."`, else the name
+	int group;		 ///< 0: the current scene's folder, 1: the shipped scenes
+} tbPickerEntry;
+
+typedef struct tbPicker
+{
+	bool open;
+	tbPickerEntry entries[TB_PICKER_MAX];
+	int count;
+	int highlight;	 ///< entry Enter opens
+	int scroll;		 ///< first entry shown
+	int visibleRows; ///< rows that fit the window (last drawn)
+	bool follow;	 ///< scroll to keep the highlight in view (keys), not after the wheel
+} tbPicker;
+
+/// List the scenes of the current scene's folder and of shippedDir (either may be NULL) and open.
+void tbPicker_Open( tbPicker* picker, const char* shippedDir, const char* currentScene );
+/// Navigation keys (Up, Down, Page Up/Down, Home, End, Enter). Returns true when the key was the
+/// picker's; *chosen is the scene Enter opened, else NULL.
+bool tbPicker_Key( tbPicker* picker, SDL_Keycode key, const char** chosen );
+/// Mouse wheel over the list: positive scrolls up.
+void tbPicker_Scroll( tbPicker* picker, int rows );
+/// Draw the list as a panel centred at the top. Returns the path of a clicked scene, else NULL.
+const char* tbPicker_Draw( tbPicker* picker, tbUi* ui, float viewWidth, float viewHeight );
+
+/// What the viewer remembers between runs (state.c): the last scene and the camera it had.
+typedef struct tbViewerState
+{
+	char scene[4096]; ///< absolute path, empty when none
+	bool hasCamera;
+	tbCamera camera; ///< target, yaw, pitch, distance
+} tbViewerState;
+
+/// The state file: $XDG_STATE_HOME/tumble/viewer.state, else ~/.local/state/tumble/viewer.state.
+/// false (and path empty) when neither variable is set.
+bool tbViewerState_Path( char* path, size_t size );
+/// Read the state; false when there is none or it is unreadable (state cleared).
+bool tbViewerState_Load( tbViewerState* state );
+/// Write the state (creating the folders); false with a message on stderr on failure.
+bool tbViewerState_Save( const tbViewerState* state );
+
 /// Everything the viewer keeps between frames.
 typedef struct tbViewer
 {
@@ -104,6 +152,10 @@ typedef struct tbViewer
 	unsigned debugFlags;
 	bool showUi;
 	bool showHelp;
+	tbPicker picker;
+	const char* startPath;	///< the scene opened at start (the one named, or the last one)
+	bool restoreCamera;		///< the first world takes the camera of the state file
+	tbViewerState state;	///< as read at start; written back at exit
 
 	// Simulation control
 	bool paused;

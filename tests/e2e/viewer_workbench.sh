@@ -79,4 +79,47 @@ check "a scene with a disabled and a broken joint runs" viewer 0 "$SCRATCH/broke
 check "max joint error skips the broken and disabled joints" bash -c \
 	'v="$( sed -n "s/.*max joint error \([0-9.]*\) m.*/\1/p" "$1" )"; awk -v v="$v" "BEGIN { exit !(v != \"\" && v < 0.01) }" || { echo "      max joint error: ${v:-none}"; exit 1; }' _ "$SCRATCH/err"
 
+# The scene picker: F3 lists the scenes of this folder and the shipped ones; Down and Enter open
+# the next one in the running window. At exit the viewer writes the scene and its view to the
+# state file, and `tumble` without a scene reopens both.
+mkdir -p "$SCRATCH/scenes"
+for name in alpha beta; do
+	cat >"$SCRATCH/scenes/$name.lua" <<LUA
+return {
+	title = "The $name scene",
+	setup = function(world)
+		world:add_box{ size = { 20, 20, 1 }, pos = { 0, 0, -0.5 }, static = true }
+		world:add_box{ size = { 1, 1, 1 }, pos = { 0, 0, 0.5 } }
+	end,
+	update = function(world) print("$name step " .. world.step_count) end,
+}
+LUA
+done
+cat >"$SCRATCH/picker.input" <<'IN'
+5 key f3
+8 screenshot picker.png
+10 key down
+11 key return
+15 screenshot beta.png
+20 mousedown right 0.5 0.5
+21 mousemove 0.6 0.45
+22 mouseup right 0.6 0.45
+IN
+check "the picker run ends normally" expect_status 0 bash -c \
+	'cd "$1" && exec "$2" --window 800x450 scenes/alpha.lua --script-input picker.input --frames 30' _ \
+	"$SCRATCH" "$( cd "$( dirname "$TUMBLE" )" && pwd )/$( basename "$TUMBLE" )"
+cp "$SCRATCH/err" "$SCRATCH/picker.log"
+check "Down and Enter in the picker opened the next scene" contains "$SCRATCH/picker.log" "opened beta.lua"
+check "the new scene runs in the same window" contains "$SCRATCH/picker.log" "beta step 10"
+check "the old scene stopped" bash -c '! grep -q "^alpha step 12$" "$1"' _ "$SCRATCH/picker.log"
+png_json picker diff "$SCRATCH/picker.png" "$SCRATCH/beta.png" --region 0.1 0.02 0.9 0.9
+check "the picker was drawn over the scene" json_check "$SCRATCH/picker.json" '
+assert r["changed_fraction"] > 0.1, "picker vs after: %r" % r'
+state="$SCRATCH/state/tumble/viewer.state"
+check "the state file names the last scene" contains "$state" "scene $( cd "$SCRATCH" && pwd -P )/scenes/beta.lua"
+camera_line="$( grep '^camera ' "$state" )"
+check "tumble without a scene reopens the last one" viewer 0 --frames 3
+check "... which ran" contains "$SCRATCH/err" "beta step 2"
+check "... with the view it had (not a new fit)" contains "$state" "$camera_line"
+
 finish
