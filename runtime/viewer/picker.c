@@ -30,7 +30,7 @@ static void tbReadTitle( const char* path, const char* name, char* title, size_t
 	for ( const char* p = strstr( text, "title" ); p != NULL; p = strstr( p + 5, "title" ) )
 	{
 		// A whole word: not "subtitle" nor "title_font".
-		bool wordStart = p == text || ( p[-1] != '_' && p[-1] != '.' && ( p[-1] < 'a' || p[-1] > 'z' ) );
+		bool wordStart = p == text || ( p[-1] != '_' && ( p[-1] < 'a' || p[-1] > 'z' ) && ( p[-1] < 'A' || p[-1] > 'Z' ) );
 		const char* q = p + 5;
 		while ( *q == ' ' || *q == '\t' )
 		{

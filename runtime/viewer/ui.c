@@ -173,6 +173,48 @@ void tbUi_Heading( tbUi* ui, const char* text )
 	tbUi_ColoredLabel( ui, text, tb_headingColor );
 }
 
+void tbUi_Wrapped( tbUi* ui, const char* text, tbRgba color )
+{
+	float width = tbContentWidth( ui );
+	char line[256];
+	const char* p = text;
+	while ( *p != '\0' )
+	{
+		// The longest run of whole words that fits; a word wider than the panel is cut.
+		size_t fit = 0;
+		size_t n = 0;
+		while ( p[n] != '\0' && p[n] != '\n' && n + 1 < sizeof( line ) )
+		{
+			line[n] = p[n];
+			line[n + 1] = '\0';
+			if ( tbRenderer_TextWidth( line, ui->scale ) > width )
+			{
+				break;
+			}
+			++n;
+			if ( p[n] == ' ' || p[n] == '\0' || p[n] == '\n' )
+			{
+				fit = n;
+			}
+		}
+		if ( fit == 0 )
+		{
+			fit = n > 0 ? n : 1;
+		}
+		snprintf( line, sizeof( line ), "%.*s", (int)fit, p );
+		tbUi_ColoredLabel( ui, line, color );
+		p += fit;
+		while ( *p == ' ' )
+		{
+			++p;
+		}
+		if ( *p == '\n' )
+		{
+			++p;
+		}
+	}
+}
+
 void tbUi_Columns( tbUi* ui, const char* left, const char* right, float split )
 {
 	float y = ui->cursorY + tbTextOffset( ui );

@@ -60,6 +60,8 @@ void tbUi_IdScope( tbUi* ui, const char* name );
 void tbUi_Label( tbUi* ui, const char* text );
 void tbUi_ColoredLabel( tbUi* ui, const char* text, tbRgba color );
 void tbUi_Heading( tbUi* ui, const char* text );
+/// Text broken into lines at spaces so it fits the panel's width ('\n' also breaks).
+void tbUi_Wrapped( tbUi* ui, const char* text, tbRgba color );
 /// One row of two columns: left text, and right text starting split pixels into the content.
 void tbUi_Columns( tbUi* ui, const char* left, const char* right, float split );
 void tbUi_Separator( tbUi* ui );

@@ -528,17 +528,36 @@ static void tbFocusSelected( tbViewer* v )
 	v->camera.pitch = pitch;
 }
 
-static void tbForwardKey( tbViewer* v, SDL_Keycode key )
+// SDL's name of a key in lower case ("left shift", "space"): what scenes see and claim.
+static void tbKeyName( SDL_Keycode key, char* name, size_t size )
 {
-	char name[64];
-	snprintf( name, sizeof( name ), "%s", SDL_GetKeyName( key ) );
-	if ( name[0] == '\0' )
-	{
-		return;
-	}
+	snprintf( name, size, "%s", SDL_GetKeyName( key ) );
 	for ( char* c = name; *c != '\0'; ++c )
 	{
 		*c = (char)tolower( (unsigned char)*c );
+	}
+}
+
+// The scene's `keys` claim this key, so the viewer's own use of it (pause, rewind, fly) gives way.
+// Esc and the F-keys stay the viewer's whatever the scene says.
+static bool tbSceneClaims( const tbViewer* v, SDL_Keycode key )
+{
+	if ( key == SDLK_ESCAPE || ( key >= SDLK_F1 && key <= SDLK_F12 ) || tbScene_IsLoaded( v->scene ) == false )
+	{
+		return false;
+	}
+	char name[64];
+	tbKeyName( key, name, sizeof( name ) );
+	return tbScene_ClaimsKey( v->scene, name );
+}
+
+static void tbForwardKey( tbViewer* v, SDL_Keycode key )
+{
+	char name[64];
+	tbKeyName( key, name, sizeof( name ) );
+	if ( name[0] == '\0' )
+	{
+		return;
 	}
 	if ( tbScene_IsLoaded( v->scene ) && tbScene_IsHalted( v->scene ) == false &&
 		 tbScene_KeyPressed( v->scene, name ) == false )
@@ -593,6 +612,14 @@ static void tbHandleKey( tbViewer* v, const SDL_KeyboardEvent* e )
 		if ( chosen != NULL )
 		{
 			tbOpenScene( v, chosen );
+		}
+		return;
+	}
+	if ( tbSceneClaims( v, key ) )
+	{
+		if ( e->repeat == 0 )
+		{
+			tbForwardKey( v, key );
 		}
 		return;
 	}
@@ -865,15 +892,21 @@ static void tbHandleEvents( tbViewer* v, tbMouseFrame* mouse )
 	}
 }
 
+// A fly key held and not claimed by the scene (a scene that drives with W A S D keeps the camera).
+static int tbFlyKey( const tbViewer* v, SDL_Scancode code )
+{
+	return v->keyDown[code] && tbSceneClaims( v, SDL_GetKeyFromScancode( code ) ) == false;
+}
+
 static void tbFly( tbViewer* v, double seconds )
 {
 	if ( tbCtrlHeld( v ) )
 	{
 		return;
 	}
-	tbVec3 velocity = tbMakeVec3( (float)( v->keyDown[SDL_SCANCODE_D] - v->keyDown[SDL_SCANCODE_A] ),
-								  (float)( v->keyDown[SDL_SCANCODE_W] - v->keyDown[SDL_SCANCODE_S] ),
-								  (float)( v->keyDown[SDL_SCANCODE_E] - v->keyDown[SDL_SCANCODE_Q] ) );
+	tbVec3 velocity = tbMakeVec3( (float)( tbFlyKey( v, SDL_SCANCODE_D ) - tbFlyKey( v, SDL_SCANCODE_A ) ),
+								  (float)( tbFlyKey( v, SDL_SCANCODE_W ) - tbFlyKey( v, SDL_SCANCODE_S ) ),
+								  (float)( tbFlyKey( v, SDL_SCANCODE_E ) - tbFlyKey( v, SDL_SCANCODE_Q ) ) );
 	if ( tbLengthSquared( velocity ) == 0.0f )
 	{
 		return;
@@ -891,16 +924,37 @@ static float tbUiScale( const tbViewer* v )
 	return v->drawableHeight >= 640 ? 2.0f : 1.0f;
 }
 
+// What the scene says it is: its description and the keys it claims, under the header.
+static void tbDrawSceneInfo( tbViewer* v )
+{
+	tbUi* ui = &v->ui;
+	const char* description = tbScene_GetDescription( v->scene );
+	if ( description != NULL )
+	{
+		tbUi_Wrapped( ui, description, tbMakeRgba( 190, 196, 210, 255 ) );
+	}
+	const tbSceneKey* keys = NULL;
+	int count = tbScene_GetKeys( v->scene, &keys );
+	for ( int i = 0; i < count; ++i )
+	{
+		tbUi_Columns( ui, keys[i].names, keys[i].text, tbRenderer_TextWidth( "left, right ", ui->scale ) );
+	}
+	if ( description != NULL || count > 0 )
+	{
+		tbUi_Separator( ui );
+	}
+}
+
 static void tbDrawStats( tbViewer* v, const tbWorldDrawStats* drawStats )
 {
 	tbUi* ui = &v->ui;
 	float s = ui->scale;
 	tbUi_BeginPanel( ui, "", 8.0f * s, 8.0f * s, 236.0f * s );
 	char line[256];
-	snprintf( line, sizeof( line ), "tumble  %s", tbBaseName( tbScene_GetPath( v->scene ) != NULL
-																  ? tbScene_GetPath( v->scene )
-																  : v->app->scenePath ) );
+	const char* title = tbScene_GetTitle( v->scene );
+	snprintf( line, sizeof( line ), "%s  %s", title != NULL ? title : "tumble", tbBaseName( tbScenePath( v ) ) );
 	tbUi_Heading( ui, line );
+	tbDrawSceneInfo( v );
 	tbWorldId world = tbScene_GetWorld( v->scene );
 	// The speed shown is the one measured (simulated seconds per wall second); the one asked for
 	// follows only when the steps cannot keep up with it.
@@ -1086,7 +1140,19 @@ static void tbDrawHelp( tbViewer* v )
 	float s = ui->scale;
 	float width = 258.0f * s;
 	float x = tbMaxFloat( 0.5f * ( (float)v->drawableWidth - width ), 0.0f );
-	tbUi_BeginPanel( ui, "Keys and mouse (F1 closes)", x, 8.0f * s, width );
+	tbUi_BeginPanel( ui, "Keys and mouse (F1 or Esc closes)", x, 8.0f * s, width );
+	const tbSceneKey* keys = NULL;
+	int count = tbScene_GetKeys( v->scene, &keys );
+	for ( int i = 0; i < count; ++i )
+	{
+		tbUi_Columns( ui, keys[i].names, keys[i].text, 90.0f * s );
+	}
+	if ( count > 0 )
+	{
+		tbUi_Wrapped( ui, "The scene's keys above; the viewer's own uses of them give way.",
+					  tbMakeRgba( 150, 156, 170, 255 ) );
+		tbUi_Separator( ui );
+	}
 	for ( size_t i = 0; i < sizeof( tb_help ) / sizeof( tb_help[0] ); ++i )
 	{
 		tbUi_Columns( ui, tb_help[i][0], tb_help[i][1], 90.0f * s );

@@ -10,6 +10,8 @@ local ANGLE = 0.15                 -- release angle, rad
 local TOP, SPACING, RADIUS = 3, 0.12, 0.05
 
 local scene = {
+	title = "Pendulum wave",
+	description = "50 pendulums whose lengths make them swing 30 to 79 times a minute drift out of phase into travelling waves.",
 	world = { gravity = { 0, 0, -G } },
 	steps = 600, -- 10 s
 }

@@ -6,6 +6,8 @@ local ragdolls = require "ragdolls"
 local expect = require "expect"
 
 local scene = {
+	title = "Ragdoll",
+	description = "An 11-capsule ragdoll dropped across a low wall folds over it; its cone joints keep the limbs on and within their limits.",
 	world = { gravity = { 0, 0, -10 } },
 	steps = 480,
 }

@@ -5,6 +5,8 @@
 local expect = require "expect"
 
 local scene = {
+	title = "Terrain",
+	description = "Balls, boxes and a capsule tumble down a bumpy valley made of one triangle mesh and gather in the basin.",
 	world = { gravity = { 0, 0, -10 } },
 	steps = 600,
 	-- Look down the valley from above its upper end (the fitted view would be side-on to a wall).
