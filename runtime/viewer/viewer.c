@@ -22,6 +22,10 @@
 // Real time may outrun the simulation (a slow step, a debugger pause): at most this many steps per
 // frame, the rest of the debt is dropped, so the viewer slows down instead of freezing.
 #define TB_MAX_STEPS_PER_FRAME 4
+// Widths of the stats panel (left) and the controls (right) at UI scale 1, pixels; the camera's
+// automatic fit keeps the scene between them.
+#define TB_STATS_WIDTH 236.0f
+#define TB_CONTROLS_WIDTH 170.0f
 
 // Command line ---------------------------------------------------------------------------------
 
@@ -294,6 +298,12 @@ static bool tbKeyProvider( const char* key, void* context )
 	return scancode > SDL_SCANCODE_UNKNOWN && scancode < SDL_NUM_SCANCODES && v->keyDown[scancode];
 }
 
+static float tbUiScale( const tbViewer* v )
+{
+	// stb_easy_font is a 5x7 pixel font: doubled on screens tall enough, integer so strokes stay even.
+	return v->drawableHeight >= 640 ? 2.0f : 1.0f;
+}
+
 static void tbFitCamera( tbViewer* v )
 {
 	tbVec3 lower, upper;
@@ -307,12 +317,26 @@ static void tbFitCamera( tbViewer* v )
 	tbWorldId world = tbScene_GetWorld( v->scene );
 	if ( tbWorld_IsValid( world ) && tbWorldDraw_GetBounds( world, &lower, &upper ) )
 	{
-		// Frame at least a 6 m wide region: a lone small body should not fill the window.
+		// Bodies above the ground will fall onto it: frame the ground under them too.
+		if ( lower.z > 0.0f && lower.z < 20.0f )
+		{
+			lower.z = 0.0f;
+		}
+		// Frame at least a 3 m wide region: a lone small body should not fill the window.
 		tbVec3 center = tbMulSV( 0.5f, tbAdd( lower, upper ) );
-		tbVec3 minimum = tbMakeVec3( 3.0f, 3.0f, 3.0f );
+		tbVec3 minimum = tbMakeVec3( 1.5f, 1.5f, 1.5f );
 		lower = tbMinVec( lower, tbSub( center, minimum ) );
 		upper = tbMaxVec( upper, tbAdd( center, minimum ) );
-		tbCamera_Fit( &v->camera, lower, upper );
+		// Keep clear of the side panels: the stats on the left, the controls on the right.
+		float left = 0.0f;
+		float right = 1.0f;
+		if ( v->showUi && v->drawableWidth > 0 )
+		{
+			float s = tbUiScale( v );
+			left = tbMinFloat( ( TB_STATS_WIDTH + 16.0f ) * s / (float)v->drawableWidth, 0.4f );
+			right = tbMaxFloat( 1.0f - ( TB_CONTROLS_WIDTH + 16.0f ) * s / (float)v->drawableWidth, 0.6f );
+		}
+		tbCamera_FitRegion( &v->camera, lower, upper, left, right );
 	}
 }
 
@@ -918,11 +942,6 @@ static void tbFly( tbViewer* v, double seconds )
 
 // Overlays ---------------------------------------------------------------------------------------
 
-static float tbUiScale( const tbViewer* v )
-{
-	// stb_easy_font is a 5x7 pixel font: doubled on screens tall enough, integer so strokes stay even.
-	return v->drawableHeight >= 640 ? 2.0f : 1.0f;
-}
 
 // What the scene says it is: its description and the keys it claims, under the header.
 static void tbDrawSceneInfo( tbViewer* v )
@@ -949,7 +968,7 @@ static void tbDrawStats( tbViewer* v, const tbWorldDrawStats* drawStats )
 {
 	tbUi* ui = &v->ui;
 	float s = ui->scale;
-	tbUi_BeginPanel( ui, "", 8.0f * s, 8.0f * s, 236.0f * s );
+	tbUi_BeginPanel( ui, "", 8.0f * s, 8.0f * s, TB_STATS_WIDTH * s );
 	char line[256];
 	const char* title = tbScene_GetTitle( v->scene );
 	snprintf( line, sizeof( line ), "%s  %s", title != NULL ? title : "tumble", tbBaseName( tbScenePath( v ) ) );
@@ -1003,7 +1022,7 @@ static void tbDrawControls( tbViewer* v )
 {
 	tbUi* ui = &v->ui;
 	float s = ui->scale;
-	float width = 170.0f * s;
+	float width = TB_CONTROLS_WIDTH * s;
 	tbUi_BeginPanel( ui, "Controls", (float)v->drawableWidth - width - 8.0f * s, 8.0f * s, width );
 	tbUi_Checkbox( ui, "pause (space)", &v->paused );
 	if ( tbUi_Button( ui, "step (.)" ) )

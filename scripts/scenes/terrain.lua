@@ -10,7 +10,7 @@ local scene = {
 	world = { gravity = { 0, 0, -10 } },
 	steps = 600,
 	-- Look down the valley from above its upper end (the fitted view would be side-on to a wall).
-	camera = { eye = { -26, -20, 26 }, target = { 2, 0, 4 } },
+	camera = { eye = { -16, -9, 17 }, target = { -9, -0.5, 11 } },
 }
 
 local X0, X1, Y0, Y1 = -15, 15, -8, 8 -- extent, m
