@@ -1071,45 +1071,6 @@ void tbLua_PushQuatTable( lua_State* L, tbQuat q )
 	lua_rawseti( L, -2, 4 );
 }
 
-// Input ------------------------------------------------------------------------------------------
-
-typedef struct tbKeyProvider
-{
-	tbLuaKeyDownFcn* fcn;
-	void* context;
-} tbKeyProvider;
-
-static const char* const tb_keyProviderKey = "tumble.keys";
-
-void tbLua_SetKeyProvider( lua_State* L, tbLuaKeyDownFcn* fcn, void* context )
-{
-	tbKeyProvider* provider = lua_newuserdatauv( L, sizeof( tbKeyProvider ), 0 );
-	provider->fcn = fcn;
-	provider->context = context;
-	lua_setfield( L, LUA_REGISTRYINDEX, tb_keyProviderKey );
-}
-
-static int tbLua_InputDown( lua_State* L )
-{
-	if ( lua_type( L, 1 ) != LUA_TSTRING )
-	{
-		char got[64];
-		return luaL_error( L, "input.down: key must be a key name such as 'w' or 'space', got %s",
-						   tbLua_Describe( L, 1, got, sizeof( got ) ) );
-	}
-	bool down = false;
-	if ( lua_getfield( L, LUA_REGISTRYINDEX, tb_keyProviderKey ) == LUA_TUSERDATA )
-	{
-		tbKeyProvider* provider = lua_touserdata( L, -1 );
-		if ( provider->fcn != NULL )
-		{
-			down = provider->fcn( lua_tostring( L, 1 ), provider->context );
-		}
-	}
-	lua_pushboolean( L, down );
-	return 1;
-}
-
 // Module functions -------------------------------------------------------------------------------
 
 // tb.axis_angle(axis, angle) -> {w, x, y, z}: a table ready for rot = ... fields.
@@ -1191,9 +1152,6 @@ int luaopen_tumble( lua_State* L )
 	}
 	lua_setfield( L, -2, "joint_types" );
 
-	lua_newtable( L );
-	lua_pushcfunction( L, tbLua_InputDown );
-	lua_setfield( L, -2, "down" );
-	lua_setfield( L, -2, "input" );
+	tbLua_OpenView( L );
 	return 1;
 }

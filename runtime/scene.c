@@ -61,7 +61,7 @@ struct tbScene
 	bool halted;
 	char** files;
 	int fileCount;
-	tbLuaKeyDownFcn* keyFcn;
+	tbLuaKeyFcn* keyFcn;
 	void* keyContext;
 };
 
@@ -825,7 +825,7 @@ static void tbReadSceneTable( tbInstance* inst, int table )
 {
 	lua_State* L = inst->L;
 	const char* path = inst->scene->path;
-	static const char* const functions[] = { "setup", "attach", "update", "keypressed", "ui", "finish", NULL };
+	static const char* const functions[] = { "setup", "attach", "update", "keypressed", "ui", "draw", "finish", NULL };
 	for ( int i = 0; functions[i] != NULL; ++i )
 	{
 		tbCheckField( L, table, path, functions[i], LUA_TFUNCTION );
@@ -1408,6 +1408,7 @@ static int tbStepEntry( lua_State* L )
 	tbLua_GetWorldClock( L, -1, &step->time, &count );
 	lua_pop( L, 1 );
 
+	tbLua_BeginStepDrawing( L );
 	tbCallAll( inst, "update", tbPushUpdateArgs, step );
 	// Before the step, what the script built (in update, key handlers, event handlers) is priced
 	// by its overlaps; after it, the broad phase's own pair count, so that a step never leaves a
@@ -1713,7 +1714,7 @@ static int tbSetKeysEntry( lua_State* L )
 	return 0;
 }
 
-void tbScene_SetKeyProvider( tbScene* scene, tbLuaKeyDownFcn* fcn, void* context )
+void tbScene_SetKeyProvider( tbScene* scene, tbLuaKeyFcn* fcn, void* context )
 {
 	scene->keyFcn = fcn;
 	scene->keyContext = context;

@@ -16,6 +16,7 @@
 //     update = function(world, dt, t) end, -- every step, before the world steps
 //     keypressed = function(key) end,      -- viewer: a key went down
 //     ui = function(ui) end,               -- viewer: tweak panel
+//     draw = function() end,               -- viewer: every frame, after the steps (tb.draw, tb.camera)
 //     finish = function(world) end,        -- headless: after the last step (assertions)
 //   }
 //
@@ -158,7 +159,7 @@ const char* tbScene_GetModPath( const tbScene* scene, int index );
 const char* tbScene_GetModError( const tbScene* scene, int index );
 
 /// Keyboard state for tb.input.down (kept across reloads).
-void tbScene_SetKeyProvider( tbScene* scene, tbLuaKeyDownFcn* fcn, void* context );
+void tbScene_SetKeyProvider( tbScene* scene, tbLuaKeyFcn* fcn, void* context );
 
 /// Called by the require machinery: remember a file loaded by the state L for watching.
 void tbScene_RecordFile( lua_State* L, const char* path );

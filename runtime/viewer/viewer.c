@@ -286,7 +286,7 @@ static void tbLoadScene( tbViewer* v, tbLoadKind kind )
 	v->accumulator = 0.0;
 }
 
-static bool tbKeyProvider( const char* key, void* context )
+static bool tbKeyProvider( const char* key, tbLuaKeyQuery query, void* context )
 {
 	tbViewer* v = context;
 	SDL_Keycode code = SDL_GetKeyFromName( key );
@@ -295,7 +295,13 @@ static bool tbKeyProvider( const char* key, void* context )
 		return false;
 	}
 	SDL_Scancode scancode = SDL_GetScancodeFromKey( code );
-	return scancode > SDL_SCANCODE_UNKNOWN && scancode < SDL_NUM_SCANCODES && v->keyDown[scancode];
+	if ( scancode <= SDL_SCANCODE_UNKNOWN || scancode >= SDL_NUM_SCANCODES )
+	{
+		return false;
+	}
+	const bool* state = query == tbLuaKey_pressed ? v->keyPressed
+											   : ( query == tbLuaKey_released ? v->keyReleased : v->keyDown );
+	return state[scancode];
 }
 
 static float tbUiScale( const tbViewer* v )
@@ -386,6 +392,11 @@ static void tbStepScene( tbViewer* v )
 	{
 		tbHistory_Record( v );
 	}
+	// Each press and release is seen by one step's update (tb.input.pressed / released).
+	memset( v->keyPressed, 0, sizeof( v->keyPressed ) );
+	memset( v->keyReleased, 0, sizeof( v->keyReleased ) );
+	v->mousePressed = 0u;
+	v->mouseReleased = 0u;
 }
 
 static void tbSimulate( tbViewer* v, double frameSeconds )
@@ -873,6 +884,7 @@ static void tbHandleEvents( tbViewer* v, tbMouseFrame* mouse )
 				if ( e.key.keysym.scancode > SDL_SCANCODE_UNKNOWN && e.key.keysym.scancode < SDL_NUM_SCANCODES )
 				{
 					v->keyDown[e.key.keysym.scancode] = true;
+					v->keyPressed[e.key.keysym.scancode] |= e.key.repeat == 0;
 				}
 				tbHandleKey( v, &e.key );
 				break;
@@ -880,12 +892,24 @@ static void tbHandleEvents( tbViewer* v, tbMouseFrame* mouse )
 				if ( e.key.keysym.scancode > SDL_SCANCODE_UNKNOWN && e.key.keysym.scancode < SDL_NUM_SCANCODES )
 				{
 					v->keyDown[e.key.keysym.scancode] = false;
+					v->keyReleased[e.key.keysym.scancode] = true;
 				}
 				break;
 			case SDL_MOUSEBUTTONDOWN:
 				tbHandleMouseDown( v, &e.button, mouse );
+				if ( v->drag != tbDrag_ui && e.button.button >= SDL_BUTTON_LEFT && e.button.button <= SDL_BUTTON_RIGHT )
+				{
+					v->mouseButtons |= 1u << ( e.button.button - SDL_BUTTON_LEFT );
+					v->mousePressed |= 1u << ( e.button.button - SDL_BUTTON_LEFT );
+				}
 				break;
 			case SDL_MOUSEBUTTONUP:
+				if ( e.button.button >= SDL_BUTTON_LEFT && e.button.button <= SDL_BUTTON_RIGHT &&
+					 ( v->mouseButtons & ( 1u << ( e.button.button - SDL_BUTTON_LEFT ) ) ) )
+				{
+					v->mouseButtons &= ~( 1u << ( e.button.button - SDL_BUTTON_LEFT ) );
+					v->mouseReleased |= 1u << ( e.button.button - SDL_BUTTON_LEFT );
+				}
 				tbHandleMouseUp( v, &e.button, mouse );
 				break;
 			case SDL_MOUSEMOTION:
@@ -1230,12 +1254,23 @@ static void tbFrame( tbViewer* v, double frameSeconds, const tbMouseFrame* mouse
 			tbReportSceneError( v, "ui" );
 		}
 	}
+	tbScriptView_Feed( v );
 	if ( simulate )
 	{
 		tbSimulate( v, frameSeconds );
 		tbMeasureSpeed( v, frameSeconds );
 	}
 	tbCheckWorld( v );
+	// The scene's draw() runs every frame, after the steps, so what it draws matches the bodies.
+	if ( tbScene_IsLoaded( v->scene ) && tbScene_IsHalted( v->scene ) == false )
+	{
+		tbLua_BeginFrameDrawing( tbScene_GetLuaState( v->scene ) );
+		if ( tbScene_Call( v->scene, "draw", NULL, NULL ) == false )
+		{
+			tbReportSceneError( v, "draw" );
+		}
+	}
+	tbScriptView_ApplyCamera( v, v->lockstep ? v->app->dt : frameSeconds );
 
 	tbWorldDrawStats stats;
 	tbWorldId world = tbScene_GetWorld( v->scene );
@@ -1243,6 +1278,7 @@ static void tbFrame( tbViewer* v, double frameSeconds, const tbMouseFrame* mouse
 					  &stats );
 	v->lastStats = stats;
 	tbWorldDraw_Grid( v->renderer, v->camera.target, 40.0f );
+	tbScriptView_Draw( v );
 	if ( tbJoint_IsValid( v->mouseJoint ) )
 	{
 		tbTransform anchor = tbJoint_GetWorldFrameB( v->mouseJoint );

@@ -176,6 +176,10 @@ typedef struct tbViewer
 	int dragButton;
 	float mouseX, mouseY; ///< last position, screen points
 	bool keyDown[SDL_NUM_SCANCODES];
+	bool keyPressed[SDL_NUM_SCANCODES];	 ///< went down since the last step (tb.input.pressed)
+	bool keyReleased[SDL_NUM_SCANCODES]; ///< went up since the last step
+	unsigned mouseButtons;				 ///< held, bit 0 left, 1 middle, 2 right (tb.input)
+	unsigned mousePressed, mouseReleased; ///< since the last step; presses on panels never count
 	tbBodyId selected;	 ///< highlighted body (F focuses on it)
 	tbJointId mouseJoint; ///< drag joint, null when not dragging
 	tbVec3 dragPlanePoint; ///< the target moves in the plane through this point facing the camera
@@ -242,6 +246,12 @@ bool tbOffscreen_WritePng( tbOffscreen* offscreen, const char* path );
 /// The Lua side of the tweak panel (ui_lua.c): pushes the `ui` table for scene.ui(ui). Matches
 /// tbScenePushArgsFcn; context is the tbViewer.
 int tbUiLua_Push( lua_State* L, void* context );
+
+/// The view as scripts drive it (script_view.c): hand the scene the mouse (before the steps), apply
+/// its camera requests, draw its tb.draw shapes (after them).
+void tbScriptView_Feed( tbViewer* viewer );
+void tbScriptView_ApplyCamera( tbViewer* viewer, double seconds );
+void tbScriptView_Draw( tbViewer* viewer );
 
 /// Add a sample to the plot called name (created on first use; at most TB_VIEWER_MAX_PLOTS).
 void tbViewer_Plot( tbViewer* viewer, const char* name, float value );
