@@ -28,6 +28,7 @@ typedef struct tbUi
 	bool inPanel;
 	float panelX, panelY, panelWidth;
 	float cursorY;
+	float widest; ///< right edge of the widest text drawn in the panel: the panel grows to it
 	int panelMark;
 	uint32_t panelSeed;
 
@@ -74,8 +75,11 @@ bool tbUi_Selectable( tbUi* ui, const char* id, const char* label, bool selected
 bool tbUi_Checkbox( tbUi* ui, const char* label, bool* value );
 /// Drag to set *value in [min, max]; true when it changed.
 bool tbUi_Slider( tbUi* ui, const char* label, float* value, float min, float max );
-/// A line graph of count samples of a ring buffer (oldest at next), with the latest value.
-void tbUi_Plot( tbUi* ui, const char* label, const float* ring, int capacity, int count, int next );
+/// A line graph of count samples of a ring buffer (oldest at next), with the latest value, the
+/// minimum and maximum shown, and the time the samples span (seconds; not shown when <= 0).
+void tbUi_Plot( tbUi* ui, const char* label, const float* ring, int capacity, int count, int next, float span );
+/// A heading that opens and closes the section below it on click; returns *open.
+bool tbUi_Collapsing( tbUi* ui, const char* label, bool* open );
 
 /// Sizes, for layout outside panels.
 float tbUi_LineHeight( const tbUi* ui );

@@ -224,6 +224,7 @@ void tbViewer_Plot( tbViewer* v, const char* name, float value )
 		snprintf( plot->name, sizeof( plot->name ), "%s", name );
 	}
 	plot->values[plot->next] = value;
+	plot->times[plot->next] = tbScene_GetTime( v->scene );
 	plot->next = ( plot->next + 1 ) % TB_VIEWER_PLOT_SAMPLES;
 	plot->count = plot->count < TB_VIEWER_PLOT_SAMPLES ? plot->count + 1 : plot->count;
 	plot->lastFrame = v->frame;
@@ -864,6 +865,11 @@ static void tbUpdateSizes( tbViewer* v )
 	v->camera.height = v->drawableHeight;
 }
 
+static bool tbInRect( const float rect[4], float x, float y )
+{
+	return x >= rect[0] && x < rect[0] + rect[2] && y >= rect[1] && y < rect[1] + rect[3];
+}
+
 static void tbHandleEvents( tbViewer* v, tbMouseFrame* mouse )
 {
 	SDL_Event e;
@@ -919,6 +925,11 @@ static void tbHandleEvents( tbViewer* v, tbMouseFrame* mouse )
 				if ( v->picker.open )
 				{
 					tbPicker_Scroll( &v->picker, e.wheel.y );
+				}
+				else if ( v->showUi && tbInRect( v->controlsRect, v->mouseX * v->pixelRatio, v->mouseY * v->pixelRatio ) )
+				{
+					// Clamped to the overflow when the panel is next drawn.
+					v->controlsScroll -= 3.0f * tbRenderer_LineHeight( v->ui.scale ) * (float)e.wheel.y;
 				}
 				else if ( tbPanelsShown( v ) == false ||
 					 tbUi_WantsMouse( &v->ui, v->mouseX * v->pixelRatio, v->mouseY * v->pixelRatio ) == false )
@@ -1037,6 +1048,117 @@ static void tbDrawStats( tbViewer* v, const tbWorldDrawStats* drawStats )
 	tbUi_EndPanel( ui );
 }
 
+// The selected body: what it is and what it does now, under the stats.
+static void tbDrawInspector( tbViewer* v, float top )
+{
+	tbBodyId body = v->selected;
+	if ( tbBody_IsValid( body ) == false )
+	{
+		return;
+	}
+	tbUi* ui = &v->ui;
+	float s = ui->scale;
+	char line[160];
+	const char* name = tbBody_GetName( body );
+	if ( name != NULL && name[0] != '\0' )
+	{
+		snprintf( line, sizeof( line ), "Selected: %s", name );
+	}
+	else
+	{
+		snprintf( line, sizeof( line ), "Selected: body %d", (int)body.index1 );
+	}
+	tbUi_BeginPanel( ui, line, 8.0f * s, top + 6.0f * s, TB_STATS_WIDTH * s );
+	static const char* const types[] = { "static", "kinematic", "dynamic" };
+	tbBodyType type = tbBody_GetType( body );
+	tbVec3 velocity = tbBody_GetLinearVelocity( body );
+	tbVec3 spin = tbBody_GetAngularVelocity( body );
+	if ( type == tbBody_dynamic )
+	{
+		snprintf( line, sizeof( line ), "%s  mass %.4g kg  %s", types[type], (double)tbBody_GetMass( body ),
+				  tbBody_IsAwake( body ) ? "awake" : "sleeping" );
+	}
+	else
+	{
+		snprintf( line, sizeof( line ), "%s  %s", types[(int)type < 3 ? type : 0],
+				  tbBody_IsAwake( body ) ? "awake" : "sleeping" );
+	}
+	tbUi_Label( ui, line );
+	snprintf( line, sizeof( line ), "v %.2f m/s (%.2f %.2f %.2f)", (double)tbLength( velocity ), (double)velocity.x,
+			  (double)velocity.y, (double)velocity.z );
+	tbUi_Label( ui, line );
+	snprintf( line, sizeof( line ), "w %.2f rad/s", (double)tbLength( spin ) );
+	tbUi_Label( ui, line );
+	tbJointId joints[8];
+	int count = tbBody_GetJoints( body, joints, 8 );
+	snprintf( line, sizeof( line ), "joints %d", count );
+	tbUi_Label( ui, line );
+	for ( int i = 0; i < count && i < 8; ++i )
+	{
+		const char* jointName = tbJoint_GetName( joints[i] );
+		float gap = 0.0f;
+		tbJoint_GetError( joints[i], &gap, NULL );
+		snprintf( line, sizeof( line ), "  %s%s%s%s  gap %.3g m", tbJointTypeName( tbJoint_GetType( joints[i] ) ),
+				  jointName != NULL && jointName[0] != '\0' ? " " : "", jointName != NULL ? jointName : "",
+				  tbJoint_IsBroken( joints[i] ) ? " (broken)" : "", (double)gap );
+		tbUi_ColoredLabel( ui, line, tbMakeRgba( 190, 196, 210, 255 ) );
+	}
+	if ( count > 8 )
+	{
+		snprintf( line, sizeof( line ), "  and %d more", count - 8 );
+		tbUi_ColoredLabel( ui, line, tbMakeRgba( 190, 196, 210, 255 ) );
+	}
+	tbUi_EndPanel( ui );
+}
+
+// The selection's outline (its bounding box) and, while dragging, the spring as a coil from the
+// grab point to the cursor's target.
+static void tbDrawSelection( tbViewer* v )
+{
+	if ( tbBody_IsValid( v->selected ) )
+	{
+		tbAABB box = tbBody_ComputeAABB( v->selected );
+		tbVec3 lo = box.lowerBound;
+		tbVec3 hi = box.upperBound;
+		tbRgba color = tbMakeRgba( 255, 255, 255, 230 );
+		for ( int k = 0; k < 8; ++k )
+		{
+			for ( int bit = 1; bit < 8; bit <<= 1 )
+			{
+				if ( ( k & bit ) == 0 )
+				{
+					int m = k | bit;
+					tbVec3 a = tbMakeVec3( ( k & 1 ) ? hi.x : lo.x, ( k & 2 ) ? hi.y : lo.y, ( k & 4 ) ? hi.z : lo.z );
+					tbVec3 b = tbMakeVec3( ( m & 1 ) ? hi.x : lo.x, ( m & 2 ) ? hi.y : lo.y, ( m & 4 ) ? hi.z : lo.z );
+					tbRenderer_Line( v->renderer, a, b, color, true );
+				}
+			}
+		}
+	}
+	if ( tbJoint_IsValid( v->mouseJoint ) )
+	{
+		tbVec3 anchor = tbJoint_GetWorldFrameB( v->mouseJoint ).p;
+		tbVec3 d = tbSub( v->dragTarget, anchor );
+		float length = tbLength( d );
+		tbRgba color = tbMakeRgba( 255, 220, 60, 255 );
+		tbVec3 forward, right, up;
+		tbCamera_GetBasis( &v->camera, &forward, &right, &up );
+		tbVec3 side = length > 1.0e-4f ? tbCross( tbMulSV( 1.0f / length, d ), forward ) : tb_vec3_zero;
+		float amplitude = tbClampFloat( 0.06f * length, 0.02f, 0.15f );
+		side = tbLengthSquared( side ) > 1.0e-8f ? tbMulSV( amplitude, tbNormalize( side ) ) : tb_vec3_zero;
+		tbVec3 previous = anchor;
+		for ( int i = 1; i <= 16; ++i )
+		{
+			float t = (float)i / 16.0f;
+			float offset = i == 16 ? 0.0f : ( ( i & 1 ) ? 1.0f : -1.0f );
+			tbVec3 p = tbMulAdd( tbMulAdd( anchor, t, d ), offset, side );
+			tbRenderer_Line( v->renderer, previous, p, color, true );
+			previous = p;
+		}
+		tbRenderer_Point( v->renderer, v->dragTarget, color );
+	}
+}
+
 static int tbPushViewerUi( lua_State* L, void* context )
 {
 	return tbUiLua_Push( L, context );
@@ -1047,7 +1169,9 @@ static void tbDrawControls( tbViewer* v )
 	tbUi* ui = &v->ui;
 	float s = ui->scale;
 	float width = TB_CONTROLS_WIDTH * s;
-	tbUi_BeginPanel( ui, "Controls", (float)v->drawableWidth - width - 8.0f * s, 8.0f * s, width );
+	// Taller than the window (a scene with many tweaks): the wheel over it scrolls it up.
+	float top = 8.0f * s - v->controlsScroll;
+	tbUi_BeginPanel( ui, "Controls", (float)v->drawableWidth - width - 8.0f * s, top, width );
 	tbUi_Checkbox( ui, "pause (space)", &v->paused );
 	if ( tbUi_Button( ui, "step (.)" ) )
 	{
@@ -1105,7 +1229,21 @@ static void tbDrawControls( tbViewer* v )
 			tbUi_ColoredLabel( ui, line, tbMakeRgba( 255, 110, 100, 255 ) );
 		}
 	}
-	tbUi_EndPanel( ui );
+	float bottom = tbUi_EndPanel( ui );
+	float overflow = bottom + v->controlsScroll - ( (float)v->drawableHeight - 8.0f * s );
+	v->controlsScroll = tbClampFloat( v->controlsScroll, 0.0f, tbMaxFloat( overflow, 0.0f ) );
+	if ( overflow > 0.0f && v->controlsScroll < overflow )
+	{
+		// Say that there is more below, at the window's bottom edge.
+		tbRenderer_Rect2D( v->renderer, ui->panelX, (float)v->drawableHeight - tbRenderer_LineHeight( s ) - 6.0f * s,
+						   ui->panelWidth, tbRenderer_LineHeight( s ) + 6.0f * s, tbMakeRgba( 60, 90, 150, 255 ) );
+		tbRenderer_Text2D( v->renderer, ui->panelX + 6.0f * s, (float)v->drawableHeight - tbRenderer_LineHeight( s ) - 3.0f * s,
+						   "more below: scroll the wheel here", s, tbMakeRgba( 232, 234, 240, 255 ) );
+	}
+	v->controlsRect[0] = ui->panelX;
+	v->controlsRect[1] = top;
+	v->controlsRect[2] = ui->panelWidth;
+	v->controlsRect[3] = bottom - top;
 }
 
 static void tbDrawPlots( tbViewer* v, float top )
@@ -1123,14 +1261,29 @@ static void tbDrawPlots( tbViewer* v, float top )
 	}
 	tbUi_BeginPanel( ui, "Plots", 8.0f * s, top + 6.0f * s, 150.0f * s );
 	float bottomLimit = (float)v->drawableHeight - 8.0f * s;
+	int hidden = 0;
 	for ( int i = 0; i < v->plotCount; ++i )
 	{
 		const tbPlot* p = v->plots + i;
-		// Each plot takes a label and three lines of graph; stop before running off the window.
-		if ( p->count > 1 && ui->cursorY + 5.0f * tbUi_LineHeight( ui ) < bottomLimit )
+		// Each plot takes a label, three lines of graph and its scale; the ones that would run off
+		// the window are counted, not dropped in silence.
+		if ( p->count > 1 && ui->cursorY + 7.0f * tbUi_LineHeight( ui ) < bottomLimit )
 		{
-			tbUi_Plot( ui, p->name, p->values, TB_VIEWER_PLOT_SAMPLES, p->count, p->next );
+			int last = ( p->next - 1 + TB_VIEWER_PLOT_SAMPLES ) % TB_VIEWER_PLOT_SAMPLES;
+			int first = ( p->next - p->count + TB_VIEWER_PLOT_SAMPLES ) % TB_VIEWER_PLOT_SAMPLES;
+			tbUi_Plot( ui, p->name, p->values, TB_VIEWER_PLOT_SAMPLES, p->count, p->next,
+					   (float)( p->times[last] - p->times[first] ) );
 		}
+		else if ( p->count > 1 )
+		{
+			hidden += 1;
+		}
+	}
+	if ( hidden > 0 )
+	{
+		char line[64];
+		snprintf( line, sizeof( line ), "%d more (a taller window shows them)", hidden );
+		tbUi_ColoredLabel( ui, line, tbMakeRgba( 255, 196, 90, 255 ) );
 	}
 	tbUi_EndPanel( ui );
 }
@@ -1279,12 +1432,7 @@ static void tbFrame( tbViewer* v, double frameSeconds, const tbMouseFrame* mouse
 	v->lastStats = stats;
 	tbWorldDraw_Grid( v->renderer, v->camera.target, 40.0f );
 	tbScriptView_Draw( v );
-	if ( tbJoint_IsValid( v->mouseJoint ) )
-	{
-		tbTransform anchor = tbJoint_GetWorldFrameB( v->mouseJoint );
-		tbRenderer_Line( v->renderer, anchor.p, v->dragTarget, tbMakeRgba( 255, 220, 60, 255 ), true );
-		tbRenderer_Point( v->renderer, v->dragTarget, tbMakeRgba( 255, 220, 60, 255 ) );
-	}
+	tbDrawSelection( v );
 	if ( v->stepsThisFrame > 0 && tbWorld_IsValid( world ) )
 	{
 		tbViewer_Plot( v, "step ms", (float)tbWorld_GetCounters( world ).stepMs );
@@ -1298,6 +1446,7 @@ static void tbFrame( tbViewer* v, double frameSeconds, const tbMouseFrame* mouse
 	if ( v->showUi )
 	{
 		tbDrawStats( v, &stats );
+		tbDrawInspector( v, v->ui.rects[v->ui.rectCount - 1][1] + v->ui.rects[v->ui.rectCount - 1][3] );
 		tbDrawPlots( v, v->ui.rectCount > 0 ? v->ui.rects[v->ui.rectCount - 1][1] + v->ui.rects[v->ui.rectCount - 1][3]
 											 : 0.0f );
 	}

@@ -55,6 +55,7 @@ typedef struct tbPlot
 {
 	char name[32];
 	float values[TB_VIEWER_PLOT_SAMPLES]; ///< ring buffer
+	double times[TB_VIEWER_PLOT_SAMPLES]; ///< simulated time of each sample, s
 	int next;							  ///< write position
 	int count;							  ///< valid samples (<= TB_VIEWER_PLOT_SAMPLES)
 	int lastFrame;						  ///< frame of the last sample: user plots not fed for a while disappear
@@ -152,6 +153,8 @@ typedef struct tbViewer
 	unsigned debugFlags;
 	bool showUi;
 	bool showHelp;
+	float controlsScroll;	  ///< pixels the controls panel is scrolled up (when taller than the window)
+	float controlsRect[4];	  ///< where the controls panel was drawn last: x, y, width, height (pixels)
 	tbPicker picker;
 	const char* startPath;	///< the scene opened at start (the one named, or the last one)
 	bool restoreCamera;		///< the first world takes the camera of the state file

@@ -128,6 +128,7 @@ cat >"$SCRATCH/claim.lua" <<'LUA'
 local tb = require "tumble"
 return {
 	title = "Claims keys",
+	world = { sleep = false }, -- a box falling asleep would dim and change the view by itself
 	keys = { { "space", "jump" }, { "left, right", "steer" }, { "w", "forward" } },
 	setup = function(world)
 		world:add_box{ size = { 20, 20, 1 }, pos = { 0, 0, -0.5 }, static = true }
@@ -160,7 +161,8 @@ check "claimed keys reach keypressed" bash -c 'grep -qx "key space" "$1" && grep
 check "claimed keys reach tb.input.down" bash -c 'grep -q "held left" "$1" && grep -q "held w" "$1"' _ "$SCRATCH/claim.log"
 check "space did not pause and Left did not rewind: one step a frame throughout" bash -c \
 	'[ "$( sed -n "s/^step \([0-9]*\) held.*/\1/p" "$1" | tr "\n" " " )" = "$( seq 0 49 | tr "\n" " " )" ]' _ "$SCRATCH/claim.log"
-png_json claim diff "$SCRATCH/before_w.png" "$SCRATCH/after_w.png"
+# The view between the panels, below the status line (the screenshot notice) and the plots.
+png_json claim diff "$SCRATCH/before_w.png" "$SCRATCH/after_w.png" --region 0.32 0.1 0.76 1
 check "W did not fly the camera" json_check "$SCRATCH/claim.json" '
 assert r["changed_fraction"] < 0.01, "the view changed while W was held: %r" % r'
 
@@ -173,5 +175,66 @@ for run in "hinge space" "slider_cannon space" "self_driving_wheel arrows"; do
 	check "$1: its keys go to the scene" viewer 0 "scripts/scenes/$1.lua" --script-input "$SCRATCH/$2.input" --frames 60
 	check "$1: the viewer neither paused nor rewound" contains "$SCRATCH/err" "simulated 1.00 s"
 done
+
+# The inspector: a click on the crate selects it; its panel appears under the stats (name, type,
+# mass, velocity, sleep state, joints) and its outline is drawn in white around it.
+cat >"$SCRATCH/inspect.lua" <<'LUA'
+return {
+	setup = function(world)
+		world:add_box{ size = { 20, 20, 1 }, pos = { 0, 0, -0.5 }, static = true }
+		local crate = world:add_box{ name = "crate", size = { 1, 1, 1 }, pos = { 0, 0, 0.5 } }
+		local ball = world:add_sphere{ name = "ball", radius = 0.4, pos = { 0, 0, 2.5 } }
+		world:distance{ name = "rope", a = crate, b = ball }
+	end,
+}
+LUA
+cat >"$SCRATCH/inspect.input" <<'IN'
+3 screenshot none.png
+5 mousedown left 0.541 0.62
+6 mouseup left 0.541 0.62
+20 screenshot selected.png
+IN
+check "selecting a body" expect_status 0 bash -c \
+	'cd "$1" && exec "$2" --window 800x450 inspect.lua --script-input inspect.input --frames 25' _ \
+	"$SCRATCH" "$( cd "$( dirname "$TUMBLE" )" && pwd )/$( basename "$TUMBLE" )"
+png_json inspector diff "$SCRATCH/none.png" "$SCRATCH/selected.png" --region 0.01 0.2 0.3 0.38
+check "the inspector panel appears under the stats" json_check "$SCRATCH/inspector.json" '
+assert r["changed_fraction"] > 0.08, "inspector region: %r" % r'
+png_json outline_before count "$SCRATCH/none.png" 255 255 255 40 --region 0.4 0.4 0.7 0.9
+png_json outline_after count "$SCRATCH/selected.png" 255 255 255 40 --region 0.4 0.4 0.7 0.9
+check "the selection is outlined in white" python3 -c '
+import json, sys
+before, after = (json.load(open(f))["count"] for f in sys.argv[1:])
+assert after > before + 200, "white pixels around the crate: %d before, %d after" % (before, after)' \
+	"$SCRATCH/outline_before.json" "$SCRATCH/outline_after.json"
+
+# A scene panel taller than the window: the controls say there is more below, and the wheel over
+# them scrolls them up (the scene's last label comes into view).
+cat >"$SCRATCH/tall.lua" <<'LUA'
+return {
+	setup = function(world) world:add_sphere{ radius = 0.5, pos = { 0, 0, 0.5 } } end,
+	ui = function(ui)
+		for i = 1, 40 do ui.label(("tweak %d"):format(i)) end
+	end,
+}
+LUA
+cat >"$SCRATCH/tall.input" <<'IN'
+3 mousemove 0.9 0.5
+4 screenshot tall_top.png
+5 wheel -40
+8 screenshot tall_scrolled.png
+IN
+check "a tall scene panel" expect_status 0 bash -c \
+	'cd "$1" && exec "$2" --window 800x450 tall.lua --script-input tall.input --frames 10' _ \
+	"$SCRATCH" "$( cd "$( dirname "$TUMBLE" )" && pwd )/$( basename "$TUMBLE" )"
+png_json tall_strip count "$SCRATCH/tall_top.png" 60 90 150 4 --region 0.78 0.93 0.99 1
+check "the controls say there is more below" json_check "$SCRATCH/tall_strip.json" '
+assert r["fraction"] > 0.5, "the strip at the bottom of the controls: %r" % r'
+png_json tall diff "$SCRATCH/tall_top.png" "$SCRATCH/tall_scrolled.png" --region 0.78 0 1 1
+check "the wheel over the controls scrolls them" json_check "$SCRATCH/tall.json" '
+assert r["changed_fraction"] > 0.1, "controls before and after the wheel: %r" % r'
+png_json tall_end count "$SCRATCH/tall_scrolled.png" 60 90 150 4 --region 0.78 0.93 0.99 1
+check "scrolled to the end, the strip is gone" json_check "$SCRATCH/tall_end.json" '
+assert r["fraction"] < 0.1, "the strip after scrolling: %r" % r'
 
 finish
