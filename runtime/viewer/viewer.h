@@ -141,6 +141,7 @@ typedef struct tbViewer
 	int windowWidth, windowHeight;	   ///< screen points (mouse coordinates)
 	int drawableWidth, drawableHeight; ///< pixels
 	float pixelRatio;				   ///< pixels per point (high-DPI displays)
+	float displayDpi;				   ///< the display's physical density, 0 when unknown
 
 	tbScene* scene;
 	struct tbWatch* watch;

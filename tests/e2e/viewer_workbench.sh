@@ -229,12 +229,38 @@ check "a tall scene panel" expect_status 0 bash -c \
 	"$SCRATCH" "$( cd "$( dirname "$TUMBLE" )" && pwd )/$( basename "$TUMBLE" )"
 png_json tall_strip count "$SCRATCH/tall_top.png" 60 90 150 4 --region 0.78 0.93 0.99 1
 check "the controls say there is more below" json_check "$SCRATCH/tall_strip.json" '
-assert r["fraction"] > 0.5, "the strip at the bottom of the controls: %r" % r'
+assert r["fraction"] > 0.3, "the strip at the bottom of the controls: %r" % r'
 png_json tall diff "$SCRATCH/tall_top.png" "$SCRATCH/tall_scrolled.png" --region 0.78 0 1 1
 check "the wheel over the controls scrolls them" json_check "$SCRATCH/tall.json" '
 assert r["changed_fraction"] > 0.1, "controls before and after the wheel: %r" % r'
 png_json tall_end count "$SCRATCH/tall_scrolled.png" 60 90 150 4 --region 0.78 0.93 0.99 1
 check "scrolled to the end, the strip is gone" json_check "$SCRATCH/tall_end.json" '
 assert r["fraction"] < 0.1, "the strip after scrolling: %r" % r'
+
+# Text: anti-aliased TrueType (many shades of grey along the glyphs' edges, where the 5x7 bitmap
+# font had two), with the UI scale following the window: at 1920x1080 the header's text covers
+# about the same share of the window as at 800x450 (scale 1.75 against 1; with a fixed scale it
+# would be (450 / 1080)^2 = 0.17 of it).
+cat >"$SCRATCH/text.lua" <<'LUA'
+return {
+	title = "Text at two sizes",
+	description = "A scene whose header has a title, a description and keys, to measure the text.",
+	keys = { { "space", "nothing at all" } },
+	setup = function(world) world:add_sphere{ radius = 0.5, pos = { 0, 0, 0.5 } } end,
+}
+LUA
+for size in 800x450 1920x1080; do
+	check "text at $size" expect_status 0 "$TUMBLE" --window "$size" "$SCRATCH/text.lua" --screenshot "$SCRATCH/text_$size.png"
+	png_json "text_$size" stats "$SCRATCH/text_$size.png" --region 0.01 0.02 0.2 0.2
+	png_json "glyphs_$size" count "$SCRATCH/text_$size.png" 210 212 218 70 --region 0.01 0.02 0.2 0.2
+done
+check "the header's text is anti-aliased" json_check "$SCRATCH/text_800x450.json" '
+assert r["colours"] > 60, "only %d colours in the header" % r["colours"]'
+check "the text grows with the window" python3 -c '
+import json, sys
+small, large = (json.load(open(f)) for f in sys.argv[1:])
+ratio = large["fraction"] / max(small["fraction"], 1e-9)
+assert small["count"] > 300 and 0.35 < ratio < 1.5, "text share at 1920x1080 / 800x450: %.2f (%r, %r)" % (ratio, small, large)' \
+	"$SCRATCH/glyphs_800x450.json" "$SCRATCH/glyphs_1920x1080.json"
 
 finish
