@@ -670,6 +670,28 @@ void tbRenderer_Point( tbRenderer* r, tbVec3 p, tbRgba color )
 	}
 }
 
+void tbRenderer_WireBox( tbRenderer* r, tbVec3 center, tbVec3 halfExtents, tbQuat rotation, tbRgba color )
+{
+	tbVec3 c[8];
+	for ( int i = 0; i < 8; ++i )
+	{
+		tbVec3 local = tbMakeVec3( ( i & 1 ) ? halfExtents.x : -halfExtents.x, ( i & 2 ) ? halfExtents.y : -halfExtents.y,
+								   ( i & 4 ) ? halfExtents.z : -halfExtents.z );
+		c[i] = tbAdd( center, tbRotate( rotation, local ) );
+	}
+	// The edges join the corners that differ in one coordinate (one bit of the index).
+	for ( int i = 0; i < 8; ++i )
+	{
+		for ( int bit = 1; bit < 8; bit <<= 1 )
+		{
+			if ( ( i & bit ) == 0 )
+			{
+				tbRenderer_Line( r, c[i], c[i | bit], color, true );
+			}
+		}
+	}
+}
+
 // 2D ---------------------------------------------------------------------------------------------
 
 static void tbSet2D( tbVertex2D* v, float x, float y, tbRgba c )

@@ -133,27 +133,8 @@ void tbScriptView_Draw( tbViewer* v )
 				tbRenderer_Point( r, item->a, color );
 				break;
 			case tbLuaDraw_box:
-			{
-				tbVec3 corners[8];
-				for ( int k = 0; k < 8; ++k )
-				{
-					tbVec3 local = tbMakeVec3( ( k & 1 ) ? item->b.x : -item->b.x, ( k & 2 ) ? item->b.y : -item->b.y,
-											   ( k & 4 ) ? item->b.z : -item->b.z );
-					corners[k] = tbAdd( item->a, tbRotate( item->rotation, local ) );
-				}
-				// The 12 edges join corners that differ in one bit.
-				for ( int k = 0; k < 8; ++k )
-				{
-					for ( int bit = 1; bit < 8; bit <<= 1 )
-					{
-						if ( ( k & bit ) == 0 )
-						{
-							tbRenderer_Line( r, corners[k], corners[k | bit], color, true );
-						}
-					}
-				}
+				tbRenderer_WireBox( r, item->a, item->b, item->rotation, color );
 				break;
-			}
 			case tbLuaDraw_sphere:
 			{
 				tbVec3 x = tbMakeVec3( 1.0f, 0.0f, 0.0f );

@@ -260,40 +260,47 @@ static bool tbClickBehaviour( tbUi* ui, uint32_t id, float x, float y, float w, 
 	return clicked;
 }
 
+// A full-width row that clicks (buttons, list entries): its box, whether the mouse is over it
+// (hot), and whether it was clicked this frame.
+typedef struct tbRow
+{
+	uint32_t id;
+	float x, y, w, h;
+	bool hot, clicked;
+} tbRow;
+
+static tbRow tbClickRow( tbUi* ui, const char* idText )
+{
+	tbRow row = { tbHashString( ui->panelSeed, idText ), tbContentX( ui ), ui->cursorY, tbContentWidth( ui ),
+				  tbRowHeight( ui ), false, false };
+	row.clicked = tbClickBehaviour( ui, row.id, row.x, row.y, row.w, row.h, &row.hot );
+	return row;
+}
+
 bool tbUi_Button( tbUi* ui, const char* label )
 {
-	uint32_t id = tbHashString( ui->panelSeed, label );
-	float x = tbContentX( ui );
-	float y = ui->cursorY;
-	float w = tbContentWidth( ui );
-	float h = tbRowHeight( ui );
-	bool hot = false;
-	bool clicked = tbClickBehaviour( ui, id, x, y, w, h, &hot );
-	tbRgba color = ui->active == id ? tb_accentColor : ( hot ? tb_widgetHot : tb_widgetColor );
-	tbRenderer_Rect2D( ui->renderer, x, y, w, h, color );
+	tbRow row = tbClickRow( ui, label );
+	tbRgba color = ui->active == row.id ? tb_accentColor : ( row.hot ? tb_widgetHot : tb_widgetColor );
+	tbRenderer_Rect2D( ui->renderer, row.x, row.y, row.w, row.h, color );
 	float textWidth = tbRenderer_TextWidth( label, ui->scale );
-	tbRenderer_Text2D( ui->renderer, x + 0.5f * ( w - textWidth ), y + tbTextOffset( ui ), label, ui->scale,
-					   tb_textColor );
-	ui->cursorY += h + 2.0f * ui->scale;
-	return clicked;
+	tbRenderer_Text2D( ui->renderer, row.x + 0.5f * ( row.w - textWidth ), row.y + tbTextOffset( ui ), label,
+					   ui->scale, tb_textColor );
+	ui->cursorY += row.h + 2.0f * ui->scale;
+	return row.clicked;
 }
 
 bool tbUi_Selectable( tbUi* ui, const char* idText, const char* label, bool selected )
 {
-	uint32_t id = tbHashString( ui->panelSeed, idText );
-	float x = tbContentX( ui );
-	float y = ui->cursorY;
-	float w = tbContentWidth( ui );
-	float h = tbRowHeight( ui );
-	bool hot = false;
-	bool clicked = tbClickBehaviour( ui, id, x, y, w, h, &hot );
-	if ( selected || hot )
+	tbRow row = tbClickRow( ui, idText );
+	if ( selected || row.hot )
 	{
-		tbRenderer_Rect2D( ui->renderer, x, y, w, h, selected ? tbMakeRgba( 60, 90, 150, 255 ) : tb_widgetHot );
+		tbRenderer_Rect2D( ui->renderer, row.x, row.y, row.w, row.h,
+						   selected ? tbMakeRgba( 60, 90, 150, 255 ) : tb_widgetHot );
 	}
-	tbRenderer_Text2D( ui->renderer, x + 3.0f * ui->scale, y + tbTextOffset( ui ), label, ui->scale, tb_textColor );
-	ui->cursorY += h + 2.0f * ui->scale;
-	return clicked;
+	tbRenderer_Text2D( ui->renderer, row.x + 3.0f * ui->scale, row.y + tbTextOffset( ui ), label, ui->scale,
+					   tb_textColor );
+	ui->cursorY += row.h + 2.0f * ui->scale;
+	return row.clicked;
 }
 
 bool tbUi_Checkbox( tbUi* ui, const char* label, bool* value )

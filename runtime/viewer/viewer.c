@@ -464,11 +464,11 @@ static void tbOpenScene( tbViewer* v, const char* path )
 		v->plotCount = 0;
 		v->realTimeFactor = -1.0;
 		char text[160];
-		snprintf( text, sizeof( text ), "opened %s", tbBaseName( copy ) );
+		snprintf( text, sizeof( text ), "opened %.140s", tbBaseName( copy ) );
 		tbSetStatus( v, text );
 		fprintf( stderr, "tumble: %s\n", text );
 		char title[300];
-		snprintf( title, sizeof( title ), "tumble - %s", tbBaseName( copy ) );
+		snprintf( title, sizeof( title ), "tumble - %.280s", tbBaseName( copy ) );
 		SDL_SetWindowTitle( v->window, title );
 	}
 	else
@@ -1134,22 +1134,9 @@ static void tbDrawSelection( tbViewer* v )
 	if ( tbBody_IsValid( v->selected ) )
 	{
 		tbAABB box = tbBody_ComputeAABB( v->selected );
-		tbVec3 lo = box.lowerBound;
-		tbVec3 hi = box.upperBound;
-		tbRgba color = tbMakeRgba( 255, 255, 255, 230 );
-		for ( int k = 0; k < 8; ++k )
-		{
-			for ( int bit = 1; bit < 8; bit <<= 1 )
-			{
-				if ( ( k & bit ) == 0 )
-				{
-					int m = k | bit;
-					tbVec3 a = tbMakeVec3( ( k & 1 ) ? hi.x : lo.x, ( k & 2 ) ? hi.y : lo.y, ( k & 4 ) ? hi.z : lo.z );
-					tbVec3 b = tbMakeVec3( ( m & 1 ) ? hi.x : lo.x, ( m & 2 ) ? hi.y : lo.y, ( m & 4 ) ? hi.z : lo.z );
-					tbRenderer_Line( v->renderer, a, b, color, true );
-				}
-			}
-		}
+		tbRenderer_WireBox( v->renderer, tbMulSV( 0.5f, tbAdd( box.lowerBound, box.upperBound ) ),
+							tbMulSV( 0.5f, tbSub( box.upperBound, box.lowerBound ) ), tb_quatIdentity,
+							tbMakeRgba( 255, 255, 255, 230 ) );
 	}
 	if ( tbJoint_IsValid( v->mouseJoint ) )
 	{

@@ -434,23 +434,8 @@ tbRgba tbWorldDraw_BodyColor( tbBodyId body, unsigned flags )
 
 static void tbDrawBox( tbRenderer* r, tbAABB box, tbRgba color )
 {
-	tbVec3 lo = box.lowerBound;
-	tbVec3 hi = box.upperBound;
-	tbVec3 c[8];
-	for ( int i = 0; i < 8; ++i )
-	{
-		c[i] = tbMakeVec3( ( i & 1 ) ? hi.x : lo.x, ( i & 2 ) ? hi.y : lo.y, ( i & 4 ) ? hi.z : lo.z );
-	}
-	for ( int i = 0; i < 8; ++i )
-	{
-		for ( int bit = 1; bit < 8; bit <<= 1 )
-		{
-			if ( ( i & bit ) == 0 )
-			{
-				tbRenderer_Line( r, c[i], c[i | bit], color, true );
-			}
-		}
-	}
+	tbRenderer_WireBox( r, tbMulSV( 0.5f, tbAdd( box.lowerBound, box.upperBound ) ),
+						tbMulSV( 0.5f, tbSub( box.upperBound, box.lowerBound ) ), tb_quatIdentity, color );
 }
 
 static void tbDrawFrame( tbRenderer* r, tbTransform frame, float size, int alpha )
