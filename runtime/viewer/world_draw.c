@@ -497,6 +497,20 @@ static void tbDrawCone( tbRenderer* r, tbTransform frame, float length, float an
 	}
 }
 
+// A distance joint drawn always as the rod or rope between its anchors (the frames and limits are
+// the debug layer), so a pendulum is not a floating ball. The other joints join bodies that touch
+// at the anchor, where a pin or strut would only cover small bodies (a chain of 1000 cubes turned
+// white with them).
+static void tbDrawJointLink( tbRenderer* r, tbJointId joint )
+{
+	if ( tbJoint_GetType( joint ) != tbJoint_distance || tbJoint_IsBroken( joint ) || tbJoint_IsEnabled( joint ) == false )
+	{
+		return;
+	}
+	tbRenderer_Line( r, tbJoint_GetWorldFrameA( joint ).p, tbJoint_GetWorldFrameB( joint ).p,
+					 tbMakeRgba( 225, 228, 235, 255 ), false );
+}
+
 static void tbDrawJoint( tbRenderer* r, tbJointId joint )
 {
 	tbTransform frameA = tbJoint_GetWorldFrameA( joint );
@@ -746,6 +760,10 @@ void tbWorldDraw_Draw( tbWorldDraw* draw, tbRenderer* r, tbWorldId world, unsign
 			if ( flags & tbDebug_joints )
 			{
 				tbDrawJoint( r, joint );
+			}
+			else
+			{
+				tbDrawJointLink( r, joint );
 			}
 		}
 	}

@@ -263,4 +263,23 @@ ratio = large["fraction"] / max(small["fraction"], 1e-9)
 assert small["count"] > 300 and 0.35 < ratio < 1.5, "text share at 1920x1080 / 800x450: %.2f (%r, %r)" % (ratio, small, large)' \
 	"$SCRATCH/glyphs_800x450.json" "$SCRATCH/glyphs_1920x1080.json"
 
+# Joints are drawn by default: a ball on a 2 m rod under a pivot shows its rod (the same scene with
+# the ball held in place by being static, and no joint, has none), with the debug layers off.
+for variant in rod none; do
+	cat >"$SCRATCH/rod_$variant.lua" <<LUA
+return {
+	camera = { eye = { 0, -5, 2.5 }, target = { 0, 0, 2.5 } },
+	setup = function(world)
+		local pivot = world:add_box{ size = { 0.2, 0.2, 0.2 }, pos = { 0, 0, 4 }, static = true }
+		local ball = world:add_sphere{ radius = 0.2, pos = { 0, 0, 2 }, static = "$variant" == "none" }
+		if "$variant" == "rod" then world:distance{ a = pivot, b = ball } end
+	end,
+}
+LUA
+	check "pendulum ($variant)" viewer 0 "$SCRATCH/rod_$variant.lua" --no-ui --screenshot "$SCRATCH/rod_$variant.png"
+done
+png_json rod diff "$SCRATCH/rod_none.png" "$SCRATCH/rod_rod.png" --region 0.45 0.25 0.55 0.5
+check "the rod is drawn between the pivot and the ball" json_check "$SCRATCH/rod.json" '
+assert r["brighter"] > 60, "rod pixels: %r" % r'
+
 finish
