@@ -19,7 +19,8 @@ usage: ./build.sh COMMAND [ARGS]
 
   deps                 install the Debian packages of vendor/packages.txt that are missing
   build [CONFIG]       deps, generate makefiles, build CONFIG (debug, release or sanitize; default release)
-  run [SCENE] [ARGS]   build release and open SCENE in the viewer (default $DEFAULT_SCENE)
+  run [SCENE] [ARGS]   build release and open SCENE in the viewer (default: the scene open when
+                       the viewer last closed, $DEFAULT_SCENE the first time; F3 lists them)
   test                 build release and sanitize (ASan + UBSan) and run the whole test suite, with a
                        replay of the fuzz corpora and a seeded libFuzzer run per target (clang
                        build; seed TB_FUZZ_SEED, default 1, or 'random'; a fixed number of
@@ -142,13 +143,15 @@ cmd_build()
 
 cmd_run()
 {
-	local scene="${1:-$DEFAULT_SCENE}"
-	if [ $# -gt 0 ]; then
-		shift
-	fi
 	cmd_build release
 	[ -x build/release/tumble ] ||
 		die "build/release/tumble was not built: runtime/ has no sources yet, so there is no program to run"
+	# Without a scene the program opens the last one the viewer had (the showcase the first time).
+	if [ $# -eq 0 ]; then
+		exec build/release/tumble
+	fi
+	local scene="$1"
+	shift
 	[ -f "$scene" ] || die "scene '$scene' not found"
 	exec build/release/tumble "$scene" "$@"
 }

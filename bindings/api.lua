@@ -25,6 +25,7 @@ api.aliases = {
 	{ "tumble.Axis", '"x"|"y"|"z"|"rx"|"ry"|"rz"', "a six_dof axis" },
 	{ "tumble.AxisLimit", '"free"|"fixed"|number[]', 'a six_dof axis: `"free"`, `"fixed"` or `{lo, hi}` (m; rad in [-pi, pi])' },
 	{ "tumble.MoverMode", '"idle"|"velocity"|"path"|"target"', "what a mover is doing" },
+	{ "tumble.MouseButton", '"left"|"middle"|"right"', "a mouse button" },
 	{ "tumble.PathMode", '"once"|"loop"|"pingpong"', "how a mover runs its path" },
 }
 
@@ -51,7 +52,9 @@ class {
 	},
 	fields = {
 		{ "version", "string", "r", "`\"0.1.0\"`: the library version" },
-		{ "input", "tumble.Input", "r", "keyboard state (`tb.input.down(key)`)" },
+		{ "input", "tumble.Input", "r", "keys and mouse (`tb.input.down(key)`)" },
+		{ "camera", "tumble.Camera", "r", "the viewer's camera, driven from scripts" },
+		{ "draw", "tumble.Draw", "r", "3D debug drawing from scripts" },
 		{ "solvers", "tumble.Solver[]", "r", "the accepted solver names" },
 		{ "body_types", "tumble.BodyType[]", "r", "the accepted body types" },
 		{ "shape_types", "string[]", "r", "the shape types of `add_compound`'s `shapes`" },
@@ -64,10 +67,56 @@ class {
 class {
 	name = "tumble.Input",
 	kind = "table",
-	doc = "Keyboard state, `tb.input`.",
+	doc = "Keys and mouse, `tb.input`. Without a window (headless) no key or button is ever down and the mouse functions return nothing. \"Since the last step\": each press is seen by exactly one step's `update`.",
 	var = "tb.input",
 	functions = {
 		{ "down", "key: string", "boolean", "`true` while the key is held (viewer; always `false` headless). Names as SDL's, any case: a-z, 0-9, punctuation, `\"space\"`, `\"return\"`, `\"left\"`, `\"left shift\"`, `\"f1\"` ...; another name is an error listing them" },
+		{ "pressed", "key: string", "boolean", "`true` when the key went down since the last step (names as `down`)" },
+		{ "released", "key: string", "boolean", "`true` when the key went up since the last step (names as `down`)" },
+		{ "mouse", "", "x: number?, y: number?", "`x, y`: the cursor in window points from the top left; nothing headless" },
+		{ "mouse_down", "button: tumble.MouseButton", "boolean", "`true` while the button is held (presses on the viewer's panels do not count)" },
+		{ "mouse_pressed", "button: tumble.MouseButton", "boolean", "`true` when the button went down since the last step" },
+		{ "mouse_released", "button: tumble.MouseButton", "boolean", "`true` when the button went up since the last step" },
+		{ "mouse_ray", "", "ox: number?, oy: number?, oz: number?, dx: number?, dy: number?, dz: number?", "the world ray under the cursor: origin (the eye) and unit direction; nothing headless. `world:raycast` it to find what is under the mouse" },
+	},
+}
+
+class {
+	name = "tumble.Camera",
+	kind = "table",
+	doc = "The viewer's camera, `tb.camera`. Requests apply at the next frame; headless they are recorded (`get` reads them back) and nothing else happens.",
+	var = "tb.camera",
+	functions = {
+		{ "look_at", "eye: tumble.Vec3, target: tumble.Vec3", "nil", "look at `target` from `eye` (m; at least 1 mm apart)" },
+		{ "follow", "body: tumble.Body?, opts?: tumble.FollowOptions", "nil", "keep moving the camera's target to the body's centre of mass, every frame; `nil` stops" },
+		{ "get", "", "ex: number?, ey: number?, ez: number?, tx: number?, ty: number?, tz: number?", "the eye and target shown last frame (headless: the last `look_at`); nothing before either" },
+	},
+}
+
+class {
+	name = "tumble.FollowOptions",
+	kind = "record",
+	doc = "Options of `tb.camera.follow`.",
+	optional = true,
+	fields = {
+		{ "offset", "tumble.Vec3", "r", "the eye's place relative to the body (m); without it the user's orbit is kept" },
+		{ "smoothing", "number", "r", "s: time constant of the camera's approach (default 0.25; 0 = rigid)" },
+	},
+}
+
+class {
+	name = "tumble.Draw",
+	kind = "table",
+	doc = "3D debug drawing, `tb.draw`, drawn on top of the bodies. What `update` draws shows until the next step; what the scene's `draw()` (called by the viewer every frame) draws shows that frame. Headless the shapes are recorded and dropped at each step. Colours are `{r, g, b}` or `{r, g, b, a}` in [0, 1], default white.",
+	var = "tb.draw",
+	functions = {
+		{ "line", "a: tumble.Vec3, b: tumble.Vec3, color?: number[]", "nil", "a segment from `a` to `b`" },
+		{ "arrow", "from: tumble.Vec3, to: tumble.Vec3, color?: number[]", "nil", "a segment with a head at `to`" },
+		{ "point", "p: tumble.Vec3, color?: number[]", "nil", "a dot of a few pixels" },
+		{ "box", "center: tumble.Vec3, size: tumble.Vec3, color?: number[], rot?: tumble.Quat", "nil", "a wire box of full extents `size` (m), turned by `rot`" },
+		{ "sphere", "center: tumble.Vec3, radius: number, color?: number[]", "nil", "three wire circles of `radius` (m)" },
+		{ "text", "pos: tumble.Vec3, text: string, color?: number[]", "nil", "a label centred above the point (first 200 characters)" },
+		{ "count", "", "integer", "shapes queued since the last step (and this frame's `draw()`): at most 65536" },
 	},
 }
 

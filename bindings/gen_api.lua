@@ -201,14 +201,14 @@ end
 local sections = {
 	module = function( api )
 		local rows = { "| function | result |", "|---|---|" }
-		for _, name in ipairs { "tumble", "tumble.Input" } do
+		for _, name in ipairs { "tumble", "tumble.Input", "tumble.Camera", "tumble.Draw" } do
 			local c = find( api, name )
 			for _, f in ipairs( c.functions ) do
 				table.insert( rows, ( "| %s | %s |" ):format( callText( c.var .. ".", f ), escape( f[4] ) ) )
 			end
 		end
 		for _, f in ipairs( find( api, "tumble" ).fields ) do
-			if f[1] ~= "input" then
+			if f[1] ~= "input" and f[1] ~= "camera" and f[1] ~= "draw" then
 				table.insert( rows, ( "| `tb.%s` | %s |" ):format( f[1], escape( f[4] ) ) )
 			end
 		end

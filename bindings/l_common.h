@@ -245,6 +245,9 @@ void tbLua_OpenWorld( lua_State* L );
 void tbLua_OpenBody( lua_State* L );
 void tbLua_OpenJoint( lua_State* L );
 void tbLua_OpenMover( lua_State* L );
+/// Create the state's view (once) and set tb.camera, tb.draw and tb.input on the module table at
+/// the top of the stack (l_view.c).
+void tbLua_OpenView( lua_State* L );
 /// tb.world{...}
 int tbLua_NewWorld( lua_State* L );
 

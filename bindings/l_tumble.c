@@ -1123,83 +1123,6 @@ void tbLua_PushQuatTable( lua_State* L, tbQuat q )
 	lua_rawseti( L, -2, 4 );
 }
 
-// Input ------------------------------------------------------------------------------------------
-
-typedef struct tbKeyProvider
-{
-	tbLuaKeyDownFcn* fcn;
-	void* context;
-} tbKeyProvider;
-
-static const char* const tb_keyProviderKey = "tumble.keys";
-
-void tbLua_SetKeyProvider( lua_State* L, tbLuaKeyDownFcn* fcn, void* context )
-{
-	tbKeyProvider* provider = lua_newuserdatauv( L, sizeof( tbKeyProvider ), 0 );
-	provider->fcn = fcn;
-	provider->context = context;
-	lua_setfield( L, LUA_REGISTRYINDEX, tb_keyProviderKey );
-}
-
-// The key names input.down accepts: SDL's names of the keys (SDL_GetKeyFromName, which ignores
-// case), checked here so that a misspelt name is an error in the viewer and headless alike instead
-// of a key that is never down. Single characters: a-z, 0-9 and the punctuation keys below.
-static const char* const tb_keyNames[] = {
-	"space", "return", "escape", "tab", "backspace", "delete", "insert", "home", "end", "pageup", "pagedown",
-	"left", "right", "up", "down", "left shift", "right shift", "left ctrl", "right ctrl", "left alt",
-	"right alt", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", NULL,
-};
-#define TB_KEY_PUNCTUATION "-=[];',./`\\"
-
-static bool tbIsKeyName( const char* name )
-{
-	size_t length = strlen( name );
-	if ( length == 1 )
-	{
-		char c = (char)tolower( (unsigned char)name[0] );
-		return ( c >= 'a' && c <= 'z' ) || ( c >= '0' && c <= '9' ) || strchr( TB_KEY_PUNCTUATION, c ) != NULL;
-	}
-	for ( int i = 0; tb_keyNames[i] != NULL; ++i )
-	{
-		const char* a = name;
-		const char* b = tb_keyNames[i];
-		while ( *a != '\0' && tolower( (unsigned char)*a ) == *b )
-		{
-			++a;
-			++b;
-		}
-		if ( *a == '\0' && *b == '\0' )
-		{
-			return true;
-		}
-	}
-	return false;
-}
-
-static int tbLua_InputDown( lua_State* L )
-{
-	if ( lua_type( L, 1 ) != LUA_TSTRING || tbIsKeyName( lua_tostring( L, 1 ) ) == false )
-	{
-		char got[64];
-		return luaL_error( L,
-						   "input.down: key must be a key name: a-z, 0-9, %s, or one of space, return, escape, tab, "
-						   "backspace, delete, insert, home, end, pageup, pagedown, left, right, up, down, left shift, "
-						   "right shift, left ctrl, right ctrl, left alt, right alt, f1-f12; got %s",
-						   TB_KEY_PUNCTUATION, tbLua_Describe( L, 1, got, sizeof( got ) ) );
-	}
-	bool down = false;
-	if ( lua_getfield( L, LUA_REGISTRYINDEX, tb_keyProviderKey ) == LUA_TUSERDATA )
-	{
-		tbKeyProvider* provider = lua_touserdata( L, -1 );
-		if ( provider->fcn != NULL )
-		{
-			down = provider->fcn( lua_tostring( L, 1 ), provider->context );
-		}
-	}
-	lua_pushboolean( L, down );
-	return 1;
-}
-
 // Module functions -------------------------------------------------------------------------------
 
 // tb.axis_angle(axis, angle) -> {w, x, y, z}: a table ready for rot = ... fields.
@@ -1282,9 +1205,6 @@ int luaopen_tumble( lua_State* L )
 	}
 	lua_setfield( L, -2, "joint_types" );
 
-	lua_newtable( L );
-	lua_pushcfunction( L, tbLua_InputDown );
-	lua_setfield( L, -2, "down" );
-	lua_setfield( L, -2, "input" );
+	tbLua_OpenView( L );
 	return 1;
 }

@@ -106,7 +106,83 @@ void tbLua_RemoveOwnerHandlers( lua_State* L, int worldIndex, int owner );
 /// levels (0: a shallow copy). Metatables are not copied.
 void tbLua_PushTableCopy( lua_State* L, int index, int depth );
 
-/// Keyboard state for tb.input.down(key): returns true while the named key is held. Key names are
-/// SDL-style lower-case names ("w", "space", "left"). Without a provider no key is ever down.
-typedef bool tbLuaKeyDownFcn( const char* key, void* context );
-void tbLua_SetKeyProvider( lua_State* L, tbLuaKeyDownFcn* fcn, void* context );
+/// What tb.input asks about a key.
+typedef enum tbLuaKeyQuery
+{
+	tbLuaKey_down,	   ///< held now
+	tbLuaKey_pressed,  ///< went down since the last step
+	tbLuaKey_released, ///< went up since the last step
+} tbLuaKeyQuery;
+
+/// Keyboard state for tb.input.down / pressed / released(key). Key names are SDL-style lower-case
+/// names ("w", "space", "left"). Without a provider no key is ever down.
+typedef bool tbLuaKeyFcn( const char* key, tbLuaKeyQuery query, void* context );
+void tbLua_SetKeyProvider( lua_State* L, tbLuaKeyFcn* fcn, void* context );
+
+// The view: what scripts ask of the camera and draw (tb.camera, tb.draw), and the mouse a host with
+// a window feeds to tb.input. Every lua_State with the module has one; without a host the requests
+// are recorded and nothing reads them.
+
+typedef enum tbLuaDrawKind
+{
+	tbLuaDraw_line,	  ///< a to b
+	tbLuaDraw_arrow,  ///< a to b, head at b
+	tbLuaDraw_point,  ///< at a
+	tbLuaDraw_box,	  ///< centre a, half extents b, rotated by rotation
+	tbLuaDraw_sphere, ///< centre a, radius
+	tbLuaDraw_text,	  ///< at a; the label is text + textOffset in tbLuaView
+} tbLuaDrawKind;
+
+typedef struct tbLuaDrawItem
+{
+	tbLuaDrawKind kind;
+	tbVec3 a, b;
+	tbQuat rotation;
+	float radius;
+	float color[4]; ///< r, g, b, a in [0, 1]
+	int textOffset;
+} tbLuaDrawItem;
+
+#define TB_LUA_MAX_DRAW_ITEMS 65536
+#define TB_LUA_MAX_LABEL 200
+
+/// The mouse as the host last saw it (buttons: bit 0 left, 1 middle, 2 right).
+typedef struct tbLuaMouse
+{
+	bool valid;	 ///< false without a window: tb.input.mouse() returns nothing
+	float x, y;	 ///< window points from the top left
+	unsigned down;
+	unsigned pressed;  ///< went down since the last step
+	unsigned released; ///< went up since the last step
+	tbVec3 rayOrigin, rayDirection; ///< the world ray under the cursor (unit direction)
+} tbLuaMouse;
+
+typedef struct tbLuaView
+{
+	// Camera: look_at sets eye and target (lookAt stays true until the host applies it); the host
+	// writes back the camera it shows, so tb.camera.get() reads it. follow: a body to track.
+	bool lookAt;
+	bool cameraKnown;
+	tbVec3 eye, target;
+	tbBodyId follow;		///< null when not following
+	tbVec3 followOffset;	///< eye = body + offset, when followHasOffset
+	bool followHasOffset;
+	float followSmoothing;	///< s: time constant of the camera's approach (0: rigid)
+	// Drawing since the last step, then this frame's.
+	tbLuaDrawItem* items;
+	int count, capacity;
+	char* text;
+	int textUsed, textCapacity;
+	int stepMark, stepTextMark; ///< -1: no frame since the last step
+	// Input
+	tbLuaKeyFcn* keyFcn;
+	void* keyContext;
+	tbLuaMouse mouse;
+} tbLuaView;
+
+/// The view of the state L (NULL when the module is not open in it).
+tbLuaView* tbLua_GetView( lua_State* L );
+/// Start of a step: forget everything drawn (what update draws next is what the frame shows).
+void tbLua_BeginStepDrawing( lua_State* L );
+/// Start of a frame's draw(): drop what earlier frames' draw() added, keep what the step drew.
+void tbLua_BeginFrameDrawing( lua_State* L );

@@ -10,6 +10,8 @@
 typedef struct tbAppOptions
 {
 	const char* scenePath; ///< scene file to run
+	bool sceneDefault;	   ///< no scene was named: the viewer may reopen the last one instead
+	const char* scenesDir; ///< the shipped scenes' folder (the viewer's picker), NULL when not found
 	tbSceneOptions scene;  ///< sandbox, mods, limits, scripts/lib directory
 	float dt;			   ///< fixed time step, s, default 1/60
 	int threads;		   ///< --threads: worker threads of the scene's worlds, default 1

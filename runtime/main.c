@@ -29,8 +29,10 @@ static void tbUsage( FILE* out )
 		   "\n"
 		   "Runs a Tumble physics scene, a Lua script, in a viewer that reloads it when a file it\n"
 		   "loaded is saved, or headless with a JSON report. Without SCENE, runs the shipped\n"
-		   "showcase.lua. A SCENE without a directory that is not in the current directory is\n"
-		   "looked up among the shipped scenes, with or without .lua (`tumble ragdoll`).\n"
+		   "showcase.lua; the viewer opens the scene it last had open instead, kept in\n"
+		   "$XDG_STATE_HOME/tumble/viewer.state. A SCENE without a directory that is not in the\n"
+		   "current directory is looked up among the shipped scenes, with or without .lua\n"
+		   "(`tumble ragdoll`).\n"
 		   "\n"
 		   "Options:\n"
 		   "  --headless           run without a window and print a JSON report on stdout\n"
@@ -343,6 +345,7 @@ int main( int argc, char** argv )
 	if ( hasDirs )
 	{
 		options.scene.libraryDir = dirs.library;
+		options.scenesDir = dirs.scenes;
 	}
 
 	char scenePath[PATH_MAX + 64];
@@ -354,6 +357,7 @@ int main( int argc, char** argv )
 		}
 		snprintf( scenePath, sizeof( scenePath ), "%s/showcase.lua", dirs.scenes );
 		options.scenePath = scenePath;
+		options.sceneDefault = true;
 	}
 	else
 	{

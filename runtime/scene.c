@@ -36,6 +36,10 @@ typedef struct tbInstance
 	int defaultSteps;
 	bool hasCamera; ///< the scene's `camera = { eye = {...}, target = {...} }`
 	float cameraEye[3], cameraTarget[3];
+	char title[TB_SCENE_TITLE_MAX];			  ///< `title`, empty when absent
+	char description[TB_SCENE_DESCRIPTION_MAX]; ///< `description`, empty when absent
+	tbSceneKey keys[TB_SCENE_MAX_KEYS];		  ///< `keys`
+	int keyCount;
 	tbMod* mods;
 	int modCount;
 	// Saved budget/owner of calls interrupted by nested handler calls.
@@ -57,7 +61,7 @@ struct tbScene
 	bool halted;
 	char** files;
 	int fileCount;
-	tbLuaKeyDownFcn* keyFcn;
+	tbLuaKeyFcn* keyFcn;
 	void* keyContext;
 };
 
@@ -811,11 +815,106 @@ static void tbWarnMisspelledFunctions( lua_State* L, int table, const char* cons
 	}
 }
 
+// A string field of the scene table of at most size - 1 bytes into out ("" when absent).
+static void tbReadSceneString( lua_State* L, int table, const char* path, const char* key, char* out, size_t size )
+{
+	out[0] = '\0';
+	int type = lua_getfield( L, table, key );
+	if ( type == LUA_TSTRING )
+	{
+		size_t n = 0;
+		const char* text = lua_tolstring( L, -1, &n );
+		if ( n >= size )
+		{
+			lua_pushfstring( L, "%s: the scene's field '%s' must be at most %d characters, got %d", path, key,
+							 (int)size - 1, (int)n );
+			lua_error( L );
+		}
+		memcpy( out, text, n + 1 );
+	}
+	else if ( type != LUA_TNIL )
+	{
+		lua_pushfstring( L, "%s: the scene's field '%s' must be a string, got a %s", path, key, luaL_typename( L, -1 ) );
+		lua_error( L );
+	}
+	lua_pop( L, 1 );
+}
+
+// keys = { { "left, right", "roll the wheel" }, { "space", "fire" } }: the keys the scene claims
+// (SDL key names in lower case, comma separated) and what each does. The viewer keeps Esc and the
+// F-keys for itself, so a scene cannot claim those.
+static void tbReadSceneKeys( tbInstance* inst, int table, const char* path )
+{
+	lua_State* L = inst->L;
+	inst->keyCount = 0;
+	int type = lua_getfield( L, table, "keys" );
+	if ( type == LUA_TNIL )
+	{
+		lua_pop( L, 1 );
+		return;
+	}
+	const char* shape = "%s: the scene's field 'keys' must be a list of { \"key, key\", \"what they do\" } pairs";
+	if ( type != LUA_TTABLE )
+	{
+		lua_pushfstring( L, shape, path );
+		lua_error( L );
+	}
+	int count = (int)lua_rawlen( L, -1 );
+	if ( count > TB_SCENE_MAX_KEYS )
+	{
+		lua_pushfstring( L, "%s: the scene's field 'keys' has %d entries, at most %d", path, count, TB_SCENE_MAX_KEYS );
+		lua_error( L );
+	}
+	for ( int i = 0; i < count; ++i )
+	{
+		tbSceneKey* key = inst->keys + i;
+		lua_rawgeti( L, -1, i + 1 );
+		bool ok = lua_type( L, -1 ) == LUA_TTABLE && lua_rawgeti( L, -1, 1 ) == LUA_TSTRING &&
+				  lua_rawgeti( L, -2, 2 ) == LUA_TSTRING && lua_rawlen( L, -2 ) < sizeof( key->names ) &&
+				  lua_rawlen( L, -1 ) < sizeof( key->text );
+		if ( ok == false )
+		{
+			lua_pushfstring( L, shape, path );
+			lua_pushfstring( L, " (at most %d and %d characters); entry %d is not", (int)sizeof( key->names ) - 1,
+							 (int)sizeof( key->text ) - 1, i + 1 );
+			lua_concat( L, 2 );
+			lua_error( L );
+		}
+		snprintf( key->names, sizeof( key->names ), "%s", lua_tostring( L, -2 ) );
+		snprintf( key->text, sizeof( key->text ), "%s", lua_tostring( L, -1 ) );
+		lua_pop( L, 3 );
+		// Each name: lower case, no Esc, no F-key.
+		for ( const char* p = key->names; *p != '\0'; )
+		{
+			while ( *p == ',' || *p == ' ' )
+			{
+				++p;
+			}
+			size_t n = strcspn( p, "," );
+			while ( n > 0 && p[n - 1] == ' ' )
+			{
+				--n;
+			}
+			bool functionKey = n >= 2 && n <= 3 && p[0] == 'f' && p[1] >= '1' && p[1] <= '9';
+			bool escape = n == 6 && strncmp( p, "escape", 6 ) == 0;
+			if ( n > 0 && ( functionKey || escape ) )
+			{
+				lua_pushfstring( L, "%s: the scene's field 'keys' claims '%s', which the viewer keeps (Esc and the F-keys)",
+								 path, lua_pushlstring( L, p, n ) );
+				lua_error( L );
+			}
+			p += strcspn( p, "," );
+		}
+		inst->keyCount = i + 1;
+	}
+	lua_pop( L, 1 );
+}
+
 static void tbReadSceneTable( tbInstance* inst, int table )
 {
 	lua_State* L = inst->L;
 	const char* path = inst->scene->path;
-	static const char* const functions[] = { "setup", "attach", "update", "keypressed", "ui", "finish", NULL };
+	static const char* const functions[] = { "setup", "attach", "update", "keypressed", "ui", "draw", "finish", NULL };
 	for ( int i = 0; functions[i] != NULL; ++i )
 	{
 		tbCheckField( L, table, path, functions[i], LUA_TFUNCTION );
@@ -838,6 +937,10 @@ static void tbReadSceneTable( tbInstance* inst, int table )
 		inst->reload = strcmp( mode, "swap" ) == 0 ? tbSceneReload_swap : tbSceneReload_rebuild;
 	}
 	lua_pop( L, 1 );
+
+	tbReadSceneString( L, table, path, "title", inst->title, sizeof( inst->title ) );
+	tbReadSceneString( L, table, path, "description", inst->description, sizeof( inst->description ) );
+	tbReadSceneKeys( inst, table, path );
 
 	inst->defaultSteps = 0;
 	type = lua_getfield( L, table, "steps" );
@@ -1394,6 +1497,7 @@ static int tbStepEntry( lua_State* L )
 	tbLua_GetWorldClock( L, -1, &step->time, &count );
 	lua_pop( L, 1 );
 
+	tbLua_BeginStepDrawing( L );
 	tbCallAll( inst, "update", tbPushUpdateArgs, step );
 	// Before the step, what the script built (in update, key handlers, event handlers) is priced
 	// by its overlaps; after it, the broad phase's own pair count, so that a step never leaves a
@@ -1622,6 +1726,48 @@ bool tbScene_GetCamera( const tbScene* scene, float eye[3], float target[3] )
 	return true;
 }
 
+const char* tbScene_GetTitle( const tbScene* scene )
+{
+	return scene->current != NULL && scene->current->title[0] != '\0' ? scene->current->title : NULL;
+}
+
+const char* tbScene_GetDescription( const tbScene* scene )
+{
+	return scene->current != NULL && scene->current->description[0] != '\0' ? scene->current->description : NULL;
+}
+
+int tbScene_GetKeys( const tbScene* scene, const tbSceneKey** keys )
+{
+	*keys = scene->current != NULL ? scene->current->keys : NULL;
+	return scene->current != NULL ? scene->current->keyCount : 0;
+}
+
+bool tbScene_ClaimsKey( const tbScene* scene, const char* name )
+{
+	size_t length = strlen( name );
+	for ( int i = 0; scene->current != NULL && i < scene->current->keyCount; ++i )
+	{
+		for ( const char* p = scene->current->keys[i].names; *p != '\0'; )
+		{
+			while ( *p == ',' || *p == ' ' )
+			{
+				++p;
+			}
+			size_t n = strcspn( p, "," );
+			while ( n > 0 && p[n - 1] == ' ' )
+			{
+				--n;
+			}
+			if ( n == length && strncmp( p, name, n ) == 0 )
+			{
+				return true;
+			}
+			p += strcspn( p, "," );
+		}
+	}
+	return false;
+}
+
 int tbScene_GetFiles( const tbScene* scene, const char** paths, int capacity )
 {
 	for ( int i = 0; i < scene->fileCount && i < capacity; ++i )
@@ -1657,7 +1803,7 @@ static int tbSetKeysEntry( lua_State* L )
 	return 0;
 }
 
-void tbScene_SetKeyProvider( tbScene* scene, tbLuaKeyDownFcn* fcn, void* context )
+void tbScene_SetKeyProvider( tbScene* scene, tbLuaKeyFcn* fcn, void* context )
 {
 	scene->keyFcn = fcn;
 	scene->keyContext = context;

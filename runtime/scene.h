@@ -8,11 +8,15 @@
 //     world = { gravity = {0, 0, -10} },   -- optional settings for tb.world{...}
 //     reload = "rebuild",                  -- or "swap" (see below), default "rebuild"
 //     steps = 600,                         -- optional: default length of a headless run
+//     title = "Hinges",                    -- optional: what the viewer and its picker call it
+//     description = "A paddle ...",        -- optional: what it shows, on screen in the viewer
+//     keys = { { "left, right", "steer" } },  -- optional: keys the scene claims, and what they do
 //     setup = function(world) end,         -- build the scene (once per load / rebuild)
 //     attach = function(world) end,        -- optional: after setup, and after every swap reload
 //     update = function(world, dt, t) end, -- every step, before the world steps
 //     keypressed = function(key) end,      -- viewer: a key went down
 //     ui = function(ui) end,               -- viewer: tweak panel
+//     draw = function() end,               -- viewer: every frame, after the steps (tb.draw, tb.camera)
 //     finish = function(world) end,        -- headless: after the last step (assertions)
 //   }
 //
@@ -129,6 +133,26 @@ int tbScene_GetDefaultSteps( const tbScene* scene );
 /// first view and its Home key).
 bool tbScene_GetCamera( const tbScene* scene, float eye[3], float target[3] );
 
+#define TB_SCENE_TITLE_MAX 96
+#define TB_SCENE_DESCRIPTION_MAX 1024
+#define TB_SCENE_MAX_KEYS 16
+
+/// One entry of the scene's `keys`: comma-separated key names (SDL names in lower case) and text.
+typedef struct tbSceneKey
+{
+	char names[64];
+	char text[96];
+} tbSceneKey;
+
+/// The scene's `title` and `description`, NULL when absent.
+const char* tbScene_GetTitle( const tbScene* scene );
+const char* tbScene_GetDescription( const tbScene* scene );
+/// The scene's `keys` (valid until the next load). Returns the count.
+int tbScene_GetKeys( const tbScene* scene, const tbSceneKey** keys );
+/// Whether one of the scene's `keys` entries names the key (an SDL name in lower case): the viewer
+/// then leaves that key to the scene.
+bool tbScene_ClaimsKey( const tbScene* scene, const char* name );
+
 /// Files to watch for hot reload: the scene, every file it required, the mods. Valid until the
 /// next load. Returns the count and fills up to capacity paths.
 int tbScene_GetFiles( const tbScene* scene, const char** paths, int capacity );
@@ -139,7 +163,7 @@ const char* tbScene_GetModPath( const tbScene* scene, int index );
 const char* tbScene_GetModError( const tbScene* scene, int index );
 
 /// Keyboard state for tb.input.down (kept across reloads).
-void tbScene_SetKeyProvider( tbScene* scene, tbLuaKeyDownFcn* fcn, void* context );
+void tbScene_SetKeyProvider( tbScene* scene, tbLuaKeyFcn* fcn, void* context );
 
 /// Called by the require machinery: remember a file loaded by the state L for watching.
 void tbScene_RecordFile( lua_State* L, const char* path );

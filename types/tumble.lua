@@ -36,13 +36,18 @@
 ---what a mover is doing
 ---@alias tumble.MoverMode "idle"|"velocity"|"path"|"target"
 
+---a mouse button
+---@alias tumble.MouseButton "left"|"middle"|"right"
+
 ---how a mover runs its path
 ---@alias tumble.PathMode "once"|"loop"|"pingpong"
 
 ---The physics module: `local tb = require "tumble"`.
 ---@class tumble
 ---@field version string (read only) `"0.1.0"`: the library version
----@field input tumble.Input (read only) keyboard state (`tb.input.down(key)`)
+---@field input tumble.Input (read only) keys and mouse (`tb.input.down(key)`)
+---@field camera tumble.Camera (read only) the viewer's camera, driven from scripts
+---@field draw tumble.Draw (read only) 3D debug drawing from scripts
 ---@field solvers tumble.Solver[] (read only) the accepted solver names
 ---@field body_types tumble.BodyType[] (read only) the accepted body types
 ---@field shape_types string[] (read only) the shape types of `add_compound`'s `shapes`
@@ -76,7 +81,7 @@ function tumble.quat_multiply(a, b) end
 ---@return number z
 function tumble.rotate(q, v) end
 
----Keyboard state, `tb.input`.
+---Keys and mouse, `tb.input`. Without a window (headless) no key or button is ever down and the mouse functions return nothing. "Since the last step": each press is seen by exactly one step's `update`.
 ---@class tumble.Input
 local tumble_Input = {}
 
@@ -84,6 +89,126 @@ local tumble_Input = {}
 ---@param key string
 ---@return boolean
 function tumble_Input.down(key) end
+
+---`true` when the key went down since the last step (names as `down`)
+---@param key string
+---@return boolean
+function tumble_Input.pressed(key) end
+
+---`true` when the key went up since the last step (names as `down`)
+---@param key string
+---@return boolean
+function tumble_Input.released(key) end
+
+---`x, y`: the cursor in window points from the top left; nothing headless
+---@return number? x
+---@return number? y
+function tumble_Input.mouse() end
+
+---`true` while the button is held (presses on the viewer's panels do not count)
+---@param button tumble.MouseButton
+---@return boolean
+function tumble_Input.mouse_down(button) end
+
+---`true` when the button went down since the last step
+---@param button tumble.MouseButton
+---@return boolean
+function tumble_Input.mouse_pressed(button) end
+
+---`true` when the button went up since the last step
+---@param button tumble.MouseButton
+---@return boolean
+function tumble_Input.mouse_released(button) end
+
+---the world ray under the cursor: origin (the eye) and unit direction; nothing headless. `world:raycast` it to find what is under the mouse
+---@return number? ox
+---@return number? oy
+---@return number? oz
+---@return number? dx
+---@return number? dy
+---@return number? dz
+function tumble_Input.mouse_ray() end
+
+---The viewer's camera, `tb.camera`. Requests apply at the next frame; headless they are recorded (`get` reads them back) and nothing else happens.
+---@class tumble.Camera
+local tumble_Camera = {}
+
+---look at `target` from `eye` (m; at least 1 mm apart)
+---@param eye tumble.Vec3
+---@param target tumble.Vec3
+---@return nil
+function tumble_Camera.look_at(eye, target) end
+
+---keep moving the camera's target to the body's centre of mass, every frame; `nil` stops
+---@param body tumble.Body?
+---@param opts? tumble.FollowOptions
+---@return nil
+function tumble_Camera.follow(body, opts) end
+
+---the eye and target shown last frame (headless: the last `look_at`); nothing before either
+---@return number? ex
+---@return number? ey
+---@return number? ez
+---@return number? tx
+---@return number? ty
+---@return number? tz
+function tumble_Camera.get() end
+
+---Options of `tb.camera.follow`.
+---@class tumble.FollowOptions
+---@field offset? tumble.Vec3 the eye's place relative to the body (m); without it the user's orbit is kept
+---@field smoothing? number s: time constant of the camera's approach (default 0.25; 0 = rigid)
+local tumble_FollowOptions = {}
+
+---3D debug drawing, `tb.draw`, drawn on top of the bodies. What `update` draws shows until the next step; what the scene's `draw()` (called by the viewer every frame) draws shows that frame. Headless the shapes are recorded and dropped at each step. Colours are `{r, g, b}` or `{r, g, b, a}` in [0, 1], default white.
+---@class tumble.Draw
+local tumble_Draw = {}
+
+---a segment from `a` to `b`
+---@param a tumble.Vec3
+---@param b tumble.Vec3
+---@param color? number[]
+---@return nil
+function tumble_Draw.line(a, b, color) end
+
+---a segment with a head at `to`
+---@param from tumble.Vec3
+---@param to tumble.Vec3
+---@param color? number[]
+---@return nil
+function tumble_Draw.arrow(from, to, color) end
+
+---a dot of a few pixels
+---@param p tumble.Vec3
+---@param color? number[]
+---@return nil
+function tumble_Draw.point(p, color) end
+
+---a wire box of full extents `size` (m), turned by `rot`
+---@param center tumble.Vec3
+---@param size tumble.Vec3
+---@param color? number[]
+---@param rot? tumble.Quat
+---@return nil
+function tumble_Draw.box(center, size, color, rot) end
+
+---three wire circles of `radius` (m)
+---@param center tumble.Vec3
+---@param radius number
+---@param color? number[]
+---@return nil
+function tumble_Draw.sphere(center, radius, color) end
+
+---a label centred above the point (first 200 characters)
+---@param pos tumble.Vec3
+---@param text string
+---@param color? number[]
+---@return nil
+function tumble_Draw.text(pos, text, color) end
+
+---shapes queued since the last step (and this frame's `draw()`): at most 65536
+---@return integer
+function tumble_Draw.count() end
 
 ---A physics world, made by `tb.world{...}`; garbage collected when no variable or body refers to it.
 ---@class tumble.World

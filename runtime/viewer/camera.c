@@ -19,15 +19,39 @@ void tbCamera_Reset( tbCamera* camera )
 
 void tbCamera_Fit( tbCamera* camera, tbVec3 lower, tbVec3 upper )
 {
-	camera->target = tbMulSV( 0.5f, tbAdd( lower, upper ) );
-	float radius = 0.5f * tbLength( tbSub( upper, lower ) );
-	radius = tbMaxFloat( radius, 0.5f );
-	// The sphere of that radius fits the narrower of the two fields of view.
+	tbCamera_FitRegion( camera, lower, upper, 0.0f, 1.0f );
+}
+
+void tbCamera_FitRegion( tbCamera* camera, tbVec3 lower, tbVec3 upper, float left, float right )
+{
+	tbVec3 center = tbMulSV( 0.5f, tbAdd( lower, upper ) );
 	float aspect = camera->height > 0 ? (float)camera->width / (float)camera->height : 1.0f;
-	float halfFov = 0.5f * camera->fovY;
-	float halfFovX = atanf( tanf( halfFov ) * aspect );
-	float half = tbMinFloat( halfFov, halfFovX );
-	camera->distance = tbClampFloat( 1.05f * radius / sinf( half ), 1.0f, 500.0f );
+	float tanY = tanf( 0.5f * camera->fovY );
+	float tanX = tanY * aspect;
+	// Half the region's width and its centre in normalised device x; 90% of the height.
+	float halfWidth = 0.9f * ( right - left );
+	float centerX = left + right - 1.0f;
+	float halfHeight = 0.9f;
+	tbVec3 f, r, u;
+	camera->target = center;
+	tbCamera_GetBasis( camera, &f, &r, &u );
+	// A corner at view offsets (x, y) and depth z beyond the target shows at x / ((D + z) tanX):
+	// the smallest distance D that keeps every corner of the box inside the region.
+	float distance = 1.0f;
+	for ( int i = 0; i < 8; ++i )
+	{
+		tbVec3 corner = tbMakeVec3( ( i & 1 ) ? upper.x : lower.x, ( i & 2 ) ? upper.y : lower.y,
+									( i & 4 ) ? upper.z : lower.z );
+		tbVec3 d = tbSub( corner, center );
+		float x = fabsf( tbDot( d, r ) );
+		float y = fabsf( tbDot( d, u ) );
+		float z = tbDot( d, f );
+		distance = tbMaxFloat( distance, x / ( halfWidth * tanX ) - z );
+		distance = tbMaxFloat( distance, y / ( halfHeight * tanY ) - z );
+	}
+	camera->distance = tbClampFloat( distance, 1.0f, 500.0f );
+	// Slide the target sideways so the box's centre shows at the region's centre.
+	camera->target = tbMulAdd( center, -centerX * camera->distance * tanX, r );
 }
 
 void tbCamera_LookAt( tbCamera* camera, tbVec3 eye, tbVec3 target )

@@ -25,6 +25,11 @@ void tbCamera_Reset( tbCamera* camera );
 /// Frame a box: keep the direction, move the target to its centre and back off until it fits.
 void tbCamera_Fit( tbCamera* camera, tbVec3 lower, tbVec3 upper );
 
+/// Frame a box inside the part of the view between left and right (fractions of the width; the
+/// rest is behind panels): keep the direction, find the nearest distance at which every corner
+/// shows inside, and slide the target so the box's centre shows in the middle of that part.
+void tbCamera_FitRegion( tbCamera* camera, tbVec3 lower, tbVec3 upper, float left, float right );
+
 /// Look at target from eye (the pitch is kept inside the camera's limits).
 void tbCamera_LookAt( tbCamera* camera, tbVec3 eye, tbVec3 target );
 

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "render.h"
 
+#include "font.h"
+
 #include <glad/gl.h>
 #include <stb_easy_font.h>
 
@@ -29,8 +31,13 @@ typedef struct tbLineVertex
 typedef struct tbVertex2D
 {
 	float x, y;
+	float u, v; ///< in the glyph atlas; solid shapes use its opaque texel (0, 0)
 	tbRgba color;
 } tbVertex2D;
+
+// The glyph atlas: 8-bit coverage, large enough for the UI font at 4x (about 50 pixels tall).
+#define TB_ATLAS_WIDTH 1024
+#define TB_ATLAS_HEIGHT 1024
 
 typedef struct tbMeshRange
 {
@@ -99,6 +106,13 @@ struct tbRenderer
 
 	char* textScratch; // stb_easy_font output
 	int textScratchSize;
+
+	// TrueType text (font.h): the atlas holds the font baked at one pixel height at a time.
+	GLuint atlas;
+	GLint atlas2D;
+	unsigned char* atlasPixels;
+	tbGlyph glyphs[TB_FONT_COUNT];
+	float bakedHeight; ///< pixel height baked in the atlas, 0 when none
 };
 
 static const tbRgba tb_background = { 40, 44, 52, 255 };
@@ -211,14 +225,28 @@ static const char* tb_lineFragmentShader = "#version 330 core\n"
 static const char* tb_vertexShader2D = "#version 330 core\n"
 									   "layout(location = 0) in vec2 aPosition;\n"
 									   "layout(location = 1) in vec4 aColor;\n"
+									   "layout(location = 2) in vec2 aUv;\n"
 									   "uniform vec2 uScreenSize;\n"
 									   "out vec4 vColor;\n"
+									   "out vec2 vUv;\n"
 									   "void main()\n"
 									   "{\n"
 									   "	vColor = aColor;\n"
+									   "	vUv = aUv;\n"
 									   "	vec2 ndc = aPosition / uScreenSize * 2.0 - 1.0;\n"
 									   "	gl_Position = vec4(ndc.x, -ndc.y, 0.0, 1.0);\n"
 									   "}\n";
+
+// Glyphs are coverage in the atlas's red channel; everything else samples its opaque texel.
+static const char* tb_fragmentShader2D = "#version 330 core\n"
+										 "in vec4 vColor;\n"
+										 "in vec2 vUv;\n"
+										 "uniform sampler2D uAtlas;\n"
+										 "out vec4 fragColor;\n"
+										 "void main()\n"
+										 "{\n"
+										 "	fragColor = vec4(vColor.rgb, vColor.a * texture(uAtlas, vUv).r);\n"
+										 "}\n";
 
 static GLuint tbCompileShader( GLenum type, const char* source, char* error, int errorSize )
 {
@@ -424,7 +452,7 @@ tbRenderer* tbRenderer_Create( char* error, int errorSize )
 
 	r->meshProgram = tbLinkProgram( tb_meshVertexShader, tb_meshFragmentShader, error, errorSize );
 	r->lineProgram = tbLinkProgram( tb_lineVertexShader, tb_lineFragmentShader, error, errorSize );
-	r->program2D = tbLinkProgram( tb_vertexShader2D, tb_lineFragmentShader, error, errorSize );
+	r->program2D = tbLinkProgram( tb_vertexShader2D, tb_fragmentShader2D, error, errorSize );
 	if ( r->meshProgram == 0 || r->lineProgram == 0 || r->program2D == 0 || r->textScratch == NULL )
 	{
 		tbRenderer_Destroy( r );
@@ -440,6 +468,29 @@ tbRenderer* tbRenderer_Create( char* error, int errorSize )
 	r->lineEye = glGetUniformLocation( r->lineProgram, "uEye" );
 	r->linePull = glGetUniformLocation( r->lineProgram, "uPull" );
 	r->screenSize2D = glGetUniformLocation( r->program2D, "uScreenSize" );
+	r->atlas2D = glGetUniformLocation( r->program2D, "uAtlas" );
+
+	// The atlas starts with only its opaque texel; the font is baked at the first text's size.
+	r->atlasPixels = calloc( (size_t)TB_ATLAS_WIDTH * TB_ATLAS_HEIGHT, 1 );
+	if ( r->atlasPixels == NULL )
+	{
+		snprintf( error, (size_t)errorSize, "out of memory" );
+		tbRenderer_Destroy( r );
+		return NULL;
+	}
+	r->atlasPixels[0] = 255;
+	tbFont_Load();
+	glGenTextures( 1, &r->atlas );
+	glBindTexture( GL_TEXTURE_2D, r->atlas );
+	glPixelStorei( GL_UNPACK_ALIGNMENT, 1 );
+	glTexImage2D( GL_TEXTURE_2D, 0, GL_R8, TB_ATLAS_WIDTH, TB_ATLAS_HEIGHT, 0, GL_RED, GL_UNSIGNED_BYTE,
+				  r->atlasPixels );
+	// Nearest: glyph quads sit on whole pixels, so each texel lands on one pixel, unblurred.
+	glTexParameteri( GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST );
+	glTexParameteri( GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST );
+	glTexParameteri( GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE );
+	glTexParameteri( GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE );
+	glBindTexture( GL_TEXTURE_2D, 0 );
 
 	// Solids: per-vertex attributes 0-2 from the mesh buffer, per-instance 3-6 re-pointed per batch.
 	glGenVertexArrays( 1, &r->meshVao );
@@ -464,6 +515,7 @@ tbRenderer* tbRenderer_Create( char* error, int errorSize )
 	glBindBuffer( GL_ARRAY_BUFFER, r->vbo2D );
 	tbFloatAttribute( 0, 2, sizeof( tbVertex2D ), offsetof( tbVertex2D, x ), false, 0 );
 	tbFloatAttribute( 1, 4, sizeof( tbVertex2D ), offsetof( tbVertex2D, color ), true, 0 );
+	tbFloatAttribute( 2, 2, sizeof( tbVertex2D ), offsetof( tbVertex2D, u ), false, 0 );
 	glBindVertexArray( 0 );
 
 	tbArray builtin;
@@ -525,6 +577,8 @@ void tbRenderer_Destroy( tbRenderer* r )
 	tbFreeArray( &r->points );
 	tbFreeArray( &r->vertices2D );
 	free( r->textScratch );
+	free( r->atlasPixels );
+	glDeleteTextures( 1, &r->atlas );
 	free( r );
 }
 
@@ -616,12 +670,37 @@ void tbRenderer_Point( tbRenderer* r, tbVec3 p, tbRgba color )
 	}
 }
 
+void tbRenderer_WireBox( tbRenderer* r, tbVec3 center, tbVec3 halfExtents, tbQuat rotation, tbRgba color )
+{
+	tbVec3 c[8];
+	for ( int i = 0; i < 8; ++i )
+	{
+		tbVec3 local = tbMakeVec3( ( i & 1 ) ? halfExtents.x : -halfExtents.x, ( i & 2 ) ? halfExtents.y : -halfExtents.y,
+								   ( i & 4 ) ? halfExtents.z : -halfExtents.z );
+		c[i] = tbAdd( center, tbRotate( rotation, local ) );
+	}
+	// The edges join the corners that differ in one coordinate (one bit of the index).
+	for ( int i = 0; i < 8; ++i )
+	{
+		for ( int bit = 1; bit < 8; bit <<= 1 )
+		{
+			if ( ( i & bit ) == 0 )
+			{
+				tbRenderer_Line( r, c[i], c[i | bit], color, true );
+			}
+		}
+	}
+}
+
 // 2D ---------------------------------------------------------------------------------------------
 
 static void tbSet2D( tbVertex2D* v, float x, float y, tbRgba c )
 {
 	v->x = x;
 	v->y = y;
+	// The centre of the atlas's opaque texel.
+	v->u = 0.5f / (float)TB_ATLAS_WIDTH;
+	v->v = 0.5f / (float)TB_ATLAS_HEIGHT;
 	v->color = c;
 }
 
@@ -684,8 +763,91 @@ void tbRenderer_InsertRect2D( tbRenderer* r, int mark, float x, float y, float w
 // position it is given; each becomes two triangles, scaled.
 #define TB_MAX_TEXT_LINE 1000
 
+// The font's pixel height (ascent to descent) at a UI scale: it fills the 12-pixel line of scale 1.
+static float tbFontPixels( float scale )
+{
+	return 12.0f * scale;
+}
+
+// Bake the font at pixelHeight unless the atlas holds it already. false: no TrueType text.
+static bool tbEnsureBaked( tbRenderer* r, float pixelHeight )
+{
+	if ( tbFont_IsLoaded() == false )
+	{
+		return false;
+	}
+	if ( r->bakedHeight == pixelHeight )
+	{
+		return true;
+	}
+	memset( r->atlasPixels, 0, (size_t)TB_ATLAS_WIDTH * TB_ATLAS_HEIGHT );
+	if ( tbFont_Bake( pixelHeight, r->atlasPixels, TB_ATLAS_WIDTH, TB_ATLAS_HEIGHT, r->glyphs ) == false )
+	{
+		return false;
+	}
+	glBindTexture( GL_TEXTURE_2D, r->atlas );
+	glPixelStorei( GL_UNPACK_ALIGNMENT, 1 );
+	glTexSubImage2D( GL_TEXTURE_2D, 0, 0, 0, TB_ATLAS_WIDTH, TB_ATLAS_HEIGHT, GL_RED, GL_UNSIGNED_BYTE, r->atlasPixels );
+	glBindTexture( GL_TEXTURE_2D, 0 );
+	r->bakedHeight = pixelHeight;
+	return true;
+}
+
+// One line of anti-aliased text from the atlas, its top-left at (x, y). Returns its width.
+static float tbTrueTypeLine( tbRenderer* r, float x, float y, const char* line, size_t length, float pixelHeight,
+							 tbRgba color )
+{
+	float pen = x;
+	float baseline = roundf( y + tbFont_Ascent( pixelHeight ) );
+	for ( size_t i = 0; i < length; ++i )
+	{
+		unsigned char ch = (unsigned char)line[i];
+		int index = ch == '\t' ? ' ' - TB_FONT_FIRST : ( ch < TB_FONT_FIRST || ch > 126 ? '?' : ch ) - TB_FONT_FIRST;
+		const tbGlyph* g = r->glyphs + index;
+		if ( g->x1 > g->x0 )
+		{
+			tbVertex2D* v = tbArray_Push( &r->vertices2D, 6 );
+			if ( v != NULL )
+			{
+				float x0 = roundf( pen + g->xoff );
+				float y0 = baseline + g->yoff;
+				float x1 = x0 + (float)( g->x1 - g->x0 );
+				float y1 = y0 + (float)( g->y1 - g->y0 );
+				tbQuad2D( v, x0, y0, x1, y0, x1, y1, x0, y1, color );
+				float u0 = (float)g->x0 / (float)TB_ATLAS_WIDTH;
+				float u1 = (float)g->x1 / (float)TB_ATLAS_WIDTH;
+				float v0 = (float)g->y0 / (float)TB_ATLAS_HEIGHT;
+				float v1 = (float)g->y1 / (float)TB_ATLAS_HEIGHT;
+				const float uv[6][2] = { { u0, v0 }, { u1, v0 }, { u1, v1 }, { u0, v0 }, { u1, v1 }, { u0, v1 } };
+				for ( int k = 0; k < 6; ++k )
+				{
+					v[k].u = uv[k][0];
+					v[k].v = uv[k][1];
+				}
+			}
+		}
+		pen += g->xadvance;
+	}
+	return pen - x;
+}
+
 float tbRenderer_Text2D( tbRenderer* r, float x, float y, const char* text, float scale, tbRgba color )
 {
+	if ( tbEnsureBaked( r, tbFontPixels( scale ) ) )
+	{
+		float widest = 0.0f;
+		float lineY = y;
+		for ( const char* line = text; line != NULL && *line != '\0'; )
+		{
+			const char* end = strchr( line, '\n' );
+			size_t length = end != NULL ? (size_t)( end - line ) : strlen( line );
+			float w = tbTrueTypeLine( r, roundf( x ), lineY, line, length, tbFontPixels( scale ), color );
+			widest = w > widest ? w : widest;
+			lineY += tbRenderer_LineHeight( scale );
+			line = end != NULL ? end + 1 : NULL;
+		}
+		return widest;
+	}
 	float widest = 0.0f;
 	float lineY = y;
 	const char* line = text;
@@ -730,6 +892,10 @@ float tbRenderer_Text2D( tbRenderer* r, float x, float y, const char* text, floa
 
 float tbRenderer_TextWidth( const char* text, float scale )
 {
+	if ( tbFont_IsLoaded() )
+	{
+		return tbFont_TextWidth( text, tbFontPixels( scale ) );
+	}
 	char buffer[TB_MAX_TEXT_LINE + 1];
 	snprintf( buffer, sizeof( buffer ), "%s", text );
 	return (float)stb_easy_font_width( buffer ) * scale;
@@ -910,6 +1076,9 @@ void tbRenderer_Flush( tbRenderer* r, const tbCamera* camera, int width, int hei
 		tbUploadStream( r->vbo2D, r->vertices2D.data, (size_t)r->vertices2D.count * sizeof( tbVertex2D ) );
 		glUseProgram( r->program2D );
 		glUniform2f( r->screenSize2D, (float)width, (float)height );
+		glActiveTexture( GL_TEXTURE0 );
+		glBindTexture( GL_TEXTURE_2D, r->atlas );
+		glUniform1i( r->atlas2D, 0 );
 		glBindVertexArray( r->vao2D );
 		glDrawArrays( GL_TRIANGLES, 0, r->vertices2D.count );
 		glBindVertexArray( 0 );

@@ -62,6 +62,8 @@ void tbRenderer_Instance( tbRenderer* renderer, int mesh, tbVec3 position, tbQua
 /// Queue a 3D line. onTop lines ignore depth (debug drawing); others are depth tested and pulled a
 /// little towards the eye so they sit on the surfaces they are drawn on (the ground grid).
 void tbRenderer_Line( tbRenderer* renderer, tbVec3 a, tbVec3 b, tbRgba color, bool onTop );
+/// Queue the 12 edges of a box (centre, half extents, turned by rotation) as lines on top.
+void tbRenderer_WireBox( tbRenderer* renderer, tbVec3 center, tbVec3 halfExtents, tbQuat rotation, tbRgba color );
 /// Queue a 3D point drawn on top as a square of a few pixels.
 void tbRenderer_Point( tbRenderer* renderer, tbVec3 p, tbRgba color );
 

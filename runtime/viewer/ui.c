@@ -87,6 +87,7 @@ void tbUi_BeginPanel( tbUi* ui, const char* title, float x, float y, float width
 	ui->panelSeed = tbHashString( 0u, title );
 	ui->panelMark = tbRenderer_Mark2D( ui->renderer );
 	ui->cursorY = y + tbUi_Padding( ui );
+	ui->widest = x;
 	if ( title[0] != '\0' )
 	{
 		tbUi_Heading( ui, title );
@@ -107,6 +108,8 @@ float tbUi_EndPanelColored( tbUi* ui, tbRgba background )
 {
 	float bottom = ui->cursorY + tbUi_Padding( ui );
 	float height = bottom - ui->panelY;
+	// Sized to its content: never narrower than asked, wide enough for its longest line.
+	ui->panelWidth = fmaxf( ui->panelWidth, ui->widest + 2.0f * tbUi_Padding( ui ) - ui->panelX );
 	tbRenderer_InsertRect2D( ui->renderer, ui->panelMark, ui->panelX, ui->panelY, ui->panelWidth, height,
 							 background );
 	if ( ui->rectCount < TB_UI_MAX_PANELS )
@@ -157,9 +160,16 @@ static int tbCountLines( const char* text )
 	return lines;
 }
 
+// Text drawn in the panel, remembered for its width.
+static void tbPanelText( tbUi* ui, float x, float y, const char* text, tbRgba color )
+{
+	float w = tbRenderer_Text2D( ui->renderer, x, y, text, ui->scale, color );
+	ui->widest = fmaxf( ui->widest, x + w );
+}
+
 void tbUi_ColoredLabel( tbUi* ui, const char* text, tbRgba color )
 {
-	tbRenderer_Text2D( ui->renderer, tbContentX( ui ), ui->cursorY + tbTextOffset( ui ), text, ui->scale, color );
+	tbPanelText( ui, tbContentX( ui ), ui->cursorY + tbTextOffset( ui ), text, color );
 	ui->cursorY += (float)tbCountLines( text ) * tbUi_LineHeight( ui ) + 2.0f * ui->scale;
 }
 
@@ -173,11 +183,53 @@ void tbUi_Heading( tbUi* ui, const char* text )
 	tbUi_ColoredLabel( ui, text, tb_headingColor );
 }
 
+void tbUi_Wrapped( tbUi* ui, const char* text, tbRgba color )
+{
+	float width = tbContentWidth( ui );
+	char line[256];
+	const char* p = text;
+	while ( *p != '\0' )
+	{
+		// The longest run of whole words that fits; a word wider than the panel is cut.
+		size_t fit = 0;
+		size_t n = 0;
+		while ( p[n] != '\0' && p[n] != '\n' && n + 1 < sizeof( line ) )
+		{
+			line[n] = p[n];
+			line[n + 1] = '\0';
+			if ( tbRenderer_TextWidth( line, ui->scale ) > width )
+			{
+				break;
+			}
+			++n;
+			if ( p[n] == ' ' || p[n] == '\0' || p[n] == '\n' )
+			{
+				fit = n;
+			}
+		}
+		if ( fit == 0 )
+		{
+			fit = n > 0 ? n : 1;
+		}
+		snprintf( line, sizeof( line ), "%.*s", (int)fit, p );
+		tbUi_ColoredLabel( ui, line, color );
+		p += fit;
+		while ( *p == ' ' )
+		{
+			++p;
+		}
+		if ( *p == '\n' )
+		{
+			++p;
+		}
+	}
+}
+
 void tbUi_Columns( tbUi* ui, const char* left, const char* right, float split )
 {
 	float y = ui->cursorY + tbTextOffset( ui );
-	tbRenderer_Text2D( ui->renderer, tbContentX( ui ), y, left, ui->scale, tb_headingColor );
-	tbRenderer_Text2D( ui->renderer, tbContentX( ui ) + split, y, right, ui->scale, tb_textColor );
+	tbPanelText( ui, tbContentX( ui ), y, left, tb_headingColor );
+	tbPanelText( ui, tbContentX( ui ) + split, y, right, tb_textColor );
 	ui->cursorY += tbUi_LineHeight( ui ) + 2.0f * ui->scale;
 }
 
@@ -208,22 +260,47 @@ static bool tbClickBehaviour( tbUi* ui, uint32_t id, float x, float y, float w, 
 	return clicked;
 }
 
+// A full-width row that clicks (buttons, list entries): its box, whether the mouse is over it
+// (hot), and whether it was clicked this frame.
+typedef struct tbRow
+{
+	uint32_t id;
+	float x, y, w, h;
+	bool hot, clicked;
+} tbRow;
+
+static tbRow tbClickRow( tbUi* ui, const char* idText )
+{
+	tbRow row = { tbHashString( ui->panelSeed, idText ), tbContentX( ui ), ui->cursorY, tbContentWidth( ui ),
+				  tbRowHeight( ui ), false, false };
+	row.clicked = tbClickBehaviour( ui, row.id, row.x, row.y, row.w, row.h, &row.hot );
+	return row;
+}
+
 bool tbUi_Button( tbUi* ui, const char* label )
 {
-	uint32_t id = tbHashString( ui->panelSeed, label );
-	float x = tbContentX( ui );
-	float y = ui->cursorY;
-	float w = tbContentWidth( ui );
-	float h = tbRowHeight( ui );
-	bool hot = false;
-	bool clicked = tbClickBehaviour( ui, id, x, y, w, h, &hot );
-	tbRgba color = ui->active == id ? tb_accentColor : ( hot ? tb_widgetHot : tb_widgetColor );
-	tbRenderer_Rect2D( ui->renderer, x, y, w, h, color );
+	tbRow row = tbClickRow( ui, label );
+	tbRgba color = ui->active == row.id ? tb_accentColor : ( row.hot ? tb_widgetHot : tb_widgetColor );
+	tbRenderer_Rect2D( ui->renderer, row.x, row.y, row.w, row.h, color );
 	float textWidth = tbRenderer_TextWidth( label, ui->scale );
-	tbRenderer_Text2D( ui->renderer, x + 0.5f * ( w - textWidth ), y + tbTextOffset( ui ), label, ui->scale,
+	tbRenderer_Text2D( ui->renderer, row.x + 0.5f * ( row.w - textWidth ), row.y + tbTextOffset( ui ), label,
+					   ui->scale, tb_textColor );
+	ui->cursorY += row.h + 2.0f * ui->scale;
+	return row.clicked;
+}
+
+bool tbUi_Selectable( tbUi* ui, const char* idText, const char* label, bool selected )
+{
+	tbRow row = tbClickRow( ui, idText );
+	if ( selected || row.hot )
+	{
+		tbRenderer_Rect2D( ui->renderer, row.x, row.y, row.w, row.h,
+						   selected ? tbMakeRgba( 60, 90, 150, 255 ) : tb_widgetHot );
+	}
+	tbRenderer_Text2D( ui->renderer, row.x + 3.0f * ui->scale, row.y + tbTextOffset( ui ), label, ui->scale,
 					   tb_textColor );
-	ui->cursorY += h + 2.0f * ui->scale;
-	return clicked;
+	ui->cursorY += row.h + 2.0f * ui->scale;
+	return row.clicked;
 }
 
 bool tbUi_Checkbox( tbUi* ui, const char* label, bool* value )
@@ -314,7 +391,29 @@ bool tbUi_Slider( tbUi* ui, const char* label, float* value, float min, float ma
 	return changed;
 }
 
-void tbUi_Plot( tbUi* ui, const char* label, const float* ring, int capacity, int count, int next )
+bool tbUi_Collapsing( tbUi* ui, const char* label, bool* open )
+{
+	uint32_t id = tbHashString( ui->panelSeed, label );
+	float x = tbContentX( ui );
+	float y = ui->cursorY;
+	float h = tbRowHeight( ui );
+	bool hot = false;
+	if ( tbClickBehaviour( ui, id, x, y, tbContentWidth( ui ), h, &hot ) )
+	{
+		*open = !*open;
+	}
+	char text[96];
+	snprintf( text, sizeof( text ), "%s %s", *open ? "-" : "+", label );
+	if ( hot )
+	{
+		tbRenderer_Rect2D( ui->renderer, x, y, tbContentWidth( ui ), h, tb_widgetHot );
+	}
+	tbPanelText( ui, x, y + tbTextOffset( ui ), text, tb_headingColor );
+	ui->cursorY += h + 2.0f * ui->scale;
+	return *open;
+}
+
+void tbUi_Plot( tbUi* ui, const char* label, const float* ring, int capacity, int count, int next, float span )
 {
 	float lo = 0.0f;
 	float hi = 0.0f;
@@ -337,6 +436,8 @@ void tbUi_Plot( tbUi* ui, const char* label, const float* ring, int capacity, in
 	float w = tbContentWidth( ui );
 	float h = 3.0f * tbUi_LineHeight( ui );
 	tbRenderer_Rect2D( ui->renderer, x, y, w, h, tbMakeRgba( 30, 34, 44, 255 ) );
+	float dataLo = lo;
+	float dataHi = hi;
 	// The zero line when the range crosses it; the range always includes zero so bars read true.
 	lo = fminf( lo, 0.0f );
 	hi = fmaxf( hi, 0.0f );
@@ -361,5 +462,19 @@ void tbUi_Plot( tbUi* ui, const char* label, const float* ring, int capacity, in
 		previousX = px;
 		previousY = py;
 	}
-	ui->cursorY += h + 3.0f * ui->scale;
+	ui->cursorY += h + 1.0f * ui->scale;
+	// The samples' smallest and largest values, and how long they cover.
+	char low[32];
+	char high[32];
+	tbFormatValue( low, sizeof( low ), dataLo );
+	tbFormatValue( high, sizeof( high ), dataHi );
+	if ( span > 0.0f )
+	{
+		snprintf( line, sizeof( line ), "min %s  max %s  %.1f s", low, high, (double)span );
+	}
+	else
+	{
+		snprintf( line, sizeof( line ), "min %s  max %s", low, high );
+	}
+	tbUi_ColoredLabel( ui, line, tbMakeRgba( 120, 126, 140, 255 ) );
 }

@@ -28,6 +28,7 @@ typedef struct tbUi
 	bool inPanel;
 	float panelX, panelY, panelWidth;
 	float cursorY;
+	float widest; ///< right edge of the widest text drawn in the panel: the panel grows to it
 	int panelMark;
 	uint32_t panelSeed;
 
@@ -60,17 +61,25 @@ void tbUi_IdScope( tbUi* ui, const char* name );
 void tbUi_Label( tbUi* ui, const char* text );
 void tbUi_ColoredLabel( tbUi* ui, const char* text, tbRgba color );
 void tbUi_Heading( tbUi* ui, const char* text );
+/// Text broken into lines at spaces so it fits the panel's width ('\n' also breaks).
+void tbUi_Wrapped( tbUi* ui, const char* text, tbRgba color );
 /// One row of two columns: left text, and right text starting split pixels into the content.
 void tbUi_Columns( tbUi* ui, const char* left, const char* right, float split );
 void tbUi_Separator( tbUi* ui );
 /// True on the frame the button is clicked (released over it after a press on it).
 bool tbUi_Button( tbUi* ui, const char* label );
+/// A left-aligned row of a list, highlighted when selected; true on the frame it is clicked. id
+/// names it (labels of a list may repeat).
+bool tbUi_Selectable( tbUi* ui, const char* id, const char* label, bool selected );
 /// Toggles *value on click; true when it changed.
 bool tbUi_Checkbox( tbUi* ui, const char* label, bool* value );
 /// Drag to set *value in [min, max]; true when it changed.
 bool tbUi_Slider( tbUi* ui, const char* label, float* value, float min, float max );
-/// A line graph of count samples of a ring buffer (oldest at next), with the latest value.
-void tbUi_Plot( tbUi* ui, const char* label, const float* ring, int capacity, int count, int next );
+/// A line graph of count samples of a ring buffer (oldest at next), with the latest value, the
+/// minimum and maximum shown, and the time the samples span (seconds; not shown when <= 0).
+void tbUi_Plot( tbUi* ui, const char* label, const float* ring, int capacity, int count, int next, float span );
+/// A heading that opens and closes the section below it on click; returns *open.
+bool tbUi_Collapsing( tbUi* ui, const char* label, bool* open );
 
 /// Sizes, for layout outside panels.
 float tbUi_LineHeight( const tbUi* ui );

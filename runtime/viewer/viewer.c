@@ -1,6 +1,6 @@
 // Tumble viewer: the window, the main loop hosting a scene, keys and mouse, overlays.
 // SPDX-License-Identifier: MIT
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 
 #include "viewer.h"
 
@@ -11,15 +11,21 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #define TB_MAX_WATCHED 256
 // Real time may outrun the simulation (a slow step, a debugger pause): at most this many steps per
 // frame, the rest of the debt is dropped, so the viewer slows down instead of freezing.
 #define TB_MAX_STEPS_PER_FRAME 4
+// Widths of the stats panel (left) and the controls (right) at UI scale 1, pixels; the camera's
+// automatic fit keeps the scene between them.
+#define TB_STATS_WIDTH 236.0f
+#define TB_CONTROLS_WIDTH 170.0f
 
 // Command line ---------------------------------------------------------------------------------
 
@@ -224,6 +230,7 @@ void tbViewer_Plot( tbViewer* v, const char* name, float value )
 		snprintf( plot->name, sizeof( plot->name ), "%s", name );
 	}
 	plot->values[plot->next] = value;
+	plot->times[plot->next] = tbScene_GetTime( v->scene );
 	plot->next = ( plot->next + 1 ) % TB_VIEWER_PLOT_SAMPLES;
 	plot->count = plot->count < TB_VIEWER_PLOT_SAMPLES ? plot->count + 1 : plot->count;
 	plot->lastFrame = v->frame;
@@ -234,7 +241,7 @@ void tbViewer_Plot( tbViewer* v, const char* name, float value )
 static const char* tbScenePath( const tbViewer* v )
 {
 	const char* path = tbScene_GetPath( v->scene );
-	return path != NULL ? path : v->app->scenePath;
+	return path != NULL ? path : v->startPath;
 }
 
 static void tbWatchFiles( tbViewer* v )
@@ -286,7 +293,7 @@ static void tbLoadScene( tbViewer* v, tbLoadKind kind )
 	v->accumulator = 0.0;
 }
 
-static bool tbKeyProvider( const char* key, void* context )
+static bool tbKeyProvider( const char* key, tbLuaKeyQuery query, void* context )
 {
 	tbViewer* v = context;
 	SDL_Keycode code = SDL_GetKeyFromName( key );
@@ -295,7 +302,27 @@ static bool tbKeyProvider( const char* key, void* context )
 		return false;
 	}
 	SDL_Scancode scancode = SDL_GetScancodeFromKey( code );
-	return scancode > SDL_SCANCODE_UNKNOWN && scancode < SDL_NUM_SCANCODES && v->keyDown[scancode];
+	if ( scancode <= SDL_SCANCODE_UNKNOWN || scancode >= SDL_NUM_SCANCODES )
+	{
+		return false;
+	}
+	const bool* state = query == tbLuaKey_pressed ? v->keyPressed
+											   : ( query == tbLuaKey_released ? v->keyReleased : v->keyDown );
+	return state[scancode];
+}
+
+static float tbUiScale( const tbViewer* v )
+{
+	// The panels take about the same share of the window at any size: scale 1 (12-pixel text) up
+	// to 600 pixels tall, 1.8 at 1080, 3.6 at 2160; and at least the display's density over the
+	// usual 96 dpi, so a small window on a dense screen stays readable. Quarter steps, so resizing
+	// re-bakes the font at a few sizes only.
+	float scale = tbMaxFloat( 1.0f, (float)v->drawableHeight / 600.0f );
+	if ( v->displayDpi >= 120.0f )
+	{
+		scale = tbMaxFloat( scale, v->displayDpi / 96.0f );
+	}
+	return tbMinFloat( floorf( 4.0f * scale ) / 4.0f, 4.0f );
 }
 
 static void tbFitCamera( tbViewer* v )
@@ -311,12 +338,26 @@ static void tbFitCamera( tbViewer* v )
 	tbWorldId world = tbScene_GetWorld( v->scene );
 	if ( tbWorld_IsValid( world ) && tbWorldDraw_GetBounds( world, &lower, &upper ) )
 	{
-		// Frame at least a 6 m wide region: a lone small body should not fill the window.
+		// Bodies above the ground will fall onto it: frame the ground under them too.
+		if ( lower.z > 0.0f && lower.z < 20.0f )
+		{
+			lower.z = 0.0f;
+		}
+		// Frame at least a 3 m wide region: a lone small body should not fill the window.
 		tbVec3 center = tbMulSV( 0.5f, tbAdd( lower, upper ) );
-		tbVec3 minimum = tbMakeVec3( 3.0f, 3.0f, 3.0f );
+		tbVec3 minimum = tbMakeVec3( 1.5f, 1.5f, 1.5f );
 		lower = tbMinVec( lower, tbSub( center, minimum ) );
 		upper = tbMaxVec( upper, tbAdd( center, minimum ) );
-		tbCamera_Fit( &v->camera, lower, upper );
+		// Keep clear of the side panels: the stats on the left, the controls on the right.
+		float left = 0.0f;
+		float right = 1.0f;
+		if ( v->showUi && v->drawableWidth > 0 )
+		{
+			float s = tbUiScale( v );
+			left = tbMinFloat( ( TB_STATS_WIDTH + 16.0f ) * s / (float)v->drawableWidth, 0.4f );
+			right = tbMaxFloat( 1.0f - ( TB_CONTROLS_WIDTH + 16.0f ) * s / (float)v->drawableWidth, 0.6f );
+		}
+		tbCamera_FitRegion( &v->camera, lower, upper, left, right );
 	}
 }
 
@@ -335,6 +376,15 @@ static void tbCheckWorld( tbViewer* v )
 	if ( v->cameraFitted == false && tbWorld_IsValid( world ) )
 	{
 		tbFitCamera( v );
+		if ( v->restoreCamera )
+		{
+			// The view the last run ended with (tbViewer_Run decided it applies to this scene).
+			v->camera.target = v->state.camera.target;
+			v->camera.yaw = v->state.camera.yaw;
+			v->camera.pitch = v->state.camera.pitch;
+			v->camera.distance = v->state.camera.distance;
+			v->restoreCamera = false;
+		}
 		v->cameraFitted = true;
 	}
 }
@@ -357,6 +407,11 @@ static void tbStepScene( tbViewer* v )
 	{
 		tbHistory_Record( v );
 	}
+	// Each press and release is seen by one step's update (tb.input.pressed / released).
+	memset( v->keyPressed, 0, sizeof( v->keyPressed ) );
+	memset( v->keyReleased, 0, sizeof( v->keyReleased ) );
+	v->mousePressed = 0u;
+	v->mouseReleased = 0u;
 }
 
 static void tbSimulate( tbViewer* v, double frameSeconds )
@@ -396,11 +451,82 @@ static void tbSimulate( tbViewer* v, double frameSeconds )
 	}
 }
 
+static bool tbIsFile( const char* path )
+{
+	struct stat st;
+	return path != NULL && stat( path, &st ) == 0 && S_ISREG( st.st_mode );
+}
+
+// Open another scene in this window (picker, dropped file): a fresh world, fitted camera and plots.
+// On failure the running scene stays and the overlay shows why.
+static void tbOpenScene( tbViewer* v, const char* path )
+{
+	char copy[PATH_MAX];
+	snprintf( copy, sizeof( copy ), "%s", path );
+	if ( tbScene_Load( v->scene, copy ) )
+	{
+		tbSetError( v, NULL );
+		v->cameraFitted = false;
+		v->plotCount = 0;
+		v->realTimeFactor = -1.0;
+		char text[160];
+		snprintf( text, sizeof( text ), "opened %.140s", tbBaseName( copy ) );
+		tbSetStatus( v, text );
+		fprintf( stderr, "tumble: %s\n", text );
+		char title[300];
+		snprintf( title, sizeof( title ), "tumble - %.280s", tbBaseName( copy ) );
+		SDL_SetWindowTitle( v->window, title );
+	}
+	else
+	{
+		const char* error = tbScene_GetError( v->scene );
+		tbSetError( v, error != NULL ? error : "unknown error" );
+		fprintf( stderr, "tumble: cannot open %s:\n%s\n", copy, v->errorText != NULL ? v->errorText : "" );
+	}
+	tbWatchFiles( v );
+	v->accumulator = 0.0;
+}
+
+// Write the scene on screen and its view to the state file, for the next `tumble` without a scene.
+static void tbRememberScene( tbViewer* v )
+{
+	const char* path = tbScene_GetPath( v->scene );
+	char resolved[PATH_MAX];
+	if ( tbScene_IsLoaded( v->scene ) == false || path == NULL || realpath( path, resolved ) == NULL )
+	{
+		return;
+	}
+	snprintf( v->state.scene, sizeof( v->state.scene ), "%s", resolved );
+	v->state.hasCamera = true;
+	v->state.camera = v->camera;
+	tbViewerState_Save( &v->state );
+}
+
+// Panels and overlays that take the mouse: the panels unless hidden, the picker and help always.
+static bool tbPanelsShown( const tbViewer* v )
+{
+	return v->showUi || v->picker.open || v->showHelp;
+}
+
+// Simulated seconds per wall second over the last half second or more (-1 until measured).
+static void tbMeasureSpeed( tbViewer* v, double frameSeconds )
+{
+	v->speedWindow[0] += v->stepsThisFrame * (double)v->app->dt;
+	v->speedWindow[1] += frameSeconds;
+	if ( v->speedWindow[1] >= 0.5 )
+	{
+		v->realTimeFactor = v->speedWindow[0] / v->speedWindow[1];
+		v->speedWindow[0] = 0.0;
+		v->speedWindow[1] = 0.0;
+	}
+}
+
 // Keys and mouse ---------------------------------------------------------------------------------
 
 // The F1 overlay: key, what it does. docs/VIEWER.md has the same list.
 static const char* const tb_help[][2] = {
-	{ "Esc", "quit" },
+	{ "Esc", "close help, picker, error" },
+	{ "Ctrl+Q", "quit (or close the window)" },
 	{ "Space, P", "pause / resume" },
 	{ "Period, N", "single step" },
 	{ "R", "reset: rebuild from the file" },
@@ -411,6 +537,7 @@ static const char* const tb_help[][2] = {
 	{ "Left  Right", "rewind, forward (Shift: 1 s)" },
 	{ "1 - 7", "debug layers (see the panel)" },
 	{ "F2", "shadows on / off" },
+	{ "F3", "scene picker (Up Down Enter)" },
 	{ "W A S D Q E", "fly (Shift: faster)" },
 	{ "F", "focus on the selected body" },
 	{ "Home", "reset the camera" },
@@ -451,17 +578,36 @@ static void tbFocusSelected( tbViewer* v )
 	v->camera.pitch = pitch;
 }
 
-static void tbForwardKey( tbViewer* v, SDL_Keycode key )
+// SDL's name of a key in lower case ("left shift", "space"): what scenes see and claim.
+static void tbKeyName( SDL_Keycode key, char* name, size_t size )
 {
-	char name[64];
-	snprintf( name, sizeof( name ), "%s", SDL_GetKeyName( key ) );
-	if ( name[0] == '\0' )
-	{
-		return;
-	}
+	snprintf( name, size, "%s", SDL_GetKeyName( key ) );
 	for ( char* c = name; *c != '\0'; ++c )
 	{
 		*c = (char)tolower( (unsigned char)*c );
+	}
+}
+
+// The scene's `keys` claim this key, so the viewer's own use of it (pause, rewind, fly) gives way.
+// Esc and the F-keys stay the viewer's whatever the scene says.
+static bool tbSceneClaims( const tbViewer* v, SDL_Keycode key )
+{
+	if ( key == SDLK_ESCAPE || ( key >= SDLK_F1 && key <= SDLK_F12 ) || tbScene_IsLoaded( v->scene ) == false )
+	{
+		return false;
+	}
+	char name[64];
+	tbKeyName( key, name, sizeof( name ) );
+	return tbScene_ClaimsKey( v->scene, name );
+}
+
+static void tbForwardKey( tbViewer* v, SDL_Keycode key )
+{
+	char name[64];
+	tbKeyName( key, name, sizeof( name ) );
+	if ( name[0] == '\0' )
+	{
+		return;
 	}
 	if ( tbScene_IsLoaded( v->scene ) && tbScene_IsHalted( v->scene ) == false &&
 		 tbScene_KeyPressed( v->scene, name ) == false )
@@ -475,9 +621,58 @@ static bool tbShiftHeld( const tbViewer* v )
 	return v->keyDown[SDL_SCANCODE_LSHIFT] || v->keyDown[SDL_SCANCODE_RSHIFT];
 }
 
+static bool tbCtrlHeld( const tbViewer* v )
+{
+	return v->keyDown[SDL_SCANCODE_LCTRL] || v->keyDown[SDL_SCANCODE_RCTRL];
+}
+
+// Esc: the topmost open thing closes (help, the picker, the error overlay, then the selection).
+static void tbCloseOverlays( tbViewer* v )
+{
+	if ( v->showHelp )
+	{
+		v->showHelp = false;
+	}
+	else if ( v->picker.open )
+	{
+		v->picker.open = false;
+	}
+	else if ( v->errorText != NULL )
+	{
+		tbSetError( v, NULL );
+	}
+	else
+	{
+		v->selected = tb_nullBodyId;
+	}
+}
+
 static void tbHandleKey( tbViewer* v, const SDL_KeyboardEvent* e )
 {
 	SDL_Keycode key = e->keysym.sym;
+	if ( key == SDLK_q && tbCtrlHeld( v ) )
+	{
+		v->quit = true;
+		return;
+	}
+	// The open picker takes its navigation keys (Up, Down, Enter, ...) before anyone else.
+	const char* chosen = NULL;
+	if ( v->picker.open && tbPicker_Key( &v->picker, key, &chosen ) )
+	{
+		if ( chosen != NULL )
+		{
+			tbOpenScene( v, chosen );
+		}
+		return;
+	}
+	if ( tbSceneClaims( v, key ) )
+	{
+		if ( e->repeat == 0 )
+		{
+			tbForwardKey( v, key );
+		}
+		return;
+	}
 	if ( e->repeat && key != SDLK_PERIOD && key != SDLK_n && key != SDLK_LEFT && key != SDLK_RIGHT &&
 		 key != SDLK_BACKSPACE )
 	{
@@ -486,7 +681,8 @@ static void tbHandleKey( tbViewer* v, const SDL_KeyboardEvent* e )
 	switch ( key )
 	{
 		case SDLK_ESCAPE:
-			v->quit = true;
+			// Esc only ever closes things: a stray press must not lose the session.
+			tbCloseOverlays( v );
 			break;
 		case SDLK_SPACE:
 		case SDLK_p:
@@ -542,6 +738,16 @@ static void tbHandleKey( tbViewer* v, const SDL_KeyboardEvent* e )
 		case SDLK_F2:
 			tbRenderer_SetShadows( v->renderer, !tbRenderer_GetShadows( v->renderer ) );
 			break;
+		case SDLK_F3:
+			if ( v->picker.open )
+			{
+				v->picker.open = false;
+			}
+			else
+			{
+				tbPicker_Open( &v->picker, v->app->scenesDir, tbScenePath( v ) );
+			}
+			break;
 		case SDLK_F12:
 		case SDLK_PRINTSCREEN:
 			tbRequestScreenshot( v );
@@ -577,7 +783,7 @@ static void tbHandleMouseDown( tbViewer* v, const SDL_MouseButtonEvent* e, tbMou
 		return;
 	}
 	v->dragButton = e->button;
-	if ( v->showUi && tbUi_WantsMouse( &v->ui, x * v->pixelRatio, y * v->pixelRatio ) )
+	if ( tbPanelsShown( v ) && tbUi_WantsMouse( &v->ui, x * v->pixelRatio, y * v->pixelRatio ) )
 	{
 		if ( e->button == SDL_BUTTON_LEFT )
 		{
@@ -668,9 +874,22 @@ static void tbUpdateSizes( tbViewer* v )
 {
 	SDL_GetWindowSize( v->window, &v->windowWidth, &v->windowHeight );
 	SDL_GL_GetDrawableSize( v->window, &v->drawableWidth, &v->drawableHeight );
+	// Physical density of the window's display (pixels per inch), 0 when SDL cannot tell.
+	float dpi = 0.0f;
+	int display = SDL_GetWindowDisplayIndex( v->window );
+	if ( display < 0 || SDL_GetDisplayDPI( display, &dpi, NULL, NULL ) != 0 || !( dpi > 0.0f && dpi < 1000.0f ) )
+	{
+		dpi = 0.0f;
+	}
+	v->displayDpi = dpi;
 	v->pixelRatio = v->windowWidth > 0 ? (float)v->drawableWidth / (float)v->windowWidth : 1.0f;
 	v->camera.width = v->drawableWidth;
 	v->camera.height = v->drawableHeight;
+}
+
+static bool tbInRect( const float rect[4], float x, float y )
+{
+	return x >= rect[0] && x < rect[0] + rect[2] && y >= rect[1] && y < rect[1] + rect[3];
 }
 
 static void tbHandleEvents( tbViewer* v, tbMouseFrame* mouse )
@@ -693,6 +912,7 @@ static void tbHandleEvents( tbViewer* v, tbMouseFrame* mouse )
 				if ( e.key.keysym.scancode > SDL_SCANCODE_UNKNOWN && e.key.keysym.scancode < SDL_NUM_SCANCODES )
 				{
 					v->keyDown[e.key.keysym.scancode] = true;
+					v->keyPressed[e.key.keysym.scancode] |= e.key.repeat == 0;
 				}
 				tbHandleKey( v, &e.key );
 				break;
@@ -700,19 +920,40 @@ static void tbHandleEvents( tbViewer* v, tbMouseFrame* mouse )
 				if ( e.key.keysym.scancode > SDL_SCANCODE_UNKNOWN && e.key.keysym.scancode < SDL_NUM_SCANCODES )
 				{
 					v->keyDown[e.key.keysym.scancode] = false;
+					v->keyReleased[e.key.keysym.scancode] = true;
 				}
 				break;
 			case SDL_MOUSEBUTTONDOWN:
 				tbHandleMouseDown( v, &e.button, mouse );
+				if ( v->drag != tbDrag_ui && e.button.button >= SDL_BUTTON_LEFT && e.button.button <= SDL_BUTTON_RIGHT )
+				{
+					v->mouseButtons |= 1u << ( e.button.button - SDL_BUTTON_LEFT );
+					v->mousePressed |= 1u << ( e.button.button - SDL_BUTTON_LEFT );
+				}
 				break;
 			case SDL_MOUSEBUTTONUP:
+				if ( e.button.button >= SDL_BUTTON_LEFT && e.button.button <= SDL_BUTTON_RIGHT &&
+					 ( v->mouseButtons & ( 1u << ( e.button.button - SDL_BUTTON_LEFT ) ) ) )
+				{
+					v->mouseButtons &= ~( 1u << ( e.button.button - SDL_BUTTON_LEFT ) );
+					v->mouseReleased |= 1u << ( e.button.button - SDL_BUTTON_LEFT );
+				}
 				tbHandleMouseUp( v, &e.button, mouse );
 				break;
 			case SDL_MOUSEMOTION:
 				tbHandleMotion( v, &e.motion );
 				break;
 			case SDL_MOUSEWHEEL:
-				if ( v->showUi == false ||
+				if ( v->picker.open )
+				{
+					tbPicker_Scroll( &v->picker, e.wheel.y );
+				}
+				else if ( v->showUi && tbInRect( v->controlsRect, v->mouseX * v->pixelRatio, v->mouseY * v->pixelRatio ) )
+				{
+					// Clamped to the overflow when the panel is next drawn.
+					v->controlsScroll -= 3.0f * tbRenderer_LineHeight( v->ui.scale ) * (float)e.wheel.y;
+				}
+				else if ( tbPanelsShown( v ) == false ||
 					 tbUi_WantsMouse( &v->ui, v->mouseX * v->pixelRatio, v->mouseY * v->pixelRatio ) == false )
 				{
 					tbCamera_Zoom( &v->camera, (float)e.wheel.y );
@@ -722,17 +963,7 @@ static void tbHandleEvents( tbViewer* v, tbMouseFrame* mouse )
 				// Dropping a .lua file on the window opens it.
 				if ( e.drop.file != NULL )
 				{
-					bool ok = tbScene_Load( v->scene, e.drop.file );
-					if ( ok )
-					{
-						tbSetError( v, NULL );
-						tbSetStatus( v, "opened a dropped scene" );
-					}
-					else
-					{
-						tbSetError( v, tbScene_GetError( v->scene ) );
-					}
-					tbWatchFiles( v );
+					tbOpenScene( v, e.drop.file );
 					SDL_free( e.drop.file );
 				}
 				break;
@@ -742,15 +973,21 @@ static void tbHandleEvents( tbViewer* v, tbMouseFrame* mouse )
 	}
 }
 
+// A fly key held and not claimed by the scene (a scene that drives with W A S D keeps the camera).
+static int tbFlyKey( const tbViewer* v, SDL_Scancode code )
+{
+	return v->keyDown[code] && tbSceneClaims( v, SDL_GetKeyFromScancode( code ) ) == false;
+}
+
 static void tbFly( tbViewer* v, double seconds )
 {
-	if ( v->keyDown[SDL_SCANCODE_LCTRL] || v->keyDown[SDL_SCANCODE_RCTRL] )
+	if ( tbCtrlHeld( v ) )
 	{
 		return;
 	}
-	tbVec3 velocity = tbMakeVec3( (float)( v->keyDown[SDL_SCANCODE_D] - v->keyDown[SDL_SCANCODE_A] ),
-								  (float)( v->keyDown[SDL_SCANCODE_W] - v->keyDown[SDL_SCANCODE_S] ),
-								  (float)( v->keyDown[SDL_SCANCODE_E] - v->keyDown[SDL_SCANCODE_Q] ) );
+	tbVec3 velocity = tbMakeVec3( (float)( tbFlyKey( v, SDL_SCANCODE_D ) - tbFlyKey( v, SDL_SCANCODE_A ) ),
+								  (float)( tbFlyKey( v, SDL_SCANCODE_W ) - tbFlyKey( v, SDL_SCANCODE_S ) ),
+								  (float)( tbFlyKey( v, SDL_SCANCODE_E ) - tbFlyKey( v, SDL_SCANCODE_Q ) ) );
 	if ( tbLengthSquared( velocity ) == 0.0f )
 	{
 		return;
@@ -762,26 +999,55 @@ static void tbFly( tbViewer* v, double seconds )
 
 // Overlays ---------------------------------------------------------------------------------------
 
-static float tbUiScale( const tbViewer* v )
+
+// What the scene says it is: its description and the keys it claims, under the header.
+static void tbDrawSceneInfo( tbViewer* v )
 {
-	// stb_easy_font is a 5x7 pixel font: doubled on screens tall enough, integer so strokes stay even.
-	return v->drawableHeight >= 640 ? 2.0f : 1.0f;
+	tbUi* ui = &v->ui;
+	const char* description = tbScene_GetDescription( v->scene );
+	if ( description != NULL )
+	{
+		tbUi_Wrapped( ui, description, tbMakeRgba( 190, 196, 210, 255 ) );
+	}
+	const tbSceneKey* keys = NULL;
+	int count = tbScene_GetKeys( v->scene, &keys );
+	for ( int i = 0; i < count; ++i )
+	{
+		tbUi_Columns( ui, keys[i].names, keys[i].text, tbRenderer_TextWidth( "left, right ", ui->scale ) );
+	}
+	if ( description != NULL || count > 0 )
+	{
+		tbUi_Separator( ui );
+	}
 }
 
 static void tbDrawStats( tbViewer* v, const tbWorldDrawStats* drawStats )
 {
 	tbUi* ui = &v->ui;
 	float s = ui->scale;
-	tbUi_BeginPanel( ui, "", 8.0f * s, 8.0f * s, 236.0f * s );
+	tbUi_BeginPanel( ui, "", 8.0f * s, 8.0f * s, TB_STATS_WIDTH * s );
 	char line[256];
-	snprintf( line, sizeof( line ), "tumble  %s", tbBaseName( tbScene_GetPath( v->scene ) != NULL
-																  ? tbScene_GetPath( v->scene )
-																  : v->app->scenePath ) );
+	const char* title = tbScene_GetTitle( v->scene );
+	snprintf( line, sizeof( line ), "%s  %s", title != NULL ? title : "tumble", tbBaseName( tbScenePath( v ) ) );
 	tbUi_Heading( ui, line );
+	tbDrawSceneInfo( v );
 	tbWorldId world = tbScene_GetWorld( v->scene );
-	snprintf( line, sizeof( line ), "t %.2f s  step %lld  x%.2g%s%s", tbScene_GetTime( v->scene ),
-			  tbScene_GetStepCount( v->scene ), v->speed * ( v->slowMotion ? 0.25 : 1.0 ),
-			  v->slowMotion ? " slow" : "", v->paused ? "  PAUSED" : "" );
+	// The speed shown is the one measured (simulated seconds per wall second); the one asked for
+	// follows only when the steps cannot keep up with it.
+	double asked = v->speed * ( v->slowMotion ? 0.25 : 1.0 );
+	char speed[64];
+	if ( v->paused || v->realTimeFactor < 0.0 || fabs( v->realTimeFactor - asked ) <= 0.05 * asked )
+	{
+		snprintf( speed, sizeof( speed ), "x%.2g", asked );
+	}
+	else
+	{
+		snprintf( speed, sizeof( speed ), "x%.2f (asked x%.2g)", v->realTimeFactor, asked );
+	}
+	bool halted = tbScene_IsLoaded( v->scene ) && tbScene_IsHalted( v->scene );
+	snprintf( line, sizeof( line ), "t %.2f s  step %lld  %s%s%s", tbScene_GetTime( v->scene ),
+			  tbScene_GetStepCount( v->scene ), speed, v->slowMotion ? " slow" : "",
+			  halted ? "  HALTED" : ( v->paused ? "  PAUSED" : "" ) );
 	tbUi_Label( ui, line );
 	if ( v->history.cursor >= 0 )
 	{
@@ -804,6 +1070,104 @@ static void tbDrawStats( tbViewer* v, const tbWorldDrawStats* drawStats )
 	tbUi_EndPanel( ui );
 }
 
+// The selected body: what it is and what it does now, under the stats.
+static void tbDrawInspector( tbViewer* v, float top )
+{
+	tbBodyId body = v->selected;
+	if ( tbBody_IsValid( body ) == false )
+	{
+		return;
+	}
+	tbUi* ui = &v->ui;
+	float s = ui->scale;
+	char line[160];
+	const char* name = tbBody_GetName( body );
+	if ( name != NULL && name[0] != '\0' )
+	{
+		snprintf( line, sizeof( line ), "Selected: %s", name );
+	}
+	else
+	{
+		snprintf( line, sizeof( line ), "Selected: body %d", (int)body.index1 );
+	}
+	tbUi_BeginPanel( ui, line, 8.0f * s, top + 6.0f * s, TB_STATS_WIDTH * s );
+	static const char* const types[] = { "static", "kinematic", "dynamic" };
+	tbBodyType type = tbBody_GetType( body );
+	tbVec3 velocity = tbBody_GetLinearVelocity( body );
+	tbVec3 spin = tbBody_GetAngularVelocity( body );
+	if ( type == tbBody_dynamic )
+	{
+		snprintf( line, sizeof( line ), "%s  mass %.4g kg  %s", types[type], (double)tbBody_GetMass( body ),
+				  tbBody_IsAwake( body ) ? "awake" : "sleeping" );
+	}
+	else
+	{
+		snprintf( line, sizeof( line ), "%s  %s", types[(int)type < 3 ? type : 0],
+				  tbBody_IsAwake( body ) ? "awake" : "sleeping" );
+	}
+	tbUi_Label( ui, line );
+	snprintf( line, sizeof( line ), "v %.2f m/s (%.2f %.2f %.2f)", (double)tbLength( velocity ), (double)velocity.x,
+			  (double)velocity.y, (double)velocity.z );
+	tbUi_Label( ui, line );
+	snprintf( line, sizeof( line ), "w %.2f rad/s", (double)tbLength( spin ) );
+	tbUi_Label( ui, line );
+	tbJointId joints[8];
+	int count = tbBody_GetJoints( body, joints, 8 );
+	snprintf( line, sizeof( line ), "joints %d", count );
+	tbUi_Label( ui, line );
+	for ( int i = 0; i < count && i < 8; ++i )
+	{
+		const char* jointName = tbJoint_GetName( joints[i] );
+		float gap = 0.0f;
+		tbJoint_GetError( joints[i], &gap, NULL );
+		snprintf( line, sizeof( line ), "  %s%s%s%s  gap %.3g m", tbJointTypeName( tbJoint_GetType( joints[i] ) ),
+				  jointName != NULL && jointName[0] != '\0' ? " " : "", jointName != NULL ? jointName : "",
+				  tbJoint_IsBroken( joints[i] ) ? " (broken)" : "", (double)gap );
+		tbUi_ColoredLabel( ui, line, tbMakeRgba( 190, 196, 210, 255 ) );
+	}
+	if ( count > 8 )
+	{
+		snprintf( line, sizeof( line ), "  and %d more", count - 8 );
+		tbUi_ColoredLabel( ui, line, tbMakeRgba( 190, 196, 210, 255 ) );
+	}
+	tbUi_EndPanel( ui );
+}
+
+// The selection's outline (its bounding box) and, while dragging, the spring as a coil from the
+// grab point to the cursor's target.
+static void tbDrawSelection( tbViewer* v )
+{
+	if ( tbBody_IsValid( v->selected ) )
+	{
+		tbAABB box = tbBody_ComputeAABB( v->selected );
+		tbRenderer_WireBox( v->renderer, tbMulSV( 0.5f, tbAdd( box.lowerBound, box.upperBound ) ),
+							tbMulSV( 0.5f, tbSub( box.upperBound, box.lowerBound ) ), tb_quatIdentity,
+							tbMakeRgba( 255, 255, 255, 230 ) );
+	}
+	if ( tbJoint_IsValid( v->mouseJoint ) )
+	{
+		tbVec3 anchor = tbJoint_GetWorldFrameB( v->mouseJoint ).p;
+		tbVec3 d = tbSub( v->dragTarget, anchor );
+		float length = tbLength( d );
+		tbRgba color = tbMakeRgba( 255, 220, 60, 255 );
+		tbVec3 forward, right, up;
+		tbCamera_GetBasis( &v->camera, &forward, &right, &up );
+		tbVec3 side = length > 1.0e-4f ? tbCross( tbMulSV( 1.0f / length, d ), forward ) : tb_vec3_zero;
+		float amplitude = tbClampFloat( 0.06f * length, 0.02f, 0.15f );
+		side = tbLengthSquared( side ) > 1.0e-8f ? tbMulSV( amplitude, tbNormalize( side ) ) : tb_vec3_zero;
+		tbVec3 previous = anchor;
+		for ( int i = 1; i <= 16; ++i )
+		{
+			float t = (float)i / 16.0f;
+			float offset = i == 16 ? 0.0f : ( ( i & 1 ) ? 1.0f : -1.0f );
+			tbVec3 p = tbMulAdd( tbMulAdd( anchor, t, d ), offset, side );
+			tbRenderer_Line( v->renderer, previous, p, color, true );
+			previous = p;
+		}
+		tbRenderer_Point( v->renderer, v->dragTarget, color );
+	}
+}
+
 static int tbPushViewerUi( lua_State* L, void* context )
 {
 	return tbUiLua_Push( L, context );
@@ -813,8 +1177,10 @@ static void tbDrawControls( tbViewer* v )
 {
 	tbUi* ui = &v->ui;
 	float s = ui->scale;
-	float width = 170.0f * s;
-	tbUi_BeginPanel( ui, "Controls", (float)v->drawableWidth - width - 8.0f * s, 8.0f * s, width );
+	float width = TB_CONTROLS_WIDTH * s;
+	// Taller than the window (a scene with many tweaks): the wheel over it scrolls it up.
+	float top = 8.0f * s - v->controlsScroll;
+	tbUi_BeginPanel( ui, "Controls", (float)v->drawableWidth - width - 8.0f * s, top, width );
 	tbUi_Checkbox( ui, "pause (space)", &v->paused );
 	if ( tbUi_Button( ui, "step (.)" ) )
 	{
@@ -872,7 +1238,21 @@ static void tbDrawControls( tbViewer* v )
 			tbUi_ColoredLabel( ui, line, tbMakeRgba( 255, 110, 100, 255 ) );
 		}
 	}
-	tbUi_EndPanel( ui );
+	float bottom = tbUi_EndPanel( ui );
+	float overflow = bottom + v->controlsScroll - ( (float)v->drawableHeight - 8.0f * s );
+	v->controlsScroll = tbClampFloat( v->controlsScroll, 0.0f, tbMaxFloat( overflow, 0.0f ) );
+	if ( overflow > 0.0f && v->controlsScroll < overflow )
+	{
+		// Say that there is more below, at the window's bottom edge.
+		tbRenderer_Rect2D( v->renderer, ui->panelX, (float)v->drawableHeight - tbRenderer_LineHeight( s ) - 6.0f * s,
+						   ui->panelWidth, tbRenderer_LineHeight( s ) + 6.0f * s, tbMakeRgba( 60, 90, 150, 255 ) );
+		tbRenderer_Text2D( v->renderer, ui->panelX + 6.0f * s, (float)v->drawableHeight - tbRenderer_LineHeight( s ) - 3.0f * s,
+						   "more below: scroll the wheel here", s, tbMakeRgba( 232, 234, 240, 255 ) );
+	}
+	v->controlsRect[0] = ui->panelX;
+	v->controlsRect[1] = top;
+	v->controlsRect[2] = ui->panelWidth;
+	v->controlsRect[3] = bottom - top;
 }
 
 static void tbDrawPlots( tbViewer* v, float top )
@@ -891,6 +1271,7 @@ static void tbDrawPlots( tbViewer* v, float top )
 	tbUi_BeginPanel( ui, "Plots", 8.0f * s, top + 6.0f * s, 150.0f * s );
 	float bottomLimit = (float)v->drawableHeight - 8.0f * s;
 	int shown = 0;
+	int hidden = 0;
 	for ( int i = 0; i < v->plotCount; ++i )
 	{
 		tbPlot* p = v->plots + i;
@@ -898,14 +1279,19 @@ static void tbDrawPlots( tbViewer* v, float top )
 		{
 			continue;
 		}
-		// Each plot takes a label and three lines of graph; stop before running off the window, and
-		// say which plot is missing (once per plot).
-		if ( ui->cursorY + 5.0f * tbUi_LineHeight( ui ) < bottomLimit )
+		// Each plot takes a label, three lines of graph and its scale; the ones that would run off
+		// the window are counted on the panel and named once on stderr, not dropped in silence.
+		if ( ui->cursorY + 7.0f * tbUi_LineHeight( ui ) < bottomLimit )
 		{
-			tbUi_Plot( ui, p->name, p->values, TB_VIEWER_PLOT_SAMPLES, p->count, p->next );
+			int last = ( p->next - 1 + TB_VIEWER_PLOT_SAMPLES ) % TB_VIEWER_PLOT_SAMPLES;
+			int first = ( p->next - p->count + TB_VIEWER_PLOT_SAMPLES ) % TB_VIEWER_PLOT_SAMPLES;
+			tbUi_Plot( ui, p->name, p->values, TB_VIEWER_PLOT_SAMPLES, p->count, p->next,
+					   (float)( p->times[last] - p->times[first] ) );
 			shown += 1;
+			continue;
 		}
-		else if ( p->warnedUnfit == false )
+		hidden += 1;
+		if ( p->warnedUnfit == false )
 		{
 			p->warnedUnfit = true;
 			fprintf( stderr,
@@ -913,6 +1299,12 @@ static void tbDrawPlots( tbViewer* v, float top )
 					 "shows it\n",
 					 p->name, shown );
 		}
+	}
+	if ( hidden > 0 )
+	{
+		char line[64];
+		snprintf( line, sizeof( line ), "%d more (a taller window shows them)", hidden );
+		tbUi_ColoredLabel( ui, line, tbMakeRgba( 255, 196, 90, 255 ) );
 	}
 	tbUi_EndPanel( ui );
 }
@@ -965,7 +1357,19 @@ static void tbDrawHelp( tbViewer* v )
 	float s = ui->scale;
 	float width = 258.0f * s;
 	float x = tbMaxFloat( 0.5f * ( (float)v->drawableWidth - width ), 0.0f );
-	tbUi_BeginPanel( ui, "Keys and mouse (F1 closes)", x, 8.0f * s, width );
+	tbUi_BeginPanel( ui, "Keys and mouse (F1 or Esc closes)", x, 8.0f * s, width );
+	const tbSceneKey* keys = NULL;
+	int count = tbScene_GetKeys( v->scene, &keys );
+	for ( int i = 0; i < count; ++i )
+	{
+		tbUi_Columns( ui, keys[i].names, keys[i].text, 90.0f * s );
+	}
+	if ( count > 0 )
+	{
+		tbUi_Wrapped( ui, "The scene's keys above; the viewer's own uses of them give way.",
+					  tbMakeRgba( 150, 156, 170, 255 ) );
+		tbUi_Separator( ui );
+	}
 	for ( size_t i = 0; i < sizeof( tb_help ) / sizeof( tb_help[0] ); ++i )
 	{
 		tbUi_Columns( ui, tb_help[i][0], tb_help[i][1], 90.0f * s );
@@ -1024,23 +1428,32 @@ static void tbFrame( tbViewer* v, double frameSeconds, const tbMouseFrame* mouse
 			tbReportSceneError( v, "ui" );
 		}
 	}
+	tbScriptView_Feed( v );
 	if ( simulate )
 	{
 		tbSimulate( v, frameSeconds );
+		tbMeasureSpeed( v, frameSeconds );
 	}
 	tbCheckWorld( v );
+	// The scene's draw() runs every frame, after the steps, so what it draws matches the bodies.
+	if ( tbScene_IsLoaded( v->scene ) && tbScene_IsHalted( v->scene ) == false )
+	{
+		tbLua_BeginFrameDrawing( tbScene_GetLuaState( v->scene ) );
+		if ( tbScene_Call( v->scene, "draw", NULL, NULL ) == false )
+		{
+			tbReportSceneError( v, "draw" );
+		}
+	}
+	tbScriptView_ApplyCamera( v, v->lockstep ? v->app->dt : frameSeconds );
 
 	tbWorldDrawStats stats;
 	tbWorldId world = tbScene_GetWorld( v->scene );
 	tbWorldDraw_Draw( v->worldDraw, v->renderer, world, v->debugFlags, v->selected, tbCamera_GetEye( &v->camera ),
 					  &stats );
+	v->lastStats = stats;
 	tbWorldDraw_Grid( v->renderer, v->camera.target, 40.0f );
-	if ( tbJoint_IsValid( v->mouseJoint ) )
-	{
-		tbTransform anchor = tbJoint_GetWorldFrameB( v->mouseJoint );
-		tbRenderer_Line( v->renderer, anchor.p, v->dragTarget, tbMakeRgba( 255, 220, 60, 255 ), true );
-		tbRenderer_Point( v->renderer, v->dragTarget, tbMakeRgba( 255, 220, 60, 255 ) );
-	}
+	tbScriptView_Draw( v );
+	tbDrawSelection( v );
 	if ( v->stepsThisFrame > 0 && tbWorld_IsValid( world ) )
 	{
 		tbViewer_Plot( v, "step ms", (float)tbWorld_GetCounters( world ).stepMs );
@@ -1054,8 +1467,17 @@ static void tbFrame( tbViewer* v, double frameSeconds, const tbMouseFrame* mouse
 	if ( v->showUi )
 	{
 		tbDrawStats( v, &stats );
+		tbDrawInspector( v, v->ui.rects[v->ui.rectCount - 1][1] + v->ui.rects[v->ui.rectCount - 1][3] );
 		tbDrawPlots( v, v->ui.rectCount > 0 ? v->ui.rects[v->ui.rectCount - 1][1] + v->ui.rects[v->ui.rectCount - 1][3]
 											 : 0.0f );
+	}
+	if ( v->picker.open )
+	{
+		const char* chosen = tbPicker_Draw( &v->picker, &v->ui, (float)v->drawableWidth, (float)v->drawableHeight );
+		if ( chosen != NULL )
+		{
+			tbOpenScene( v, chosen );
+		}
 	}
 	if ( v->showHelp )
 	{
@@ -1141,7 +1563,7 @@ static bool tbOpenWindow( tbViewer* v, bool hidden )
 		flags |= SDL_WINDOW_HIDDEN;
 	}
 	char title[300];
-	snprintf( title, sizeof( title ), "tumble - %s", tbBaseName( v->app->scenePath ) );
+	snprintf( title, sizeof( title ), "tumble - %s", tbBaseName( v->startPath ) );
 
 	// 4x multisampling for smooth edges where the driver has it; without it otherwise. Scripted runs
 	// skip it: their frames are never looked at, and software rendering pays for every sample
@@ -1220,6 +1642,7 @@ int tbViewer_Run( const tbAppOptions* options )
 	v->app = options;
 	v->settings = s_settings;
 	v->speed = 1.0f;
+	v->realTimeFactor = -1.0;
 	v->history.cursor = -1;
 	v->history.stride = 1;
 	v->debugFlags = v->settings.debugFlags;
@@ -1231,6 +1654,13 @@ int tbViewer_Run( const tbAppOptions* options )
 	bool automated = v->settings.screenshotPath != NULL || v->settings.scriptPath != NULL || v->settings.frames > 0;
 	v->lockstep = automated;
 	tbCamera_Reset( &v->camera );
+	v->startPath = options->scenePath;
+	// `tumble` alone reopens the last scene with its view; a named scene opens as its file says.
+	if ( tbViewerState_Load( &v->state ) && options->sceneDefault && tbIsFile( v->state.scene ) )
+	{
+		v->startPath = v->state.scene;
+		v->restoreCamera = v->state.hasCamera;
+	}
 
 	tbInputScript* script = NULL;
 	if ( v->settings.scriptPath != NULL )
@@ -1307,6 +1737,7 @@ int tbViewer_Run( const tbAppOptions* options )
 		}
 		tbFrame( v, frameSeconds, &mouse, true );
 		v->frameMs = 1000.0 * ( tbNow() - start );
+		v->wallSeconds += v->frameMs / 1000.0;
 		if ( v->settings.frames > 0 && v->frame >= v->settings.frames )
 		{
 			v->quit = true;
@@ -1323,7 +1754,17 @@ int tbViewer_Run( const tbAppOptions* options )
 		tbMouseFrame mouse = { false, false, false };
 		tbFrame( v, 0.0, &mouse, false );
 	}
+	if ( v->settings.frames > 0 )
+	{
+		// What a timed run measured (docs/VIEWER.md records these figures).
+		fprintf( stderr,
+				 "tumble: %d frames in %.2f s (%.2f ms a frame), simulated %.2f s, speed shown x%.2f, max joint "
+				 "error %.4f m\n",
+				 v->frame, v->wallSeconds, 1000.0 * v->wallSeconds / tbMaxInt( v->frame, 1 ),
+				 tbScene_GetTime( v->scene ), v->realTimeFactor, (double)v->lastStats.maxJointError );
+	}
 	status = tbFinalStatus( v, automated );
+	tbRememberScene( v );
 
 cleanup:
 	tbHistory_Clear( &v->history );

@@ -55,6 +55,7 @@ typedef struct tbPlot
 {
 	char name[32];
 	float values[TB_VIEWER_PLOT_SAMPLES]; ///< ring buffer
+	double times[TB_VIEWER_PLOT_SAMPLES]; ///< simulated time of each sample, s
 	int next;							  ///< write position
 	int count;							  ///< valid samples (<= TB_VIEWER_PLOT_SAMPLES)
 	int lastFrame;						  ///< frame of the last sample: user plots not fed for a while disappear
@@ -82,6 +83,54 @@ typedef struct tbHistory
 	size_t bytes;
 } tbHistory;
 
+/// The scene picker (picker.c).
+#define TB_PICKER_MAX 256
+
+typedef struct tbPickerEntry
+{
+	char path[4096]; ///< absolute
+	char name[64];	 ///< file name without .lua
+	char title[96];	 ///< the file's `title = "..."`, else the name
+	int group;		 ///< 0: the current scene's folder, 1: the shipped scenes
+} tbPickerEntry;
+
+typedef struct tbPicker
+{
+	bool open;
+	tbPickerEntry entries[TB_PICKER_MAX];
+	int count;
+	int highlight;	 ///< entry Enter opens
+	int scroll;		 ///< first entry shown
+	int visibleRows; ///< rows that fit the window (last drawn)
+	bool follow;	 ///< scroll to keep the highlight in view (keys), not after the wheel
+} tbPicker;
+
+/// List the scenes of the current scene's folder and of shippedDir (either may be NULL) and open.
+void tbPicker_Open( tbPicker* picker, const char* shippedDir, const char* currentScene );
+/// Navigation keys (Up, Down, Page Up/Down, Home, End, Enter). Returns true when the key was the
+/// picker's; *chosen is the scene Enter opened, else NULL.
+bool tbPicker_Key( tbPicker* picker, SDL_Keycode key, const char** chosen );
+/// Mouse wheel over the list: positive scrolls up.
+void tbPicker_Scroll( tbPicker* picker, int rows );
+/// Draw the list as a panel centred at the top. Returns the path of a clicked scene, else NULL.
+const char* tbPicker_Draw( tbPicker* picker, tbUi* ui, float viewWidth, float viewHeight );
+
+/// What the viewer remembers between runs (state.c): the last scene and the camera it had.
+typedef struct tbViewerState
+{
+	char scene[4096]; ///< absolute path, empty when none
+	bool hasCamera;
+	tbCamera camera; ///< target, yaw, pitch, distance
+} tbViewerState;
+
+/// The state file: $XDG_STATE_HOME/tumble/viewer.state, else ~/.local/state/tumble/viewer.state.
+/// false (and path empty) when neither variable is set.
+bool tbViewerState_Path( char* path, size_t size );
+/// Read the state; false when there is none or it is unreadable (state cleared).
+bool tbViewerState_Load( tbViewerState* state );
+/// Write the state (creating the folders); false with a message on stderr on failure.
+bool tbViewerState_Save( const tbViewerState* state );
+
 /// Everything the viewer keeps between frames.
 typedef struct tbViewer
 {
@@ -93,6 +142,7 @@ typedef struct tbViewer
 	int windowWidth, windowHeight;	   ///< screen points (mouse coordinates)
 	int drawableWidth, drawableHeight; ///< pixels
 	float pixelRatio;				   ///< pixels per point (high-DPI displays)
+	float displayDpi;				   ///< the display's physical density, 0 when unknown
 
 	tbScene* scene;
 	struct tbWatch* watch;
@@ -105,6 +155,12 @@ typedef struct tbViewer
 	unsigned debugFlags;
 	bool showUi;
 	bool showHelp;
+	float controlsScroll;	  ///< pixels the controls panel is scrolled up (when taller than the window)
+	float controlsRect[4];	  ///< where the controls panel was drawn last: x, y, width, height (pixels)
+	tbPicker picker;
+	const char* startPath;	///< the scene opened at start (the one named, or the last one)
+	bool restoreCamera;		///< the first world takes the camera of the state file
+	tbViewerState state;	///< as read at start; written back at exit
 
 	// Simulation control
 	bool paused;
@@ -125,6 +181,10 @@ typedef struct tbViewer
 	int dragButton;
 	float mouseX, mouseY; ///< last position, screen points
 	bool keyDown[SDL_NUM_SCANCODES];
+	bool keyPressed[SDL_NUM_SCANCODES];	 ///< went down since the last step (tb.input.pressed)
+	bool keyReleased[SDL_NUM_SCANCODES]; ///< went up since the last step
+	unsigned mouseButtons;				 ///< held, bit 0 left, 1 middle, 2 right (tb.input)
+	unsigned mousePressed, mouseReleased; ///< since the last step; presses on panels never count
 	tbBodyId selected;	 ///< highlighted body (F focuses on it)
 	tbJointId mouseJoint; ///< drag joint, null when not dragging
 	tbVec3 dragPlanePoint; ///< the target moves in the plane through this point facing the camera
@@ -136,6 +196,10 @@ typedef struct tbViewer
 	double frameMs;
 	double stepMs;	 ///< wall time of the last tbScene_Step (scripts + physics), ms
 	int stepsThisFrame;
+	double realTimeFactor; ///< measured simulated seconds per wall second, -1 until measured
+	double speedWindow[2]; ///< simulated and wall seconds accumulated towards the next measurement
+	double wallSeconds;	   ///< wall time of the frames run so far (the --frames summary)
+	tbWorldDrawStats lastStats; ///< figures of the last frame drawn
 	tbHistory history;
 	tbPlot plots[TB_VIEWER_MAX_PLOTS];
 	int plotCount;
@@ -188,6 +252,12 @@ bool tbOffscreen_WritePng( tbOffscreen* offscreen, const char* path );
 /// The Lua side of the tweak panel (ui_lua.c): pushes the `ui` table for scene.ui(ui). Matches
 /// tbScenePushArgsFcn; context is the tbViewer.
 int tbUiLua_Push( lua_State* L, void* context );
+
+/// The view as scripts drive it (script_view.c): hand the scene the mouse (before the steps), apply
+/// its camera requests, draw its tb.draw shapes (after them).
+void tbScriptView_Feed( tbViewer* viewer );
+void tbScriptView_ApplyCamera( tbViewer* viewer, double seconds );
+void tbScriptView_Draw( tbViewer* viewer );
 
 /// Add a sample to the plot called name (created on first use; at most TB_VIEWER_MAX_PLOTS).
 void tbViewer_Plot( tbViewer* viewer, const char* name, float value );

@@ -436,23 +436,8 @@ tbRgba tbWorldDraw_BodyColor( tbBodyId body, unsigned flags )
 
 static void tbDrawBox( tbRenderer* r, tbAABB box, tbRgba color )
 {
-	tbVec3 lo = box.lowerBound;
-	tbVec3 hi = box.upperBound;
-	tbVec3 c[8];
-	for ( int i = 0; i < 8; ++i )
-	{
-		c[i] = tbMakeVec3( ( i & 1 ) ? hi.x : lo.x, ( i & 2 ) ? hi.y : lo.y, ( i & 4 ) ? hi.z : lo.z );
-	}
-	for ( int i = 0; i < 8; ++i )
-	{
-		for ( int bit = 1; bit < 8; bit <<= 1 )
-		{
-			if ( ( i & bit ) == 0 )
-			{
-				tbRenderer_Line( r, c[i], c[i | bit], color, true );
-			}
-		}
-	}
+	tbRenderer_WireBox( r, tbMulSV( 0.5f, tbAdd( box.lowerBound, box.upperBound ) ),
+						tbMulSV( 0.5f, tbSub( box.upperBound, box.lowerBound ) ), tb_quatIdentity, color );
 }
 
 static void tbDrawFrame( tbRenderer* r, tbTransform frame, float size, int alpha )
@@ -512,6 +497,20 @@ static void tbDrawCone( tbRenderer* r, tbTransform frame, float length, float an
 		}
 		previous = p;
 	}
+}
+
+// A distance joint drawn always as the rod or rope between its anchors (the frames and limits are
+// the debug layer), so a pendulum is not a floating ball. The other joints join bodies that touch
+// at the anchor, where a pin or strut would only cover small bodies (a chain of 1000 cubes turned
+// white with them).
+static void tbDrawJointLink( tbRenderer* r, tbJointId joint )
+{
+	if ( tbJoint_GetType( joint ) != tbJoint_distance || tbJoint_IsBroken( joint ) || tbJoint_IsEnabled( joint ) == false )
+	{
+		return;
+	}
+	tbRenderer_Line( r, tbJoint_GetWorldFrameA( joint ).p, tbJoint_GetWorldFrameB( joint ).p,
+					 tbMakeRgba( 225, 228, 235, 255 ), false );
 }
 
 static void tbDrawJoint( tbRenderer* r, tbJointId joint )
@@ -761,6 +760,10 @@ void tbWorldDraw_Draw( tbWorldDraw* draw, tbRenderer* r, tbWorldId world, unsign
 			if ( flags & tbDebug_joints )
 			{
 				tbDrawJoint( r, joint );
+			}
+			else
+			{
+				tbDrawJointLink( r, joint );
 			}
 		}
 	}

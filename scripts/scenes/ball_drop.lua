@@ -3,6 +3,8 @@
 local build = require "builders"
 
 local scene = {
+	title = "Ball drop",
+	description = "A ball dropped from 5 m bounces a little (restitution 0.3) and comes to rest on the ground.",
 	steps = 300,
 }
 

@@ -6,6 +6,8 @@
 local expect = require "expect"
 
 local scene = {
+	title = "Benchmark: pyramid of 1240 cubes",
+	description = "15 layers of 2 m cubes drop onto each other into a stepped pyramid (Jolt's performance scene). Heavy on purpose.",
 	world = { gravity = { 0, 0, -10 }, iterations = 10, sleep = false },
 	steps = 500,
 }

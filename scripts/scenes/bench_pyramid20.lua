@@ -1,6 +1,8 @@
 -- Benchmark scene `pyramid20` (shared/bench/SCENES.md): a 2D pyramid of 210 unit cubes, mass 1,
 -- rows touching face to face with zero gap. Sleeping off, 10 iterations, friction 0.5, 600 steps.
 local scene = {
+	title = "Benchmark: 2D pyramid of 210 cubes",
+	description = "A flat pyramid of 210 unit cubes, rows touching face to face: friction and stacking under load.",
 	world = { gravity = { 0, 0, -10 }, iterations = 10, sleep = false },
 	steps = 600,
 }

@@ -1,6 +1,8 @@
 -- Benchmark scene `stack20` (shared/bench/SCENES.md): one column of 20 touching unit cubes, mass 1.
 -- Sleeping off, 10 iterations, friction 0.5, 1200 steps. The top cube is named "top".
 local scene = {
+	title = "Benchmark: stack of 20",
+	description = "One column of 20 touching unit cubes that must stand.",
 	world = { gravity = { 0, 0, -10 }, iterations = 10, sleep = false },
 	steps = 1200,
 }

@@ -4,6 +4,8 @@ local build = require "builders"
 local expect = require "expect"
 
 local scene = {
+	title = "Offset box stack",
+	description = "Five unit boxes, each shifted 7.5 cm from the one below, dropped onto one another: warm starting keeps the stack standing.",
 	world = { gravity = { 0, 0, -10 } },
 	steps = 600,
 }

@@ -7,6 +7,8 @@ local expect = require "expect"
 local EDGE = 2.4
 
 local scene = {
+	title = "Five falling cubes",
+	description = "Five 2.4 m cubes drop through 0.6 m gaps onto one another; the stack must stand.",
 	world = { gravity = { 0, 0, -10 }, solver = "baumgarte", baumgarte = 0.2, iterations = 25 },
 	steps = 900,
 }

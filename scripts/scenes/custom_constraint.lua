@@ -7,6 +7,8 @@ local build = require "builders"
 local expect = require "expect"
 
 local scene = {
+	title = "A constraint written in Lua",
+	description = "A ball-and-socket joint whose Jacobian rows come from a Lua function: the solver treats them like its own.",
 	world = { gravity = { 0, 0, -10 } },
 	steps = 300,
 }

@@ -10,6 +10,8 @@ local SPEED, TILT = 3, math.rad(30)
 local CENTER = { 0, 0, 3 }
 
 local scene = {
+	title = "Constant-velocity joint",
+	description = "A driven shaft turns a second shaft tilted 30 degrees up through a cone joint with its twist locked: the output turns at the input speed all the way round.",
 	world = { gravity = { 0, 0, -10 } },
 	steps = 300,
 }

@@ -8,6 +8,8 @@ local expect = require "expect"
 local LINKS, SPACING = 5, 1.0
 
 local scene = {
+	title = "Five-link chain",
+	description = "Five boxes hang from a fixed point on rigid rods and are released sideways: the chain whips down and swings without stretching.",
 	world = { gravity = { 0, 0, -10 } },
 	steps = 600,
 }

@@ -9,6 +9,9 @@ local RADIUS = 0.5
 local COUNT = 20
 
 local scene = {
+	title = "Funnel",
+	description = "20 balls poured into a funnel of four tilted slabs settle into a heap: none sinks through or escapes.",
+	camera = { eye = { 3, -8, 14 }, target = { 0, 0, 3 } },
 	world = { gravity = { 0, 0, -10 } },
 	steps = 600,
 }

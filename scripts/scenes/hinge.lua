@@ -10,6 +10,9 @@ local expect = require "expect"
 local LIMIT, SERVO, SPEED = 0.6, 0.8, 3
 
 local scene = {
+	title = "Hinges: limit, servo, motor",
+	description = "A paddle falls onto its hinge limit, a servo holds an arm against gravity, and a motor spins a wheel at 3 rad/s.",
+	keys = { { "space", "flip the servo's target angle" } },
 	world = { gravity = { 0, 0, -10 } },
 	steps = 360,
 }

@@ -8,6 +8,8 @@ local expect = require "expect"
 local EDGE = 2.4
 
 local scene = {
+	title = "Intersecting stack",
+	description = "Five cubes start deep inside one another and the ground; the split solver pushes them apart without making them fly.",
 	-- Sleep off: bodies at rest but still overlapping must keep being pushed apart.
 	world = { gravity = { 0, 0, -10 }, solver = "split", sleep = false },
 	steps = 300,

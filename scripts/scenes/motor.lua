@@ -10,6 +10,8 @@ local WHEEL_MASS, WHEEL_EDGE = 50, 2
 local WHEEL_INERTIA = WHEEL_MASS * (WHEEL_EDGE ^ 2 + WHEEL_EDGE ^ 2) / 12 -- about z, kg m^2
 
 local scene = {
+	title = "Rotary motors",
+	description = "A 100 kg beam driven about the vertical at 2 rad/s, and a flywheel spun up by a motor limited to 10 N m.",
 	world = { gravity = { 0, 0, -10 } },
 	steps = 300,
 }

@@ -8,6 +8,8 @@ local expect = require "expect"
 local SPEED = 1.5
 
 local scene = {
+	title = "Motor-driven chain",
+	description = "Eight boxes on hinges hang from a motor that turns the first link; the rest of the chain is dragged round over the top.",
 	world = { gravity = { 0, 0, -10 } },
 	steps = 480,
 }

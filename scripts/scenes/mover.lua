@@ -8,6 +8,8 @@ local movers = require "movers"
 local expect = require "expect"
 
 local scene = {
+	title = "Movers",
+	description = "Kinematic platforms driven by scripts: one follows a path back and forth, one is moved by velocity; bodies resting on them ride along.",
 	world = { gravity = { 0, 0, -10 } },
 	steps = 780, -- 13 s: one round trip of each platform
 }

@@ -10,6 +10,8 @@ local expect = require "expect"
 local SLOPE = math.rad(20)
 
 local scene = {
+	title = "Orientation locks",
+	description = "A box whose rotation is locked slides down a slope without tipping; beside it two boxes welded into an L fall as one.",
 	world = { gravity = { 0, 0, -10 } },
 	steps = 240,
 }

@@ -8,6 +8,9 @@ local L, G, ANGLE = 2.0, 10.0, 0.1 -- rod length (m), gravity (m/s^2), release a
 local PIVOT = { 0, 0, 4 }
 
 local scene = {
+	title = "Pendulum",
+	description = "A ball on a rigid rod swings with the period of the ideal pendulum, T = 2 pi sqrt(L / g).",
+	camera = { eye = { 0.8, -2.2, 3.1 }, target = { 0.12, 0, 2.95 } },
 	world = { gravity = { 0, 0, -G } },
 	steps = 720, -- 12 s: four periods
 }

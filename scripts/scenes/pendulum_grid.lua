@@ -9,6 +9,8 @@ local N, RADIUS, SPACING, ROD = 5, 0.5, 1.02, 2
 local TOP = 3 -- height of the ball centres, m
 
 local scene = {
+	title = "Pendulum grid",
+	description = "25 balls, each on its own rod, hang side by side like a bed; a crate dropped on top is held up by their contacts.",
 	world = { gravity = { 0, 0, -10 } },
 	steps = 300,
 }

@@ -10,6 +10,9 @@ local ANGLE = 0.15                 -- release angle, rad
 local TOP, SPACING, RADIUS = 3, 0.12, 0.05
 
 local scene = {
+	title = "Pendulum wave",
+	description = "50 pendulums whose lengths make them swing 30 to 79 times a minute drift out of phase into travelling waves.",
+	camera = { eye = { 2.4, -3.2, 2.9 }, target = { 0.2, -0.3, 2.45 } },
 	world = { gravity = { 0, 0, -G } },
 	steps = 600, -- 10 s
 }

@@ -3,6 +3,8 @@
 local build = require "builders"
 
 local scene = {
+	title = "Pyramid of 36 boxes",
+	description = "A pyramid of 36 unit boxes: a classic test of stacking, friction and warm starting.",
 	steps = 600,
 }
 

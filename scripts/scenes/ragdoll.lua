@@ -6,6 +6,9 @@ local ragdolls = require "ragdolls"
 local expect = require "expect"
 
 local scene = {
+	title = "Ragdoll",
+	description = "An 11-capsule ragdoll dropped across a low wall folds over it; its cone joints keep the limbs on and within their limits.",
+	camera = { eye = { -2.5, -4, 2.2 }, target = { 0.3, 0, 0.8 } },
 	world = { gravity = { 0, 0, -10 } },
 	steps = 480,
 }

@@ -12,6 +12,9 @@ local SEGMENTS, RADIUS, SPEED = 16, 1.0, 2.0
 local CENTER = { 0, 0, RADIUS + 0.1 }
 
 local scene = {
+	title = "Self-driving wheel",
+	description = "A motor inside a wheel of welded planks swings a heavy pendulum back; its weight rolls the wheel forward.",
+	keys = { { "left, right", "slow down, speed up the motor" } },
 	world = { gravity = { 0, 0, -10 } },
 	steps = 300,
 }

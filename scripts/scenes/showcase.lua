@@ -15,6 +15,10 @@ local movers = require "movers"
 local expect = require "expect"
 
 local scene = {
+	title = "Showcase",
+	description = "A bit of everything on one ground: hinges, a CV joint, a 100 m/s collision, motors, a mover, the slider cannon, a pile, a chain, stacks, a ragdoll and a self-driving wheel.",
+	camera = { eye = { -3, -28, 19 }, target = { -3, 3, 2 } },
+	keys = { { "b", "drop a ball on the pile" }, { "c", "fire the cannon again" }, { "l", "launch the 100 m/s pair again" }, { "j, k", "slow down, speed up the wheel" } },
 	world = { gravity = { 0, 0, -10 }, sleep = true },
 	steps = 600,
 }

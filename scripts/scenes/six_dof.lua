@@ -7,6 +7,8 @@ local build = require "builders"
 local expect = require "expect"
 
 local scene = {
+	title = "Configurable 6-DOF joint",
+	description = "Every axis free, limited or fixed: a limited slider, a limited swing, a puck gliding in its plane.",
 	world = { gravity = { 0, 0, -10 } },
 	steps = 180,
 }

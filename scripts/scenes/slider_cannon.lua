@@ -16,6 +16,9 @@ local BREAK_FORCE = 400             -- N: well above the 170 N of the launch, we
 local ORIGIN = { -6, 0, 1 }
 
 local scene = {
+	title = "Slider cannon",
+	description = "A slider motor throws a projectile held by a breakable weld; the weld breaks and the projectile flies off on a ballistic arc.",
+	keys = { { "space", "reload and fire again" } },
 	world = { gravity = { 0, 0, -10 } },
 	steps = 180,
 }

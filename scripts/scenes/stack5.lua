@@ -3,6 +3,8 @@
 local build = require "builders"
 
 local scene = {
+	title = "Stack of five",
+	description = "Five unit cubes stacked on the ground: a good solver keeps them standing and asleep.",
 	world = { gravity = { 0, 0, -10 } },
 	steps = 300,
 }

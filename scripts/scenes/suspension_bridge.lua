@@ -8,6 +8,8 @@ local PLANKS, PLANK, GAP, ROPE = 12, 0.9, 0.1, 0.12 -- count, plank length (m), 
 local WIDTH, HEIGHT = 2, 4
 
 local scene = {
+	title = "Suspension bridge",
+	description = "Twelve planks tied by ropes between two towers sag into a curve; three crates dropped on it are held up.",
 	world = { gravity = { 0, 0, -10 } },
 	steps = 480,
 }

@@ -6,6 +6,9 @@ local build = require "builders"
 local expect = require "expect"
 
 local scene = {
+	title = "100 m/s collision",
+	description = "A sphere and a spinning diamond meet at 100 m/s each; continuous collision makes them bounce instead of passing through.",
+	camera = { eye = { -16, -4, 4.2 }, target = { -5, 0, 3 } },
 	world = { gravity = { 0, 0, -10 }, continuous = true },
 	steps = 60,
 }

@@ -5,10 +5,12 @@
 local expect = require "expect"
 
 local scene = {
+	title = "Terrain",
+	description = "Balls, boxes and a capsule tumble down a bumpy valley made of one triangle mesh and gather in the basin.",
 	world = { gravity = { 0, 0, -10 } },
 	steps = 600,
 	-- Look down the valley from above its upper end (the fitted view would be side-on to a wall).
-	camera = { eye = { -26, -20, 26 }, target = { 2, 0, 4 } },
+	camera = { eye = { -16, -9, 17 }, target = { -9, -0.5, 11 } },
 }
 
 local X0, X1, Y0, Y1 = -15, 15, -8, 8 -- extent, m

@@ -104,6 +104,21 @@ check "camera with eye = target: the message names the field" contains "$SCRATCH
 	"the scene's field 'camera' must be { eye = {x, y, z}, target = {x, y, z} }"
 printf 'return { camera = { eye = { 5, -9, 4 }, target = { 0, 0, 1 } }, setup = function(world) end }\n' >"$SCRATCH/goodcam.lua"
 check "a valid camera field loads" expect_status 0 "$TUMBLE" --headless "$SCRATCH/goodcam.lua" --steps 1
+# What a scene says it is (title, description, keys): checked at load, headless too.
+printf 'return { title = 5, setup = function(world) end }\n' >"$SCRATCH/badtitle.lua"
+check "a title that is not a string: exit 1" expect_status 1 "$TUMBLE" --headless "$SCRATCH/badtitle.lua" --steps 1
+check "a title that is not a string: message" contains "$SCRATCH/err" \
+	"badtitle.lua: the scene's field 'title' must be a string, got a number"
+printf 'return { keys = { { "space" } }, setup = function(world) end }\n' >"$SCRATCH/badkeys.lua"
+check "a keys entry without its text: exit 1" expect_status 1 "$TUMBLE" --headless "$SCRATCH/badkeys.lua" --steps 1
+check "a keys entry without its text: message" contains "$SCRATCH/err" \
+	"the scene's field 'keys' must be a list of { \"key, key\", \"what they do\" } pairs (at most 63 and 95 characters); entry 1 is not"
+printf 'return { keys = { { "space, f1", "jump" } }, setup = function(world) end }\n' >"$SCRATCH/claimf1.lua"
+check "claiming an F-key: exit 1" expect_status 1 "$TUMBLE" --headless "$SCRATCH/claimf1.lua" --steps 1
+check "claiming an F-key: message" contains "$SCRATCH/err" \
+	"claimf1.lua: the scene's field 'keys' claims 'f1', which the viewer keeps (Esc and the F-keys)"
+printf 'return { title = "Jump", description = "A box.", keys = { { "space, w", "jump" } }, setup = function(world) end }\n' >"$SCRATCH/goodkeys.lua"
+check "a scene with a title, a description and keys loads" expect_status 0 "$TUMBLE" --headless "$SCRATCH/goodkeys.lua" --steps 1
 # A failing finish() still gets its report, with the failure in it, and exit status 1.
 cat >"$SCRATCH/finish_fails.lua" <<'LUA'
 return {

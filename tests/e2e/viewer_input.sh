@@ -20,7 +20,8 @@ local tb = require "tumble"
 local scene = { speed = 2, kicks = 0 }
 function scene.setup(world)
 	world:add_box{ size = { 30, 30, 1 }, pos = { 0, 0, -0.5 }, static = true }
-	-- A 2 m box at the origin: the camera is fitted to it, so it sits under the window's centre.
+	-- A 2 m box at the origin: the camera is fitted to it, so it sits in the middle of the view
+	-- between the panels: x 0.541 of the window (docs/VIEWER.md, the automatic fit).
 	scene.box = world:add_box{ name = "box", size = { 2, 2, 2 }, pos = { 0, 0, 1 } }
 end
 function scene.update(world, dt, t)
@@ -51,11 +52,11 @@ write_version "$SCRATCH/v2.lua" v2
 # Controls panel spans x 622..792; the scene's first widget (the kick button) is the row at
 # y 252..266 and the slider the row at y 268..282, track x 628..723 (below the seven debug layers).
 {
-	echo "10 mousedown left 0.5 0.5"
+	echo "10 mousedown left 0.541 0.5"
 	for f in $( seq 11 40 ); do
-		echo "$f mousemove 0.5 $( awk -v f="$f" 'BEGIN { printf "%.4f", 0.5 - 0.25 * (f - 10) / 30 }' )"
+		echo "$f mousemove 0.541 $( awk -v f="$f" 'BEGIN { printf "%.4f", 0.5 - 0.45 * (f - 10) / 30 }' )"
 	done
-	echo "70 mouseup left 0.5 0.25"
+	echo "70 mouseup left 0.541 0.05"
 	echo "80 key space"
 	# Rewind five recorded steps while paused (one snapshot per step at this size).
 	for i in 1 2 3 4 5; do echo "90 key left"; done
@@ -78,8 +79,8 @@ write_version "$SCRATCH/v2.lua" v2
 	done
 	echo "171 mouseup left 0.89 0.6111"
 	echo "175 keydown left shift"
-	echo "176 mousedown left 0.5 0.5"
-	echo "177 mouseup left 0.5 0.5"
+	echo "176 mousedown left 0.541 0.5"
+	echo "177 mouseup left 0.541 0.5"
 	echo "178 keyup left shift"
 	echo "185 key t"
 	echo "195 key t"
@@ -95,8 +96,8 @@ write_version "$SCRATCH/v2.lua" v2
 	echo "240 mouseup middle 0.3 0.39"
 	echo "245 keydown w"
 	echo "255 keyup w"
-	echo "258 mousedown left 0.5 0.5"
-	echo "259 mouseup left 0.5 0.5"
+	echo "258 mousedown left 0.541 0.5"
+	echo "259 mouseup left 0.541 0.5"
 	echo "260 key f"
 	echo "262 key home"
 	echo "265 key f5"

@@ -31,12 +31,14 @@ done
 
 png_json moved diff "$SCRATCH/step0.png" "$SCRATCH/step120.png"
 png_json corners diff "$SCRATCH/step0.png" "$SCRATCH/step120.png" --region 0 0 0.15 0.3
-# The camera is fitted once, to the scene as built, so the frames differ only where bodies moved:
-# a small share of the image, inside the scene's footprint, none in the empty sky corner.
+# The camera is placed once, from the scene as built (its authored view), so the frames differ
+# only where bodies moved: a small share of the image, inside the scene's footprint, none in the
+# empty sky corner. The view spans the whole ground, so the wheel crossing the back comes near the
+# sides, but a camera that moved would change the outermost columns too.
 check "step 0 and step 120 differ where bodies moved" json_check "$SCRATCH/moved.json" '
 assert 0.002 < r["changed_fraction"] < 0.25, "changed %.4f" % r["changed_fraction"]
 x0, y0, x1, y1 = r["changed_box"]
-assert x0 > 0.1 and x1 < 0.9, "change box %r reaches the sides" % r["changed_box"]'
+assert x0 > 0.03 and x1 < 0.97, "change box %r reaches the sides" % r["changed_box"]'
 check "the sky corner did not change" json_check "$SCRATCH/corners.json" '
 assert r["changed_fraction"] == 0.0, "changed %.4f" % r["changed_fraction"]'
 

@@ -97,6 +97,15 @@ def is_red(r, g, b):
     return r >= 110 and g <= 60 and b <= 60 and r - g >= 80
 
 
+def bodies(image, region):
+    coloured = set()
+    for x, y, r, g, b in pixels(image, region):
+        if not is_red(r, g, b) and max(r, g, b) - min(r, g, b) > 30:
+            coloured.add((x, y))
+    return sum(1 for x, y in coloured
+               if (x - 2, y) in coloured and (x + 2, y) in coloured and (x, y - 2) in coloured and (x, y + 2) in coloured)
+
+
 def stats(image, region):
     colours = set()
     total = background = red = saturated = 0
@@ -119,6 +128,10 @@ def stats(image, region):
         "red_fraction": red / max(total, 1),
         # Dynamic bodies have palette colours; ground, grid, sky and panels are greys.
         "saturated_fraction": saturated / max(total, 1),
+        # Pixels of a body's colour, shaded or not (channels more than 30 apart), inside a patch of
+        # them (the pixels 2 px left, right, above and below are too): bodies, not the thin grid
+        # axes or text. Ground, sky, shadows and panels are greys and never count.
+        "body_fraction": bodies(image, region) / max(total, 1),
     }
 
 

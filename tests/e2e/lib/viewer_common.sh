@@ -40,6 +40,9 @@ start_xvfb()
 	export SDL_VIDEODRIVER=x11
 	export LIBGL_ALWAYS_SOFTWARE=1
 	export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"
+	# The viewer remembers its last scene and view under XDG_STATE_HOME: the tests' own, never the
+	# user's.
+	export XDG_STATE_HOME="$SCRATCH/state"
 }
 
 # viewer WANT_STATUS ARGS...: runs the viewer in an 800x450 window (UI scale 1, fast on llvmpipe).
