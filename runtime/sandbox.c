@@ -34,7 +34,7 @@ typedef struct tbSandboxAccount
 	long counted;	 ///< instructions and charges in this host step
 	double seconds;	 ///< thread CPU seconds of the finished limited calls of this host step
 	bool tripped;	 ///< a limit ran out: every instruction of the script raises until the next host step
-	char reason[160]; ///< what ran out, repeated by every later error
+	char reason[256]; ///< what ran out, repeated by every later error
 	size_t memory;	 ///< bytes of Lua memory the script's code allocated and the collector has not freed
 	size_t physics;	 ///< bytes of the bodies and joints it made that still exist, as of the last count
 } tbSandboxAccount;
@@ -260,6 +260,9 @@ void tbSandbox_GetOwnerMemory( lua_State* L, int owner, size_t* lua, size_t* phy
 
 // A body or joint made by the running script (at the stack top) joins its account; past the cap it
 // is destroyed again and the constructor raises, naming what the account holds.
+static void tbSetReason( tbSandboxAccount* a, const char* reason );
+static int tbTrip( lua_State* L, tbSandboxState* s, int level );
+
 static void tbChargeObject( lua_State* L, const char* fn )
 {
 	tbSandboxState* s = tbGetState( L );
@@ -296,11 +299,17 @@ static void tbChargeObject( lua_State* L, const char* fn )
 	lua_pushvalue( L, -2 );
 	lua_call( L, 1, 0 );
 	tbCountPhysics( s );
-	luaL_error( L,
-				"%s: not enough memory: the %zu bytes of this %s would take the script past its memory cap of %zu MiB "
-				"(it holds %.1f MiB of Lua memory and %.1f MiB of bodies and joints)",
-				fn, bytes, o.isJoint ? "joint" : "body", s->limit >> 20, (double)a->memory / 1048576.0,
-				(double)a->physics / 1048576.0 );
+	// The script is stopped, not just refused: like a spent budget, the error trips its account, so a
+	// pcall around the call cannot carry on making bodies (lua_pushfstring knows neither %zu nor a
+	// precision, hence snprintf).
+	char message[sizeof( a->reason )];
+	snprintf( message, sizeof( message ),
+			  "%s: not enough memory: the %zu bytes of this %s would take the script past its memory cap of %zu MiB "
+			  "(it holds %.1f MiB of Lua memory and %.1f MiB of bodies and joints)",
+			  fn, bytes, o.isJoint ? "joint" : "body", s->limit >> 20, (double)a->memory / 1048576.0,
+			  (double)a->physics / 1048576.0 );
+	tbSetReason( a, message );
+	tbTrip( L, s, 1 );
 }
 
 static tbSandboxAccount* tbCurrentAccount( tbSandboxState* s )
