@@ -38,11 +38,6 @@ typedef struct tbBodyLanes
 #include "body_lanes.h"
 #endif
 
-static bool tbIsDiagonal( tbMat3 m )
-{
-	return m.cx.y == 0.0f && m.cx.z == 0.0f && m.cy.x == 0.0f && m.cy.z == 0.0f && m.cz.x == 0.0f && m.cz.y == 0.0f;
-}
-
 bool tbPackBodyLanes( tbStepContext* ctx )
 {
 	int groupCount = tbBlockCount( ctx->bodyCount, TB_GROUP_LANES );

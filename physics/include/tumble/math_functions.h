@@ -398,12 +398,17 @@ TB_INLINE tbMat3 tbInvert( tbMat3 m )
 /// Solve m * x = b for x (Cramer's rule); zero if singular.
 TB_INLINE tbVec3 tbSolve3( tbMat3 m, tbVec3 b ) { return tbMulMV( tbInvert( m ), b ); }
 
+/// True when m has no off-diagonal entries (a primitive shape's inertia about its centre).
+TB_INLINE bool tbIsDiagonal( tbMat3 m )
+{
+	return m.cx.y == 0.0f && m.cx.z == 0.0f && m.cy.x == 0.0f && m.cy.z == 0.0f && m.cz.x == 0.0f && m.cz.y == 0.0f;
+}
+
 /// True when m is s * identity (the inertia of a sphere, a cube or a regular solid): such a tensor
 /// is the same in every frame and has no gyroscopic torque.
 TB_INLINE bool tbIsScaledIdentity( tbMat3 m )
 {
-	return m.cx.y == 0.0f && m.cx.z == 0.0f && m.cy.x == 0.0f && m.cy.z == 0.0f && m.cz.x == 0.0f && m.cz.y == 0.0f &&
-		   m.cx.x == m.cy.y && m.cx.x == m.cz.z;
+	return tbIsDiagonal( m ) && m.cx.x == m.cy.y && m.cx.x == m.cz.z;
 }
 
 /// R * I * R^T: a body-frame inertia (or inverse inertia) expressed in world frame. R s 1 R^T = s 1
@@ -416,8 +421,7 @@ TB_INLINE tbMat3 tbRotateInertia( tbQuat q, tbMat3 localInertia )
 		return localInertia;
 	}
 	tbMat3 r = tbMakeMatFromQuat( q );
-	if ( localInertia.cx.y == 0.0f && localInertia.cx.z == 0.0f && localInertia.cy.x == 0.0f &&
-		 localInertia.cy.z == 0.0f && localInertia.cz.x == 0.0f && localInertia.cz.y == 0.0f )
+	if ( tbIsDiagonal( localInertia ) )
 	{
 		// Diagonal D (every primitive shape about its centre): entry (i, j) of R D R^T is
 		// sum_k (d_k R_ik) R_jk. The six entries on and above the diagonal are summed as tbMulMM
