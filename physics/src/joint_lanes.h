@@ -42,6 +42,22 @@ typedef struct tbL
 	tbV3 vA, wA, vB, wB;
 } tbL;
 
+#define tbLI TB_NAME( LI )
+
+// A side's world inverse inertia, xx xy xz yy yz zz, one body per lane. Isotropic when every lane
+// of the group half has s 1 on both sides (cubes, spheres, read-only sides): then only m[0] is
+// loaded and I^-1 v is s v, which is MulSym's value with its zero products dropped.
+typedef struct tbLI
+{
+	TB_VF m[6];
+	bool isotropic;
+} tbLI;
+
+TB_FN tbV3 TB_NAME( MulI )( const tbLI* I, tbV3 v )
+{
+	return I->isotropic ? TB_NAME( Scale )( I->m[0], v ) : TB_NAME( MulSym )( I->m, v );
+}
+
 TB_FN void TB_NAME( GatherVelocities )( tbJointLanes* g, int lane0, tbL* m )
 {
 	TB_NAME( LoadBodyVelocities )( g->readA + lane0, &m->vA, &m->wA );
@@ -196,6 +212,11 @@ TB_FN void TB_NAME( Refresh )( const tbStepContext* ctx, tbJointLanes* g, int la
 		TB_NAME( Store )( g->invIA[k] + lane0, iA[k] );
 		TB_NAME( Store )( g->invIB[k] + lane0, iB[k] );
 	}
+	TB_VF zeroI = TB_NAME( Splat )( 0.0f );
+	TB_VI offDiagonal = ( iA[1] != zeroI ) | ( iA[2] != zeroI ) | ( iA[4] != zeroI ) | ( iB[1] != zeroI ) |
+						( iB[2] != zeroI ) | ( iB[4] != zeroI );
+	TB_VI unequal = ( iA[0] != iA[3] ) | ( iA[0] != iA[5] ) | ( iB[0] != iB[3] ) | ( iB[0] != iB[5] );
+	g->isotropic[lane0 / TB_W] = TB_ANY( offDiagonal | unequal ) == false;
 
 	// Point block: K = (mA + mB) E + [rA]^T IA^-1 [rA] + [rB]^T IB^-1 [rB] (tbAddAngularMass), in
 	// float: the lanes take only joints whose K is well conditioned (joint_wide.c).
@@ -280,31 +301,34 @@ TB_FN void TB_NAME( Refresh )( const tbStepContext* ctx, tbJointLanes* g, int la
 	}
 }
 
-TB_FN void TB_NAME( LoadInertia )( tbJointLanes* g, int lane0, TB_VF* iA, TB_VF* iB )
+TB_FN void TB_NAME( LoadInertia )( tbJointLanes* g, int lane0, tbLI* iA, tbLI* iB )
 {
-	for ( int k = 0; k < 6; ++k )
+	bool isotropic = g->isotropic[lane0 / TB_W];
+	iA->isotropic = isotropic;
+	iB->isotropic = isotropic;
+	for ( int k = 0; k < ( isotropic ? 1 : 6 ); ++k )
 	{
-		iA[k] = TB_NAME( Load )( g->invIA[k] + lane0 );
-		iB[k] = TB_NAME( Load )( g->invIB[k] + lane0 );
+		iA->m[k] = TB_NAME( Load )( g->invIA[k] + lane0 );
+		iB->m[k] = TB_NAME( Load )( g->invIB[k] + lane0 );
 	}
 }
 
 // P at the anchors: vA -= mA P, wA -= IA^-1 (rA x P), and the opposite on B.
-TB_FN void TB_NAME( ApplyPoint )( tbJointLanes* g, int lane0, const TB_VF* iA, const TB_VF* iB, tbV3 P, tbL* m )
+TB_FN void TB_NAME( ApplyPoint )( tbJointLanes* g, int lane0, const tbLI* iA, const tbLI* iB, tbV3 P, tbL* m )
 {
 	tbV3 rA = TB_NAME( Load3 )( g->rA, lane0 );
 	tbV3 rB = TB_NAME( Load3 )( g->rB, lane0 );
 	TB_VF mA = TB_NAME( Load )( g->mA + lane0 ), mB = TB_NAME( Load )( g->mB + lane0 );
 	m->vA = TB_NAME( Sub )( m->vA, TB_NAME( Scale )( mA, P ) );
-	m->wA = TB_NAME( Sub )( m->wA, TB_NAME( MulSym )( iA, TB_NAME( Cross )( rA, P ) ) );
+	m->wA = TB_NAME( Sub )( m->wA, TB_NAME( MulI )( iA, TB_NAME( Cross )( rA, P ) ) );
 	m->vB = TB_NAME( Add )( m->vB, TB_NAME( Scale )( mB, P ) );
-	m->wB = TB_NAME( Add )( m->wB, TB_NAME( MulSym )( iB, TB_NAME( Cross )( rB, P ) ) );
+	m->wB = TB_NAME( Add )( m->wB, TB_NAME( MulI )( iB, TB_NAME( Cross )( rB, P ) ) );
 }
 
-TB_FN void TB_NAME( ApplyAngular )( const TB_VF* iA, const TB_VF* iB, tbV3 L, tbL* m )
+TB_FN void TB_NAME( ApplyAngular )( const tbLI* iA, const tbLI* iB, tbV3 L, tbL* m )
 {
-	m->wA = TB_NAME( Sub )( m->wA, TB_NAME( MulSym )( iA, L ) );
-	m->wB = TB_NAME( Add )( m->wB, TB_NAME( MulSym )( iB, L ) );
+	m->wA = TB_NAME( Sub )( m->wA, TB_NAME( MulI )( iA, L ) );
+	m->wB = TB_NAME( Add )( m->wB, TB_NAME( MulI )( iB, L ) );
 }
 
 // The accumulated impulses of the step so far, applied again at the start of a sub-step (the
@@ -313,8 +337,8 @@ TB_FN void TB_NAME( WarmStart )( tbJointLanes* g, int lane0 )
 {
 	tbL m;
 	TB_NAME( GatherVelocities )( g, lane0, &m );
-	TB_VF iA[6], iB[6];
-	TB_NAME( LoadInertia )( g, lane0, iA, iB );
+	tbLI iA, iB;
+	TB_NAME( LoadInertia )( g, lane0, &iA, &iB );
 	TB_VF zero = TB_NAME( Splat )( 0.0f );
 	tbV3 angular = { zero, zero, zero };
 	if ( g->anyHinge )
@@ -334,15 +358,15 @@ TB_FN void TB_NAME( WarmStart )( tbJointLanes* g, int lane0 )
 		TB_VF cone = TB_NAME( Load )( g->coneImpulse + lane0 );
 		angular = TB_NAME( Add )( angular, TB_NAME( Scale )( cone, TB_NAME( Load3 )( g->swingAxis, lane0 ) ) );
 	}
-	TB_NAME( ApplyAngular )( iA, iB, angular, &m );
-	TB_NAME( ApplyPoint )( g, lane0, iA, iB, TB_NAME( Load3 )( g->linearImpulse, lane0 ), &m );
+	TB_NAME( ApplyAngular )( &iA, &iB, angular, &m );
+	TB_NAME( ApplyPoint )( g, lane0, &iA, &iB, TB_NAME( Load3 )( g->linearImpulse, lane0 ), &m );
 	TB_NAME( ScatterVelocities )( g, lane0, &m );
 }
 
 // An inequality row C >= 0 about a world axis (tbSolveAngularLimit): speculative while C > 0 (the
 // approach that closes the gap within the sub-step, no more), soft past it in a biased pass, hard
 // in a relax pass. The accumulated impulse stays >= 0.
-TB_FN void TB_NAME( SolveLimit )( const tbStepContext* ctx, const TB_VF* iA, const TB_VF* iB, tbV3 axis, TB_VF mass,
+TB_FN void TB_NAME( SolveLimit )( const tbStepContext* ctx, const tbLI* iA, const tbLI* iB, tbV3 axis, TB_VF mass,
 								  TB_VF C, tbSoftness soft, float* accumulated, tbL* m )
 {
 	TB_VF zero = TB_NAME( Splat )( 0.0f );
@@ -366,15 +390,17 @@ TB_FN void TB_NAME( SolveLimit )( const tbStepContext* ctx, const TB_VF* iA, con
 // (tbSolvePoint), each with the same bounds as the scalar rows.
 TB_FN void TB_NAME( Solve )( tbStepContext* ctx, tbJointLanes* g, int lane0, tbSoftness soft, bool measure )
 {
-	if ( measure )
+	// After a position update only the limits' angles matter to a pass without bias: the hinge and
+	// point rows scale C and d by a bias rate of zero, and the next refresh measures again.
+	if ( measure && ( g->anyTwist || g->anyCone ) )
 	{
 		tbQ4 qA, qB, q;
 		TB_NAME( MeasurePose )( g, lane0, false, &qA, &qB, &q );
 	}
 	tbL m;
 	TB_NAME( GatherVelocities )( g, lane0, &m );
-	TB_VF iA[6], iB[6];
-	TB_NAME( LoadInertia )( g, lane0, iA, iB );
+	tbLI iA, iB;
+	TB_NAME( LoadInertia )( g, lane0, &iA, &iB );
 	TB_VF biasRate = TB_NAME( Splat )( soft.biasRate );
 	TB_VF massScale = TB_NAME( Splat )( soft.massScale );
 	TB_VF impulseScale = TB_NAME( Splat )( soft.impulseScale );
@@ -388,16 +414,16 @@ TB_FN void TB_NAME( Solve )( tbStepContext* ctx, tbJointLanes* g, int lane0, tbS
 		TB_VF twist = TB_NAME( Load )( g->twist + lane0 );
 		TB_VF lowerC = twist - TB_NAME( Load )( g->lower + lane0 );
 		TB_VF upperC = TB_NAME( Load )( g->upper + lane0 ) - twist;
-		TB_NAME( SolveLimit )( ctx, iA, iB, axis, mass, lowerC, soft, g->lowerImpulse + lane0, &m );
+		TB_NAME( SolveLimit )( ctx, &iA, &iB, axis, mass, lowerC, soft, g->lowerImpulse + lane0, &m );
 		tbV3 reversed = TB_NAME( Scale )( TB_NAME( Splat )( -1.0f ), axis );
-		TB_NAME( SolveLimit )( ctx, iA, iB, reversed, mass, upperC, soft, g->upperImpulse + lane0, &m );
+		TB_NAME( SolveLimit )( ctx, &iA, &iB, reversed, mass, upperC, soft, g->upperImpulse + lane0, &m );
 	}
 	if ( g->anyCone )
 	{
 		tbV3 axis = TB_NAME( Load3 )( g->swingAxis, lane0 );
 		TB_VF C = TB_NAME( Load )( g->coneAngle + lane0 ) - TB_NAME( Load )( g->swing + lane0 );
 		TB_NAME( SolveLimit )
-		( ctx, iA, iB, axis, TB_NAME( Load )( g->swingMass + lane0 ), C, soft, g->coneImpulse + lane0, &m );
+		( ctx, &iA, &iB, axis, TB_NAME( Load )( g->swingMass + lane0 ), C, soft, g->coneImpulse + lane0, &m );
 	}
 
 	if ( g->anyHinge )
@@ -430,7 +456,7 @@ TB_FN void TB_NAME( Solve )( tbStepContext* ctx, tbJointLanes* g, int lane0, tbS
 		TB_VF l1 = -massScale * ( k01 * rhs.x + k11 * rhs.y ) - impulseScale * acc1;
 		TB_NAME( Store )( g->angularImpulse[0] + lane0, acc0 + l0 );
 		TB_NAME( Store )( g->angularImpulse[1] + lane0, acc1 + l1 );
-		TB_NAME( ApplyAngular )( iA, iB, TB_NAME( Add )( TB_NAME( Scale )( l0, a0 ), TB_NAME( Scale )( l1, a1 ) ), &m );
+		TB_NAME( ApplyAngular )( &iA, &iB, TB_NAME( Add )( TB_NAME( Scale )( l0, a0 ), TB_NAME( Scale )( l1, a1 ) ), &m );
 	}
 
 	// Point rows: rhs = Cdot + biasRate d (its length held to TB_JOINT_MAX_CORRECTION_SPEED).
@@ -467,7 +493,7 @@ TB_FN void TB_NAME( Solve )( tbStepContext* ctx, tbJointLanes* g, int lane0, tbS
 	tbV3 acc = TB_NAME( Load3 )( g->linearImpulse, lane0 );
 	tbV3 P = TB_NAME( Sub )( TB_NAME( Scale )( -massScale, x ), TB_NAME( Scale )( impulseScale, acc ) );
 	TB_NAME( Store3 )( g->linearImpulse, lane0, TB_NAME( Add )( acc, P ) );
-	TB_NAME( ApplyPoint )( g, lane0, iA, iB, P, &m );
+	TB_NAME( ApplyPoint )( g, lane0, &iA, &iB, P, &m );
 	TB_NAME( ScatterVelocities )( g, lane0, &m );
 }
 
@@ -502,4 +528,5 @@ TB_FN void TB_NAME( RunStage )( tbStepContext* ctx, tbJointLanes* groups, int st
 
 // The instance's parameters end with it, so the next instance defines its own.
 #undef tbL
+#undef tbLI
 #include "lanes_end.h"

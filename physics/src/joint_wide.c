@@ -43,6 +43,9 @@ typedef struct tbJointLanes
 	/// Which rows the group's lanes have: a group skips the rows none of its lanes has (the packing
 	/// puts joints of one kind together).
 	bool anyHinge, anyTwist, anyCone;
+	/// Per half of 4 lanes (index 0 alone for 8 lanes): every side's inverse inertia is s 1, set by
+	/// the refresh.
+	bool isotropic[2];
 	float mA[TB_JOINT_LANES], mB[TB_JOINT_LANES]; ///< inverse masses, 0 for sides the joint does not move
 	float hinge[TB_JOINT_LANES];				  ///< 1: the hinge's two quaternion rows
 	float twistLimit[TB_JOINT_LANES];			  ///< 1: twist limit rows (a hinge's angle limit, a cone's twist range)
