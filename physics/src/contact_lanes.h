@@ -41,12 +41,12 @@ TB_FN void TB_NAME( GatherContactBodies )( tbContactLanes* g, int lane0, bool mo
 	}
 }
 
-// Out of line and out of interprocedural analysis, as the joints' scatter (joint_lanes.h): GCC 12.2
-// deleted such stores from the inlined lane code as if they stored nothing.
-static TB_NOIPA TB_TARGET void TB_NAME( ScatterContactBodies )( tbContactLanes* g, int lane0, const tbCB* m )
+// TB_KEEP_STORES (lanes.h): GCC 12.2 deleted such stores from the inlined lane code.
+TB_FN void TB_NAME( ScatterContactBodies )( tbContactLanes* g, int lane0, const tbCB* m )
 {
 	TB_NAME( StoreBodyVelocities )( g->writeA + lane0, m->vA, m->wA );
 	TB_NAME( StoreBodyVelocities )( g->writeB + lane0, m->vB, m->wB );
+	TB_KEEP_STORES();
 }
 
 // Velocity along a row: dot(d, vB - vA) + dot(angB, wB) - dot(angA, wA).

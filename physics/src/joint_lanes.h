@@ -65,14 +65,11 @@ TB_FN void TB_NAME( GatherVelocities )( tbJointLanes* g, int lane0, tbL* m )
 }
 
 // Velocities back to the bodies (the sides the joints only read write into the group's sink).
-// Kept out of line and out of interprocedural analysis (noipa): Debian 12's GCC 12.2 at -O1 and
-// above deleted its calls from the inlined warm start and solve as if they stored nothing (dce2,
-// after its points-to analysis; -fno-tree-pta or -fno-ipa-modref kept them), so the joints' lanes
-// applied no impulse. test_joints compares the lanes with the scalar rows and fails on that build.
-static TB_NOIPA TB_TARGET void TB_NAME( ScatterVelocities )( tbJointLanes* g, int lane0, const tbL* m )
+TB_FN void TB_NAME( ScatterVelocities )( tbJointLanes* g, int lane0, const tbL* m )
 {
 	TB_NAME( StoreBodyVelocities )( g->writeA + lane0, m->vA, m->wA );
 	TB_NAME( StoreBodyVelocities )( g->writeB + lane0, m->vB, m->wB );
+	TB_KEEP_STORES();
 }
 
 // The current lever arms and the anchor gap d of every lane, and the relative frame qRel (w >= 0),

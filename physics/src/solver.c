@@ -66,12 +66,16 @@ static bool tbPrepareBodies( tbWorld* world, tbStepContext* ctx )
 		}
 	}
 	ctx->bodyCount = n;
-	ctx->states = TB_ARENA_ARRAY( ctx->arena, tbBodyState, n + 1 );
-	ctx->bodies = TB_ARENA_ARRAY( ctx->arena, tbSolverBody, n + 1 );
+	// Not cleared by the arena: the loop below writes every field of the awake bodies' slots, and
+	// the static slot is cleared alone (clearing all of them was 2 % of a chains step).
+	ctx->states = TB_ARENA_ARRAY_RAW( ctx->arena, tbBodyState, n + 1 );
+	ctx->bodies = TB_ARENA_ARRAY_RAW( ctx->arena, tbSolverBody, n + 1 );
 	if ( ctx->states == NULL || ctx->bodies == NULL )
 	{
 		return false;
 	}
+	memset( ctx->states + n, 0, sizeof( tbBodyState ) );
+	memset( ctx->bodies + n, 0, sizeof( tbSolverBody ) );
 	int k = 0;
 	for ( int i = 0; i < world->bodies.count; ++i )
 	{
