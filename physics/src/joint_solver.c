@@ -7,6 +7,7 @@
 #include "joint_wide.h"
 
 #include "body.h"
+#include "constraint_graph.h"
 #include "core.h"
 #include "jobs.h"
 #include "solver.h"
@@ -127,71 +128,48 @@ static void tbRefreshJoint( tbStepContext* ctx, tbJoint* joint, const tbJointCla
 
 // Joint graph colouring ---------------------------------------------------------------------------
 
-_Static_assert( TB_JOINT_COLOR_COUNT <= 16, "joint colour sets are 16-bit masks" );
-
 // A side the solver writes: an awake dynamic body (kinematic and static sides are only read).
 static bool tbIsWrittenSide( const tbJointSide* side )
 {
 	return side->solverIndex >= 0 && side->invMass > 0.0f;
 }
 
-// Greedy colouring of the step's joints (as the contacts', constraint_graph.c): a joint takes the
-// lowest colour free on both of its moving bodies. Visiting the joints in jointIds order makes the
-// colours, and so the Gauss-Seidel order, a function of the joint list alone: the result is the same
-// for any thread count. Custom joints call back into user code (a Lua state is single-threaded),
-// so they go to the overflow set with the joints that found no colour.
+// The joints take the contacts' colouring (tbColorConstraints) on their own graph: a joint takes the
+// lowest colour free on both of its written bodies. Custom joints call back into user code (a Lua
+// state is single-threaded), so they go to the overflow set with the joints that found no colour.
+// The graph is the joints' own, not shared with the contacts, because the passes are: a sub-step
+// runs three sweeps of every joint colour for one of the contacts', and each sweep must take the
+// colours in turn, so a colour's joints and contacts never run in one batch.
 static bool tbColorJoints( tbStepContext* ctx )
 {
 	tbWorld* world = ctx->world;
 	int count = ctx->jointCount;
-	uint16_t* bodyColors = TB_ARENA_ARRAY( ctx->arena, uint16_t, ctx->bodyCount > 0 ? ctx->bodyCount : 1 );
-	uint8_t* colorOf = TB_ARENA_ARRAY_RAW( ctx->arena, uint8_t, count > 0 ? count : 1 );
+	int* written = TB_ARENA_ARRAY_RAW( ctx->arena, int, count > 0 ? 2 * count : 1 );
+	int* order = TB_ARENA_ARRAY_RAW( ctx->arena, int, count > 0 ? count : 1 );
 	int* sorted = TB_ARENA_ARRAY_RAW( ctx->arena, int, count > 0 ? count : 1 );
-	if ( bodyColors == NULL || colorOf == NULL || sorted == NULL )
+	if ( written == NULL || order == NULL || sorted == NULL )
 	{
 		return false;
 	}
-	int counts[TB_JOINT_COLOR_COUNT + 1] = { 0 };
-	const unsigned allColors = ( 1u << TB_JOINT_COLOR_COUNT ) - 1u;
 	for ( int i = 0; i < count; ++i )
 	{
-		tbJoint* joint = world->joints.data + ctx->jointIds[i];
-		int color = TB_JOINT_COLOR_COUNT;
-		if ( joint->type != tbJoint_custom )
+		const tbJoint* joint = world->joints.data + ctx->jointIds[i];
+		if ( joint->type == tbJoint_custom )
 		{
-			bool writeA = tbIsWrittenSide( &joint->sideA );
-			bool writeB = tbIsWrittenSide( &joint->sideB );
-			unsigned taken = ( writeA ? bodyColors[joint->sideA.solverIndex] : 0u ) |
-							 ( writeB ? bodyColors[joint->sideB.solverIndex] : 0u );
-			unsigned free = ~taken & allColors;
-			if ( free != 0u )
-			{
-				color = __builtin_ctz( free );
-				if ( writeA )
-				{
-					bodyColors[joint->sideA.solverIndex] |= (uint16_t)( 1u << color );
-				}
-				if ( writeB )
-				{
-					bodyColors[joint->sideB.solverIndex] |= (uint16_t)( 1u << color );
-				}
-			}
+			written[2 * i] = written[2 * i + 1] = TB_COLOR_OVERFLOW;
+			continue;
 		}
-		colorOf[i] = (uint8_t)color;
-		counts[color] += 1;
+		written[2 * i] = tbIsWrittenSide( &joint->sideA ) ? joint->sideA.solverIndex : -1;
+		written[2 * i + 1] = tbIsWrittenSide( &joint->sideB ) ? joint->sideB.solverIndex : -1;
 	}
-	int offset = 0;
-	int fill[TB_JOINT_COLOR_COUNT + 1];
-	for ( int color = 0; color <= TB_JOINT_COLOR_COUNT; ++color )
+	if ( tbColorConstraints( ctx->arena, written, count, ctx->bodyCount, TB_JOINT_COLOR_COUNT, false, order,
+							 ctx->jointColorStarts ) == false )
 	{
-		ctx->jointColorStarts[color] = offset;
-		fill[color] = offset;
-		offset += counts[color];
+		return false;
 	}
-	ctx->jointColorStarts[TB_JOINT_COLOR_COUNT + 1] = offset;
 	for ( int i = 0; i < count; ++i )
 	{
-		sorted[fill[colorOf[i]]++] = ctx->jointIds[i];
+		sorted[i] = ctx->jointIds[order[i]];
 	}
 	memcpy( ctx->jointIds, sorted, sizeof( int ) * (size_t)count );
 	return true;
