@@ -38,9 +38,10 @@ bool tbMeshOverlapsProxy( const tbMesh* mesh, tbTransform xfMesh, const tbShapeP
 
 /// Serial pass before the narrow phase: for every (convex shape, mesh) parent contact with an
 /// awake convex body, create a child contact per triangle near the convex shape and destroy the
-/// children whose triangle moved out of reach.
-void tbUpdateMeshContacts( tbWorld* world, float timeStep );
-/// After the narrow phase: contact begin/end events per (shape, mesh) pair.
+/// children whose triangle moved out of reach. Returns the number of parent contacts.
+int tbUpdateMeshContacts( tbWorld* world, float timeStep );
+/// After the narrow phase: contact begin/end events per (shape, mesh) pair. Needed only when the
+/// pass before found parents (the narrow phase destroys contacts, never creates them).
 void tbFinishMeshContacts( tbWorld* world );
 
 /// Earliest time of impact (fraction of the sweep, at most maxFraction) of a moving convex shape

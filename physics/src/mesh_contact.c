@@ -82,10 +82,11 @@ static void tbUpdateParent( tbWorld* world, int parentId, float timeStep )
 	tbQueryMesh( meshShape->mesh, localQuery, tbAddChild, &q );
 }
 
-void tbUpdateMeshContacts( tbWorld* world, float timeStep )
+int tbUpdateMeshContacts( tbWorld* world, float timeStep )
 {
 	// Children created here land in free slots or past the end; both are children and skipped.
 	int count = world->contacts.count;
+	int parents = 0;
 	for ( int i = 0; i < count; ++i )
 	{
 		tbContact* contact = world->contacts.data + i;
@@ -105,12 +106,14 @@ void tbUpdateMeshContacts( tbWorld* world, float timeStep )
 			}
 			continue;
 		}
+		parents += ( contact->flags & tbContact_meshParent ) != 0;
 		if ( ( contact->flags & tbContact_meshParent ) == 0 || ( contact->flags & tbContact_sensor ) )
 		{
 			continue;
 		}
 		tbUpdateParent( world, i, timeStep );
 	}
+	return parents;
 }
 
 void tbFinishMeshContacts( tbWorld* world )
