@@ -188,26 +188,40 @@ TB_FN void TB_NAME( Refresh )( const tbStepContext* ctx, tbJointLanes* g, int la
 	TB_NAME( MeasurePose )( g, lane0, true, &qA, &qB, &q );
 
 	// The inverse inertias of the written sides as the solver has them now (tbRefreshSideInertia);
-	// read-only sides have none.
-	float in[12][TB_W];
-	for ( int l = 0; l < TB_W; ++l )
-	{
-		const tbMat3 zero = tb_mat3Zero;
-		const tbMat3* iA = g->writeA[lane0 + l] != g->sink ? &ctx->bodies[g->indexA[lane0 + l]].invInertia : &zero;
-		const tbMat3* iB = g->writeB[lane0 + l] != g->sink ? &ctx->bodies[g->indexB[lane0 + l]].invInertia : &zero;
-		in[0][l] = iA->cx.x, in[1][l] = iA->cy.x, in[2][l] = iA->cz.x;
-		in[3][l] = iA->cy.y, in[4][l] = iA->cz.y, in[5][l] = iA->cz.z;
-		in[6][l] = iB->cx.x, in[7][l] = iB->cy.x, in[8][l] = iB->cz.x;
-		in[9][l] = iB->cy.y, in[10][l] = iB->cz.y, in[11][l] = iB->cz.z;
-	}
+	// read-only sides have none. Gathered once a step where none of them turns.
 	TB_VF iA[6], iB[6], iSum[6];
-	for ( int k = 0; k < 6; ++k )
+	bool* stored = &g->inertiaStored[lane0 / TB_W];
+	if ( *stored )
 	{
-		iA[k] = TB_NAME( Load )( in[k] );
-		iB[k] = TB_NAME( Load )( in[6 + k] );
-		iSum[k] = iA[k] + iB[k];
-		TB_NAME( Store )( g->invIA[k] + lane0, iA[k] );
-		TB_NAME( Store )( g->invIB[k] + lane0, iB[k] );
+		for ( int k = 0; k < 6; ++k )
+		{
+			iA[k] = TB_NAME( Load )( g->invIA[k] + lane0 );
+			iB[k] = TB_NAME( Load )( g->invIB[k] + lane0 );
+			iSum[k] = iA[k] + iB[k];
+		}
+	}
+	else
+	{
+		float in[12][TB_W];
+		for ( int l = 0; l < TB_W; ++l )
+		{
+			const tbMat3 zero = tb_mat3Zero;
+			const tbMat3* mA = g->writeA[lane0 + l] != g->sink ? &ctx->bodies[g->indexA[lane0 + l]].invInertia : &zero;
+			const tbMat3* mB = g->writeB[lane0 + l] != g->sink ? &ctx->bodies[g->indexB[lane0 + l]].invInertia : &zero;
+			in[0][l] = mA->cx.x, in[1][l] = mA->cy.x, in[2][l] = mA->cz.x;
+			in[3][l] = mA->cy.y, in[4][l] = mA->cz.y, in[5][l] = mA->cz.z;
+			in[6][l] = mB->cx.x, in[7][l] = mB->cy.x, in[8][l] = mB->cz.x;
+			in[9][l] = mB->cy.y, in[10][l] = mB->cz.y, in[11][l] = mB->cz.z;
+		}
+		for ( int k = 0; k < 6; ++k )
+		{
+			iA[k] = TB_NAME( Load )( in[k] );
+			iB[k] = TB_NAME( Load )( in[6 + k] );
+			iSum[k] = iA[k] + iB[k];
+			TB_NAME( Store )( g->invIA[k] + lane0, iA[k] );
+			TB_NAME( Store )( g->invIB[k] + lane0, iB[k] );
+		}
+		*stored = g->inertiaFixed;
 	}
 	TB_VF zeroI = TB_NAME( Splat )( 0.0f );
 	TB_VI offDiagonal = ( iA[1] != zeroI ) | ( iA[2] != zeroI ) | ( iA[4] != zeroI ) | ( iB[1] != zeroI ) |

@@ -46,6 +46,10 @@ typedef struct tbJointLanes
 	/// Per half of 4 lanes (index 0 alone for 8 lanes): every side's inverse inertia is s 1, set by
 	/// the refresh.
 	bool isotropic[2];
+	/// No written side's inverse inertia turns in the step (isotropic or fixed-rotation bodies), so
+	/// the invIA and invIB the first refresh of a half gathered (inertiaStored) hold for the step.
+	bool inertiaFixed;
+	bool inertiaStored[2];
 	float mA[TB_JOINT_LANES], mB[TB_JOINT_LANES]; ///< inverse masses, 0 for sides the joint does not move
 	float hinge[TB_JOINT_LANES];				  ///< 1: the hinge's two quaternion rows
 	float twistLimit[TB_JOINT_LANES];			  ///< 1: twist limit rows (a hinge's angle limit, a cone's twist range)
@@ -189,6 +193,7 @@ static void tbFillLane( tbStepContext* ctx, tbJointLanes* g, int l, const tbJoin
 		*( s == 0 ? &g->readA[l] : &g->readB[l] ) = row;
 		*( s == 0 ? &g->writeA[l] : &g->writeB[l] ) = write ? row : g->sink;
 		*( s == 0 ? &g->mA[l] : &g->mB[l] ) = side->invMass;
+		g->inertiaFixed = g->inertiaFixed && ( write == false || ctx->bodies[index].turnsInertia == false );
 		anchor[0][l] = side->anchor0.x;
 		anchor[1][l] = side->anchor0.y;
 		anchor[2][l] = side->anchor0.z;
@@ -402,6 +407,8 @@ bool tbPackWideJoints( tbStepContext* ctx )
 					memset( g, 0, sizeof( *g ) );
 				}
 				g->anyHinge = g->anyTwist = g->anyCone = false;
+				g->inertiaFixed = true;
+				g->inertiaStored[0] = g->inertiaStored[1] = false;
 			}
 			if ( i < n )
 			{
