@@ -499,18 +499,59 @@ static void tbDrawCone( tbRenderer* r, tbTransform frame, float length, float an
 	}
 }
 
-// A distance joint drawn always as the rod or rope between its anchors (the frames and limits are
-// the debug layer), so a pendulum is not a floating ball. The other joints join bodies that touch
-// at the anchor, where a pin or strut would only cover small bodies (a chain of 1000 cubes turned
-// white with them).
+// True when p lies within 1 cm of the box of one of the body's shapes.
+static bool tbNearBodyShapes( tbBodyId body, tbVec3 p )
+{
+	tbShapeId shapes[8];
+	int count = tbBody_GetShapes( body, shapes, 8 );
+	if ( count > 8 )
+	{
+		// A compound of many parts: taken as reaching its anchors.
+		return true;
+	}
+	for ( int i = 0; i < count; ++i )
+	{
+		tbAABB box = tbShape_GetAABB( shapes[i] );
+		const float margin = 0.01f;
+		if ( p.x >= box.lowerBound.x - margin && p.x <= box.upperBound.x + margin && p.y >= box.lowerBound.y - margin &&
+			 p.y <= box.upperBound.y + margin && p.z >= box.lowerBound.z - margin && p.z <= box.upperBound.z + margin )
+		{
+			return true;
+		}
+	}
+	return false;
+}
+
+// Joints drawn always as links (the frames and limits are the debug layer), so that a pendulum is
+// not a floating ball: a distance joint as the rod or rope between its anchors; any other joint as
+// a rod from a body's centre of mass to its anchor where the anchor lies away from the body's
+// shapes (a ball or hinge joint holding a bob from a pivot). Joints whose anchors lie on or in
+// their bodies, as in chains of touching links and ragdolls, draw nothing: a pin or strut there
+// would only cover small bodies (a chain of 1000 cubes turned white with them).
 static void tbDrawJointLink( tbRenderer* r, tbJointId joint )
 {
-	if ( tbJoint_GetType( joint ) != tbJoint_distance || tbJoint_IsBroken( joint ) || tbJoint_IsEnabled( joint ) == false )
+	tbJointType type = tbJoint_GetType( joint );
+	if ( type == tbJoint_mouse || tbJoint_IsBroken( joint ) || tbJoint_IsEnabled( joint ) == false )
 	{
 		return;
 	}
-	tbRenderer_Line( r, tbJoint_GetWorldFrameA( joint ).p, tbJoint_GetWorldFrameB( joint ).p,
-					 tbMakeRgba( 225, 228, 235, 255 ), false );
+	const tbRgba color = tbMakeRgba( 225, 228, 235, 255 );
+	tbVec3 anchorA = tbJoint_GetWorldFrameA( joint ).p;
+	tbVec3 anchorB = tbJoint_GetWorldFrameB( joint ).p;
+	if ( type == tbJoint_distance )
+	{
+		tbRenderer_Line( r, anchorA, anchorB, color, false );
+		return;
+	}
+	tbBodyId bodies[2] = { tbJoint_GetBodyA( joint ), tbJoint_GetBodyB( joint ) };
+	tbVec3 anchors[2] = { anchorA, anchorB };
+	for ( int side = 0; side < 2; ++side )
+	{
+		if ( TB_IS_NON_NULL( bodies[side] ) && tbNearBodyShapes( bodies[side], anchors[side] ) == false )
+		{
+			tbRenderer_Line( r, tbBody_GetWorldCenterOfMass( bodies[side] ), anchors[side], color, false );
+		}
+	}
 }
 
 static void tbDrawJoint( tbRenderer* r, tbJointId joint )

@@ -264,8 +264,9 @@ assert small["count"] > 300 and 0.35 < ratio < 1.5, "text share at 1920x1080 / 8
 	"$SCRATCH/glyphs_800x450.json" "$SCRATCH/glyphs_1920x1080.json"
 
 # Joints are drawn by default: a ball on a 2 m rod under a pivot shows its rod (the same scene with
-# the ball held in place by being static, and no joint, has none), with the debug layers off.
-for variant in rod none; do
+# the ball held in place by being static, and no joint, has none), with the debug layers off; so
+# does a ball held by a ball joint at the pivot (a link from its centre to the far anchor).
+for variant in rod ball none; do
 	cat >"$SCRATCH/rod_$variant.lua" <<LUA
 return {
 	camera = { eye = { 0, -5, 2.5 }, target = { 0, 0, 2.5 } },
@@ -273,6 +274,7 @@ return {
 		local pivot = world:add_box{ size = { 0.2, 0.2, 0.2 }, pos = { 0, 0, 4 }, static = true }
 		local ball = world:add_sphere{ radius = 0.2, pos = { 0, 0, 2 }, static = "$variant" == "none" }
 		if "$variant" == "rod" then world:distance{ a = pivot, b = ball } end
+		if "$variant" == "ball" then world:ball{ a = pivot, b = ball, anchor = { 0, 0, 4 } } end
 	end,
 }
 LUA
@@ -281,5 +283,8 @@ done
 png_json rod diff "$SCRATCH/rod_none.png" "$SCRATCH/rod_rod.png" --region 0.45 0.25 0.55 0.5
 check "the rod is drawn between the pivot and the ball" json_check "$SCRATCH/rod.json" '
 assert r["brighter"] > 60, "rod pixels: %r" % r'
+png_json link diff "$SCRATCH/rod_none.png" "$SCRATCH/rod_ball.png" --region 0.45 0.25 0.55 0.5
+check "a ball joint's far anchor is linked to its ball" json_check "$SCRATCH/link.json" '
+assert r["brighter"] > 60, "link pixels: %r" % r'
 
 finish
