@@ -7,6 +7,7 @@
 --   self-driving wheel crossing the back.
 -- Keys (viewer): b drops a ball on the pile, c fires the cannon again, l launches the 100 m/s
 -- pair again, j / k steer the wheel's motor (the viewer keeps space, f, t and the arrows for itself).
+-- The scene's panel has the same as buttons and a slider.
 local tb = require "tumble"
 local build = require "builders"
 local chains = require "chains"
@@ -215,25 +216,53 @@ function scene.update(world, dt, t)
 	end
 end
 
-function scene.keypressed(key)
-	local world = scene.world_ref
-	if world == nil then
-		return
-	end
-	if key == "b" then
+-- The demos a key or a button of the scene's panel starts again.
+local actions = {
+	drop = function(world)
 		scene.drops = scene.drops + 1
 		world:add_sphere{ radius = 0.3, pos = { 2, 8, 8 }, restitution = 0.4 }
-	elseif key == "c" and scene.cannon_state == "fired" then
-		scene.cannon.motor_speed = -3
-		scene.cannon_state = "reload"
-	elseif key == "l" then
+	end,
+	fire = function()
+		if scene.cannon_state == "fired" then
+			scene.cannon.motor_speed = -3
+			scene.cannon_state = "reload"
+		end
+	end,
+	launch = function(world)
 		for _, b in ipairs{ scene.bullet_sphere, scene.bullet_diamond } do
 			if b:is_valid() then
 				b:destroy()
 			end
 		end
 		launch_pair(world)
+	end,
+}
+
+local action_keys = { b = "drop", c = "fire", l = "launch" }
+
+function scene.keypressed(key)
+	local world = scene.world_ref
+	if world ~= nil and action_keys[key] then
+		actions[action_keys[key]](world)
 	end
+end
+
+-- The viewer's panel: the keys' demos as buttons, and the wheel's motor speed as a slider.
+function scene.ui(ui)
+	local world = scene.world_ref
+	if world == nil then
+		return
+	end
+	if ui.button("drop a ball (b)") then
+		actions.drop(world)
+	end
+	if ui.button("fire the cannon (c)") then
+		actions.fire(world)
+	end
+	if ui.button("launch the pair (l)") then
+		actions.launch(world)
+	end
+	scene.wheel.motor_speed = ui.slider("wheel rad/s", scene.wheel.motor_speed, -6, 6)
 end
 
 function scene.finish(world)
