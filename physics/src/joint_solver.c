@@ -140,38 +140,38 @@ static bool tbIsWrittenSide( const tbJointSide* side )
 // The graph is the joints' own, not shared with the contacts, because the passes are: a sub-step
 // runs three sweeps of every joint colour for one of the contacts', and each sweep must take the
 // colours in turn, so a colour's joints and contacts never run in one batch.
-static bool tbColorJoints( tbStepContext* ctx )
+static void tbWrittenBodies( const tbJoint* joint, int* written )
 {
-	tbWorld* world = ctx->world;
+	if ( joint->type == tbJoint_custom )
+	{
+		written[0] = written[1] = TB_COLOR_OVERFLOW;
+		return;
+	}
+	written[0] = tbIsWrittenSide( &joint->sideA ) ? joint->sideA.solverIndex : -1;
+	written[1] = tbIsWrittenSide( &joint->sideB ) ? joint->sideB.solverIndex : -1;
+}
+
+// Colours the joints from their written bodies and puts jointIds, and kinds with them, in colour
+// order.
+static bool tbColorJoints( tbStepContext* ctx, const int* written, uint8_t* kinds )
+{
 	int count = ctx->jointCount;
-	int* written = TB_ARENA_ARRAY_RAW( ctx->arena, int, count > 0 ? 2 * count : 1 );
 	int* order = TB_ARENA_ARRAY_RAW( ctx->arena, int, count > 0 ? count : 1 );
-	int* sorted = TB_ARENA_ARRAY_RAW( ctx->arena, int, count > 0 ? count : 1 );
-	if ( written == NULL || order == NULL || sorted == NULL )
-	{
-		return false;
-	}
-	for ( int i = 0; i < count; ++i )
-	{
-		const tbJoint* joint = world->joints.data + ctx->jointIds[i];
-		if ( joint->type == tbJoint_custom )
-		{
-			written[2 * i] = written[2 * i + 1] = TB_COLOR_OVERFLOW;
-			continue;
-		}
-		written[2 * i] = tbIsWrittenSide( &joint->sideA ) ? joint->sideA.solverIndex : -1;
-		written[2 * i + 1] = tbIsWrittenSide( &joint->sideB ) ? joint->sideB.solverIndex : -1;
-	}
-	if ( tbColorConstraints( ctx->arena, written, count, ctx->bodyCount, TB_JOINT_COLOR_COUNT, false, order,
+	int* sortedIds = TB_ARENA_ARRAY_RAW( ctx->arena, int, count > 0 ? count : 1 );
+	uint8_t* sortedKinds = TB_ARENA_ARRAY_RAW( ctx->arena, uint8_t, count > 0 ? count : 1 );
+	if ( order == NULL || sortedIds == NULL || sortedKinds == NULL ||
+		 tbColorConstraints( ctx->arena, written, count, ctx->bodyCount, TB_JOINT_COLOR_COUNT, false, order,
 							 ctx->jointColorStarts ) == false )
 	{
 		return false;
 	}
 	for ( int i = 0; i < count; ++i )
 	{
-		sorted[i] = ctx->jointIds[order[i]];
+		sortedIds[i] = ctx->jointIds[order[i]];
+		sortedKinds[i] = kinds[order[i]];
 	}
-	memcpy( ctx->jointIds, sorted, sizeof( int ) * (size_t)count );
+	memcpy( ctx->jointIds, sortedIds, sizeof( int ) * (size_t)count );
+	memcpy( kinds, sortedKinds, (size_t)count );
 	return true;
 }
 
@@ -437,7 +437,14 @@ void tbWarmStartJoints( tbStepContext* ctx )
 bool tbPrepareJoints( tbStepContext* ctx )
 {
 	tbWorld* world = ctx->world;
-	for ( int i = 0; i < ctx->jointCount; ++i )
+	int count = ctx->jointCount;
+	int* written = TB_ARENA_ARRAY_RAW( ctx->arena, int, count > 0 ? 2 * count : 1 );
+	uint8_t* kinds = TB_ARENA_ARRAY_RAW( ctx->arena, uint8_t, count > 0 ? count : 1 );
+	if ( written == NULL || kinds == NULL )
+	{
+		return false;
+	}
+	for ( int i = 0; i < count; ++i )
 	{
 		tbJoint* joint = world->joints.data + ctx->jointIds[i];
 		tbPrepareJointSide( ctx, joint->edges[0].bodyId, joint->localFrameA, &joint->sideA );
@@ -445,10 +452,14 @@ bool tbPrepareJoints( tbStepContext* ctx )
 		joint->deltaCenter = tbSub( joint->sideB.center0, joint->sideA.center0 );
 		joint->peakForce = 0.0f;
 		joint->peakTorque = 0.0f;
+		// What the colouring and the lanes' sort need of the joint, while its record is at hand:
+		// each pass over 2000 joint records (1.5 MB) comes from beyond the L2 cache.
+		tbWrittenBodies( joint, written + 2 * i );
+		kinds[i] = tbWideJointKind( joint );
 	}
 	// The colours need the sides; each joint's prepare writes only that joint, so it runs by colour
 	// too (custom joints, which call user code, on this thread).
-	if ( tbColorJoints( ctx ) == false || tbSortWideJoints( ctx ) == false )
+	if ( tbColorJoints( ctx, written, kinds ) == false || tbSortWideJoints( ctx, kinds ) == false )
 	{
 		return false;
 	}

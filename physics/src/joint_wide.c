@@ -318,7 +318,7 @@ enum
 	tbLaneKind_count,
 };
 
-static uint8_t tbLaneKind( const tbJoint* joint )
+uint8_t tbWideJointKind( const tbJoint* joint )
 {
 	if ( tbIsWideJoint( joint ) == false )
 	{
@@ -331,9 +331,8 @@ static uint8_t tbLaneKind( const tbJoint* joint )
 	return joint->type == tbJoint_hinge && joint->hinge.enableLimit ? tbLaneKind_twist : tbLaneKind_point;
 }
 
-bool tbSortWideJoints( tbStepContext* ctx )
+bool tbSortWideJoints( tbStepContext* ctx, const uint8_t* kindOf )
 {
-	tbWorld* world = ctx->world;
 	int count = ctx->jointCount;
 	int* order = TB_ARENA_ARRAY_RAW( ctx->arena, int, count > 0 ? count : 1 );
 	uint8_t* kinds = TB_ARENA_ARRAY_RAW( ctx->arena, uint8_t, count > 0 ? count : 1 );
@@ -349,8 +348,7 @@ bool tbSortWideJoints( tbStepContext* ctx )
 		for ( int i = start; i < end; ++i )
 		{
 			// The overflow set shares bodies between its joints: it stays serial and scalar.
-			kinds[i] =
-				color < TB_JOINT_COLOR_COUNT ? tbLaneKind( world->joints.data + ctx->jointIds[i] ) : tbLaneKind_scalar;
+			kinds[i] = color < TB_JOINT_COLOR_COUNT ? kindOf[i] : tbLaneKind_scalar;
 		}
 		// The lanes' joints first, by kind, so that a group has the rows of one kind; the scalar ones
 		// after them; each part in its old order. Within a colour the order changes nothing: its

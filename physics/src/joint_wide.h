@@ -5,6 +5,10 @@
 
 #include "solver.h"
 
+#include <stdint.h>
+
+typedef struct tbJoint tbJoint;
+
 typedef enum tbWideJointStage
 {
 	tbWideJointStage_refresh,
@@ -13,10 +17,14 @@ typedef enum tbWideJointStage
 	tbWideJointStage_solve,
 } tbWideJointStage;
 
-/// Once the joints are coloured: moves the joints the lanes take to the front of their colour, by
-/// kind (ctx->jointScalarStarts marks where the rest begin), and counts the lane groups. False when
-/// the step's arena is out of memory (the joints are then as they were).
-bool tbSortWideJoints( tbStepContext* ctx );
+/// The joint's kind for the lanes (which rows it has, or that the lanes do not take it), once its
+/// sides are prepared.
+uint8_t tbWideJointKind( const tbJoint* joint );
+/// Once the joints are coloured, with kinds[i] the tbWideJointKind of ctx->jointIds[i]: moves the
+/// joints the lanes take to the front of their colour, by kind (ctx->jointScalarStarts marks where
+/// the rest begin), and counts the lane groups. False when the step's arena is out of memory (the
+/// joints are then as they were).
+bool tbSortWideJoints( tbStepContext* ctx, const uint8_t* kinds );
 /// After the joints' prepare: packs the lanes' joints into ctx->jointLanes and builds their rows
 /// for the first sub-step. False when the step's arena is out of memory.
 bool tbPackWideJoints( tbStepContext* ctx );
