@@ -195,8 +195,8 @@ TB_FN void TB_NAME( Refresh )( const tbStepContext* ctx, tbJointLanes* g, int la
 	{
 		for ( int k = 0; k < 6; ++k )
 		{
-			iA[k] = TB_NAME( Load )( g->invIA[k] + lane0 );
-			iB[k] = TB_NAME( Load )( g->invIB[k] + lane0 );
+			iA[k] = TB_NAME( Load )( g->invI[k][0] + lane0 );
+			iB[k] = TB_NAME( Load )( g->invI[k][1] + lane0 );
 			iSum[k] = iA[k] + iB[k];
 		}
 	}
@@ -218,8 +218,8 @@ TB_FN void TB_NAME( Refresh )( const tbStepContext* ctx, tbJointLanes* g, int la
 			iA[k] = TB_NAME( Load )( in[k] );
 			iB[k] = TB_NAME( Load )( in[6 + k] );
 			iSum[k] = iA[k] + iB[k];
-			TB_NAME( Store )( g->invIA[k] + lane0, iA[k] );
-			TB_NAME( Store )( g->invIB[k] + lane0, iB[k] );
+			TB_NAME( Store )( g->invI[k][0] + lane0, iA[k] );
+			TB_NAME( Store )( g->invI[k][1] + lane0, iB[k] );
 		}
 		*stored = g->inertiaFixed;
 	}
@@ -319,8 +319,8 @@ TB_FN void TB_NAME( LoadInertia )( tbJointLanes* g, int lane0, tbLI* iA, tbLI* i
 	iB->isotropic = isotropic;
 	for ( int k = 0; k < ( isotropic ? 1 : 6 ); ++k )
 	{
-		iA->m[k] = TB_NAME( Load )( g->invIA[k] + lane0 );
-		iB->m[k] = TB_NAME( Load )( g->invIB[k] + lane0 );
+		iA->m[k] = TB_NAME( Load )( g->invI[k][0] + lane0 );
+		iB->m[k] = TB_NAME( Load )( g->invI[k][1] + lane0 );
 	}
 }
 
@@ -412,6 +412,9 @@ TB_FN void TB_NAME( Solve )( tbStepContext* ctx, tbJointLanes* g, int lane0, tbS
 	TB_NAME( GatherVelocities )( g, lane0, &m );
 	tbLI iA, iB;
 	TB_NAME( LoadInertia )( g, lane0, &iA, &iB );
+	// A pass without bias (biasRate 0) reads neither the hinge errors nor the anchor gap, which
+	// keeps the chains' relax passes within the L2 cache.
+	const bool biased = soft.biasRate != 0.0f;
 	TB_VF biasRate = TB_NAME( Splat )( soft.biasRate );
 	TB_VF massScale = TB_NAME( Splat )( soft.massScale );
 	TB_VF impulseScale = TB_NAME( Splat )( soft.impulseScale );
@@ -442,11 +445,14 @@ TB_FN void TB_NAME( Solve )( tbStepContext* ctx, tbJointLanes* g, int lane0, tbS
 		// Hinge rows: rhs_i = a_i . (wB - wA) + clamp(biasRate C_i).
 		tbV3 a0 = TB_NAME( Load3 )( g->axis0, lane0 ), a1 = TB_NAME( Load3 )( g->axis1, lane0 );
 		tbV3 dw = TB_NAME( Sub )( m.wB, m.wA );
-		TB_VF b0 = TB_NAME( Load )( g->C[0] + lane0 ) * biasRate;
-		TB_VF b1 = TB_NAME( Load )( g->C[1] + lane0 ) * biasRate;
-		b0 = TB_NAME( Max )( TB_NAME( Min )( b0, maxCorrection ), -maxCorrection );
-		b1 = TB_NAME( Max )( TB_NAME( Min )( b1, maxCorrection ), -maxCorrection );
-		tbV3 rhs = { TB_NAME( Dot )( a0, dw ) + b0, TB_NAME( Dot )( a1, dw ) + b1, TB_NAME( Splat )( 0.0f ) };
+		tbV3 rhs = { TB_NAME( Dot )( a0, dw ), TB_NAME( Dot )( a1, dw ), TB_NAME( Splat )( 0.0f ) };
+		if ( biased )
+		{
+			TB_VF b0 = TB_NAME( Load )( g->C[0] + lane0 ) * biasRate;
+			TB_VF b1 = TB_NAME( Load )( g->C[1] + lane0 ) * biasRate;
+			rhs.x = rhs.x + TB_NAME( Max )( TB_NAME( Min )( b0, maxCorrection ), -maxCorrection );
+			rhs.y = rhs.y + TB_NAME( Max )( TB_NAME( Min )( b1, maxCorrection ), -maxCorrection );
+		}
 		// tbBoundAngularRhs: at most twice the fastest relative spin the clamps allow.
 		const float spinLimit = 4.0f * TB_MAX_ANGULAR_SPEED;
 		if ( TB_ANY( TB_NAME( Dot )( rhs, rhs ) > TB_NAME( Splat )( spinLimit * spinLimit ) ) )
@@ -474,15 +480,19 @@ TB_FN void TB_NAME( Solve )( tbStepContext* ctx, tbJointLanes* g, int lane0, tbS
 	tbV3 rA = TB_NAME( Load3 )( g->rA, lane0 ), rB = TB_NAME( Load3 )( g->rB, lane0 );
 	tbV3 cdot = TB_NAME( Sub )( TB_NAME( Add )( m.vB, TB_NAME( Cross )( m.wB, rB ) ),
 								TB_NAME( Add )( m.vA, TB_NAME( Cross )( m.wA, rA ) ) );
-	tbV3 bias = TB_NAME( Scale )( biasRate, TB_NAME( Load3 )( g->d, lane0 ) );
-	TB_VF biasSq = TB_NAME( Dot )( bias, bias );
-	TB_VI fast = biasSq > maxCorrection * maxCorrection;
-	if ( TB_ANY( fast ) )
+	tbV3 prhs = cdot;
+	if ( biased )
 	{
-		TB_VF s = TB_NAME( Select )( fast, maxCorrection / TB_SQRT( biasSq ), TB_NAME( Splat )( 1.0f ) );
-		bias = TB_NAME( Scale )( s, bias );
+		tbV3 bias = TB_NAME( Scale )( biasRate, TB_NAME( Load3 )( g->d, lane0 ) );
+		TB_VF biasSq = TB_NAME( Dot )( bias, bias );
+		TB_VI fast = biasSq > maxCorrection * maxCorrection;
+		if ( TB_ANY( fast ) )
+		{
+			TB_VF s = TB_NAME( Select )( fast, maxCorrection / TB_SQRT( biasSq ), TB_NAME( Splat )( 1.0f ) );
+			bias = TB_NAME( Scale )( s, bias );
+		}
+		prhs = TB_NAME( Add )( cdot, bias );
 	}
-	tbV3 prhs = TB_NAME( Add )( cdot, bias );
 	// tbBoundPointRhs: past 2 TB_MAX_SPEED, at most twice the fastest relative anchor motion.
 	if ( TB_ANY( TB_NAME( Dot )( prhs, prhs ) > TB_NAME( Splat )( 4.0f * TB_MAX_SPEED * TB_MAX_SPEED ) ) )
 	{

@@ -29,9 +29,11 @@
 
 typedef struct tbJointLanes
 {
-	int jointIds[TB_JOINT_LANES]; ///< -1: an empty lane (no mass, never written)
-	int indexA[TB_JOINT_LANES];	  ///< solver state index; the static slot for the world, static or asleep bodies
-	int indexB[TB_JOINT_LANES];
+	// What every pass reads, together: the bodies' rows, the masses and the sub-step's rows of the
+	// point block and the hinge. A pass over the chains' 2000 joints then reads about 175 bytes a
+	// joint (with the isotropic inertias), which with the bodies' rows stays within a 512 KiB L2
+	// cache; the definition and the limits' rows follow apart.
+
 	/// Each side's tbBodyState as floats: v, w where the lanes read them (the static slot for the
 	/// world, static and sleeping bodies), and where they write them back: the same for awake
 	/// dynamic sides, the group's sink for the sides the joint only reads.
@@ -39,7 +41,6 @@ typedef struct tbJointLanes
 	float* readB[TB_JOINT_LANES];
 	float* writeA[TB_JOINT_LANES];
 	float* writeB[TB_JOINT_LANES];
-	float sink[8];
 	/// Which rows the group's lanes have: a group skips the rows none of its lanes has (the packing
 	/// puts joints of one kind together).
 	bool anyHinge, anyTwist, anyCone;
@@ -47,36 +48,43 @@ typedef struct tbJointLanes
 	/// the refresh.
 	bool isotropic[2];
 	/// No written side's inverse inertia turns in the step (isotropic or fixed-rotation bodies), so
-	/// the invIA and invIB the first refresh of a half gathered (inertiaStored) hold for the step.
+	/// the inverse inertias the first refresh of a half gathered (inertiaStored) hold for the step.
 	bool inertiaFixed;
 	bool inertiaStored[2];
 	float mA[TB_JOINT_LANES], mB[TB_JOINT_LANES]; ///< inverse masses, 0 for sides the joint does not move
-	float hinge[TB_JOINT_LANES];				  ///< 1: the hinge's two quaternion rows
-	float twistLimit[TB_JOINT_LANES];			  ///< 1: twist limit rows (a hinge's angle limit, a cone's twist range)
-	float coneLimit[TB_JOINT_LANES];			  ///< 1: the cone limit row
+	/// Inverse inertias, component k (xx xy xz yy yz zz) of side A then B: the isotropic lanes'
+	/// xx of both sides share a cache line.
+	float invI[6][2][TB_JOINT_LANES];
+	float rA[3][TB_JOINT_LANES], rB[3][TB_JOINT_LANES]; ///< lever arms
+	float d[3][TB_JOINT_LANES];							///< anchor B - anchor A
+	float pointInvK[6][TB_JOINT_LANES];
+	float linearImpulse[3][TB_JOINT_LANES];
+	float C[2][TB_JOINT_LANES]; ///< hinge errors qRel.y, qRel.z
+	float axis0[3][TB_JOINT_LANES], axis1[3][TB_JOINT_LANES];
+	float angularInvK[3][TB_JOINT_LANES]; ///< 00 01 11
+	float angularImpulse[2][TB_JOINT_LANES];
+
+	// The limits' rows.
+	float twist[TB_JOINT_LANES], swing[TB_JOINT_LANES]; ///< angles of the last pose measured, rad
 	float lower[TB_JOINT_LANES], upper[TB_JOINT_LANES]; ///< twist range, rad
 	float coneAngle[TB_JOINT_LANES];					///< rad
+	float twistAxis[3][TB_JOINT_LANES], swingAxis[3][TB_JOINT_LANES]; ///< swingAxis: towards less swing
+	float twistMass[TB_JOINT_LANES], swingMass[TB_JOINT_LANES];
+	float lowerImpulse[TB_JOINT_LANES], upperImpulse[TB_JOINT_LANES], coneImpulse[TB_JOINT_LANES];
+
+	// What the refresh and the packing read: the definition the step needs.
+	float sink[8];
+	int jointIds[TB_JOINT_LANES]; ///< -1: an empty lane (no mass, never written)
+	int indexA[TB_JOINT_LANES];	  ///< solver state index; the static slot for the world, static or asleep bodies
+	int indexB[TB_JOINT_LANES];
+	float hinge[TB_JOINT_LANES];	  ///< 1: the hinge's two quaternion rows
+	float twistLimit[TB_JOINT_LANES]; ///< 1: twist limit rows (a hinge's angle limit, a cone's twist range)
+	float coneLimit[TB_JOINT_LANES];  ///< 1: the cone limit row
 	float anchorA[3][TB_JOINT_LANES]; ///< centre to anchor at the start of the step (tbJointSide.anchor0)
 	float anchorB[3][TB_JOINT_LANES];
 	float frameA[4][TB_JOINT_LANES]; ///< joint frame at the start of the step, x y z w
 	float frameB[4][TB_JOINT_LANES];
 	float deltaCenter[3][TB_JOINT_LANES];
-
-	// The sub-step's rows.
-	float rA[3][TB_JOINT_LANES], rB[3][TB_JOINT_LANES]; ///< lever arms
-	float d[3][TB_JOINT_LANES];							///< anchor B - anchor A
-	float C[2][TB_JOINT_LANES];							///< hinge errors qRel.y, qRel.z
-	float twist[TB_JOINT_LANES], swing[TB_JOINT_LANES]; ///< angles of the last pose measured, rad
-	float axis0[3][TB_JOINT_LANES], axis1[3][TB_JOINT_LANES];
-	float twistAxis[3][TB_JOINT_LANES], swingAxis[3][TB_JOINT_LANES]; ///< swingAxis: towards less swing
-	float twistMass[TB_JOINT_LANES], swingMass[TB_JOINT_LANES];
-	float invIA[6][TB_JOINT_LANES], invIB[6][TB_JOINT_LANES]; ///< xx xy xz yy yz zz
-	float pointInvK[6][TB_JOINT_LANES];
-	float angularInvK[3][TB_JOINT_LANES]; ///< 00 01 11
-
-	float linearImpulse[3][TB_JOINT_LANES];
-	float angularImpulse[2][TB_JOINT_LANES];
-	float lowerImpulse[TB_JOINT_LANES], upperImpulse[TB_JOINT_LANES], coneImpulse[TB_JOINT_LANES];
 } tbJointLanes;
 
 // The lane instances (joint_lanes.h) ---------------------------------------------------------------
