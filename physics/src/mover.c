@@ -827,18 +827,31 @@ tbResult tbMover_SetPath( tbMoverId moverId, const tbMoverPathDef* def )
 		}
 	}
 	tbBody* body = tbGetMoverBody( world, mover );
-	tbResetMotion( mover );
+	// The new path's arrays first: when one is refused the mover keeps its old motion.
 	int n = def->pointCount;
+	int segmentCount = def->end == tbPath_loop ? n : n - 1;
+	size_t arcBytes = sizeof( float ) * (size_t)( segmentCount * TB_PATH_SAMPLES + 1 );
+	tbVec3* points = tbAlloc( sizeof( tbVec3 ) * (size_t)n );
+	float* waits = def->waits != NULL ? tbAlloc( sizeof( float ) * (size_t)n ) : NULL;
+	float* arc = tbAlloc( arcBytes );
+	if ( points == NULL || ( def->waits != NULL && waits == NULL ) || arc == NULL )
+	{
+		tbFree( points, sizeof( tbVec3 ) * (size_t)n );
+		tbFree( waits, sizeof( float ) * (size_t)n );
+		tbFree( arc, arcBytes );
+		return tbResult_outOfMemory;
+	}
+	tbResetMotion( mover );
 	mover->pointCount = n;
-	mover->segmentCount = def->end == tbPath_loop ? n : n - 1;
-	mover->points = tbAlloc( sizeof( tbVec3 ) * (size_t)n );
+	mover->segmentCount = segmentCount;
+	mover->points = points;
 	memcpy( mover->points, def->points, sizeof( tbVec3 ) * (size_t)n );
 	if ( def->waits != NULL )
 	{
-		mover->waits = tbAlloc( sizeof( float ) * (size_t)n );
+		mover->waits = waits;
 		memcpy( mover->waits, def->waits, sizeof( float ) * (size_t)n );
 	}
-	mover->arc = tbAlloc( sizeof( float ) * (size_t)( mover->segmentCount * TB_PATH_SAMPLES + 1 ) );
+	mover->arc = arc;
 	mover->interpolation = def->interpolation;
 	mover->end = def->end;
 	mover->speed = def->speed;

@@ -508,6 +508,50 @@ static void joint_creation( void** state )
 	sweep( &op, 2 );
 }
 
+// A mover moving at constant velocity is given a path with waits.
+static tbMoverId s_mover;
+
+static void setup_mover( Fixture* f )
+{
+	f->world = make_world();
+	tbBodyDef pd = tbDefaultBodyDef();
+	pd.type = tbBody_kinematic;
+	pd.position = tbMakeVec3( 20.0f, 0.0f, 0.5f );
+	tbBodyId platform = tbCreateBody( f->world, &pd );
+	tbShapeDef sd = tbDefaultShapeDef();
+	tbCreateBoxShape( platform, &sd, tbMakeVec3( 1.0f, 1.0f, 0.1f ), tb_transformIdentity, NULL );
+	s_mover = tbCreateMover( platform, NULL );
+	assert_int_equal( tbMover_SetVelocity( s_mover, tbMakeVec3( 0.5f, 0.0f, 0.0f ), tb_vec3_zero ), tbResult_ok );
+}
+
+static bool run_set_path( Fixture* f )
+{
+	(void)f;
+	tbVec3 path[3] = { { 20, 0, 0.5f }, { 22, 0, 0.5f }, { 22, 2, 0.5f } };
+	float waits[3] = { 0.5f, 0.0f, 0.5f };
+	tbMoverPathDef def = tbDefaultMoverPathDef();
+	def.points = path;
+	def.pointCount = 3;
+	def.waits = waits;
+	tbResult r = tbMover_SetPath( s_mover, &def );
+	assert_true( r == tbResult_ok || r == tbResult_outOfMemory );
+	return r == tbResult_ok;
+}
+
+static void check_set_path( Fixture* f, bool succeeded )
+{
+	(void)f;
+	// A refused path leaves the constant velocity in place.
+	assert_int_equal( tbMover_GetMode( s_mover ), succeeded ? tbMover_path : tbMover_velocity );
+}
+
+static void mover_path( void** state )
+{
+	(void)state;
+	Operation op = { "mover path", setup_mover, run_set_path, check_set_path };
+	sweep( &op, 3 );
+}
+
 // Snapshots ---------------------------------------------------------------------------------------
 
 // Every kind of owned geometry and state a snapshot copies: hull and mesh shapes, a custom joint,
@@ -709,6 +753,7 @@ int main( void )
 		cmocka_unit_test( mesh_shape_creation ),
 		cmocka_unit_test( body_type_change ),
 		cmocka_unit_test( joint_creation ),
+		cmocka_unit_test( mover_path ),
 		cmocka_unit_test( snapshot_take ),
 		cmocka_unit_test( snapshot_restore ),
 		cmocka_unit_test( deep_tree_queries ),
