@@ -75,7 +75,8 @@ static void disarm( void )
 // still steps and its broad phase, contacts and solver work. The box is destroyed again.
 static void assert_world_works( tbWorldId world )
 {
-	tbBodyId box = th_addBox( world, tbMakeVec3( 60.0f, 60.0f, 1.0f ), tbMakeVec3( BOX_HALF, BOX_HALF, BOX_HALF ), 1.0f, 0.6f );
+	tbBodyId box =
+		th_addBox( world, tbMakeVec3( 60.0f, 60.0f, 1.0f ), tbMakeVec3( BOX_HALF, BOX_HALF, BOX_HALF ), 1.0f, 0.6f );
 	assert_true( tbBody_IsValid( box ) );
 	for ( int i = 0; i < 90; ++i )
 	{
@@ -276,7 +277,7 @@ static void body_and_shape_creation( void** state )
 	sweep( &op, 8 );
 }
 
-static const tbVec3 s_gem[8] = { { 0.3f, 0, 0 }, { -0.3f, 0, 0 }, { 0, 0.3f, 0 }, { 0, -0.3f, 0 },
+static const tbVec3 s_gem[8] = { { 0.3f, 0, 0 }, { -0.3f, 0, 0 }, { 0, 0.3f, 0 },		{ 0, -0.3f, 0 },
 								 { 0, 0, 0.3f }, { 0, 0, -0.3f }, { 0.2f, 0.2f, 0.2f }, { -0.2f, -0.2f, 0.2f } };
 
 static bool run_compute_hull( Fixture* f )
@@ -450,7 +451,8 @@ static void body_type_change( void** state )
 
 // Joints ------------------------------------------------------------------------------------------
 
-static int custom_rows( tbJointId jointId, const tbCustomRowsInput* input, tbCustomRow rows[TB_MAX_CUSTOM_ROWS], void* context )
+static int custom_rows( tbJointId jointId, const tbCustomRowsInput* input, tbCustomRow rows[TB_MAX_CUSTOM_ROWS],
+						void* context )
 {
 	(void)jointId;
 	(void)input;
@@ -746,16 +748,11 @@ static void deep_tree_queries( void** state )
 int main( void )
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test( world_creation ),
-		cmocka_unit_test( body_and_shape_creation ),
-		cmocka_unit_test( hull_building ),
-		cmocka_unit_test( hull_shape_creation ),
-		cmocka_unit_test( mesh_shape_creation ),
-		cmocka_unit_test( body_type_change ),
-		cmocka_unit_test( joint_creation ),
-		cmocka_unit_test( mover_path ),
-		cmocka_unit_test( snapshot_take ),
-		cmocka_unit_test( snapshot_restore ),
+		cmocka_unit_test( world_creation ),		 cmocka_unit_test( body_and_shape_creation ),
+		cmocka_unit_test( hull_building ),		 cmocka_unit_test( hull_shape_creation ),
+		cmocka_unit_test( mesh_shape_creation ), cmocka_unit_test( body_type_change ),
+		cmocka_unit_test( joint_creation ),		 cmocka_unit_test( mover_path ),
+		cmocka_unit_test( snapshot_take ),		 cmocka_unit_test( snapshot_restore ),
 		cmocka_unit_test( deep_tree_queries ),
 	};
 	return cmocka_run_group_tests( tests, NULL, NULL );
