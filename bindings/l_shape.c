@@ -46,7 +46,7 @@ static const char* tbHullResultText( tbResult result )
 		case tbResult_tooManyPoints:
 			return "too many points for a hull";
 		case tbResult_outOfMemory:
-			return "out of memory building the hull";
+			return "not enough memory for the hull";
 		default:
 			return "points must be at least 4 finite points {x, y, z}";
 	}
@@ -351,6 +351,10 @@ int tbLuaWorld_AddMesh( lua_State* L )
 		if ( result == tbResult_invalidArgument )
 		{
 			return luaL_error( L, "%s: every triangle has zero area (%d given)", fn, (int)triangleCount );
+		}
+		if ( result == tbResult_outOfMemory )
+		{
+			return luaL_error( L, "%s: not enough memory for the mesh (%d triangles)", fn, (int)triangleCount );
 		}
 		return luaL_error( L, "%s: could not create the mesh: %s", fn, tbResultString( result ) );
 	}

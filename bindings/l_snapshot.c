@@ -88,7 +88,7 @@ int tbLuaWorld_Snapshot( lua_State* L )
 	s->snapshot = tbWorld_TakeSnapshot( world->id );
 	if ( s->snapshot == NULL )
 	{
-		return luaL_error( L, "snapshot: out of memory" );
+		return luaL_error( L, "snapshot: not enough memory for the snapshot of the world" );
 	}
 	size_t bytes = tbSnapshot_GetByteCount( s->snapshot );
 	lua_newuserdatauv( L, bytes > 0 ? bytes : 1, 0 );
@@ -108,6 +108,10 @@ int tbLuaWorld_Restore( lua_State* L )
 	}
 	tbLua_Guard( L, tbLuaGuard_copy, "restore" );
 	tbResult result = tbWorld_RestoreSnapshot( world->id, s->snapshot );
+	if ( result == tbResult_outOfMemory )
+	{
+		return luaL_error( L, "restore: not enough memory to restore the snapshot (the world is as it was)" );
+	}
 	if ( result != tbResult_ok )
 	{
 		return luaL_error( L, "restore: %s", tbResultString( result ) );

@@ -193,6 +193,10 @@ int tbLua_NewWorld( lua_State* L )
 	lua_pop( L, 1 );
 	tbWorldId id = tb_nullWorldId;
 	tbResult result = tbCreateWorldChecked( &settings, &id );
+	if ( result == tbResult_outOfMemory && tbGetWorldCount() < TB_MAX_WORLDS )
+	{
+		return luaL_error( L, "world: not enough memory for the world" );
+	}
 	if ( result != tbResult_ok || TB_IS_NULL( id ) )
 	{
 		return luaL_error( L, "world: could not create the world: %s (at most %d worlds can exist at once)",

@@ -1391,7 +1391,20 @@ static bool tbBuild( tbScene* scene, bool allowSwap )
 		if ( context.before != NULL )
 		{
 			// After the failed state is closed, so none of its handles can touch the world again.
-			tbWorld_RestoreSnapshot( context.swapWorld, context.before );
+			if ( tbWorld_RestoreSnapshot( context.swapWorld, context.before ) == tbResult_outOfMemory &&
+				 scene->error != NULL )
+			{
+				// The world keeps what the failed load did to it: say so with the load's error.
+				size_t size = strlen( scene->error ) + 96;
+				char* message = malloc( size );
+				if ( message != NULL )
+				{
+					snprintf( message, size, "%s\n(not enough memory to put the world back as it was before the reload)",
+							  scene->error );
+					tbSetError( scene, message );
+					free( message );
+				}
+			}
 			tbDestroySnapshot( context.before );
 		}
 		return false;

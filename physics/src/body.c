@@ -402,6 +402,12 @@ tbResult tbBody_SetType( tbBodyId bodyId, tbBodyType type )
 			return tbResult_invalidArgument;
 		}
 	}
+	// The new tree must hold every shape's proxy before anything changes: a type change either
+	// happens whole or not at all.
+	if ( tbDynamicTree_Reserve( world->broadPhase.trees + type, body->shapeCount ) == false )
+	{
+		return tbResult_outOfMemory;
+	}
 	// Contacts depend on the type (static/static pairs do not exist): drop them and let the broad
 	// phase find the pairs again.
 	while ( body->headContactKey >= 0 )

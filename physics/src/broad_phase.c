@@ -18,23 +18,29 @@
 
 #define TB_BROAD_PHASE_INITIAL_CAPACITY 16
 
-void tbBroadPhase_Create( tbBroadPhase* bp )
+bool tbBroadPhase_Create( tbBroadPhase* bp )
 {
+	memset( bp, 0, sizeof( tbBroadPhase ) );
+	bool ok = true;
 	for ( int i = 0; i < tbBody_typeCount; ++i )
 	{
 		bp->trees[i] = tbDynamicTree_Create();
+		ok = ok && bp->trees[i].nodes != NULL;
 	}
 
 	bp->moveCapacity = TB_BROAD_PHASE_INITIAL_CAPACITY;
-	bp->moveCount = 0;
 	bp->moveBuffer = tbAlloc( (size_t)bp->moveCapacity * sizeof( int32_t ) );
 	bp->moveSet = tbCreateSet( TB_BROAD_PHASE_INITIAL_CAPACITY );
-
 	bp->pairCapacity = TB_BROAD_PHASE_INITIAL_CAPACITY;
-	bp->pairCount = 0;
 	bp->pairs = tbAlloc( (size_t)bp->pairCapacity * sizeof( tbBroadPhasePair ) );
-	bp->allocationFailures = 0;
-	bp->lostMoves = false;
+	ok = ok && bp->moveBuffer != NULL && bp->moveSet.keys != NULL && bp->pairs != NULL;
+	if ( ok == false )
+	{
+		bp->moveCapacity = bp->moveBuffer != NULL ? bp->moveCapacity : 0;
+		bp->pairCapacity = bp->pairs != NULL ? bp->pairCapacity : 0;
+		tbBroadPhase_Destroy( bp );
+	}
+	return ok;
 }
 
 void tbBroadPhase_Destroy( tbBroadPhase* bp )
@@ -60,7 +66,7 @@ static void tbBufferMove( tbBroadPhase* bp, int32_t proxyKey )
 
 	if ( bp->moveCount == bp->moveCapacity )
 	{
-		int newCapacity = 2 * bp->moveCapacity;
+		int newCapacity = bp->moveCapacity > 0 ? 2 * bp->moveCapacity : TB_BROAD_PHASE_INITIAL_CAPACITY;
 		int32_t* grown = tbGrowAlloc( bp->moveBuffer, (size_t)bp->moveCapacity * sizeof( int32_t ),
 									  (size_t)newCapacity * sizeof( int32_t ) );
 		if ( grown == NULL )
@@ -108,6 +114,10 @@ int32_t tbBroadPhase_CreateProxy( tbBroadPhase* bp, tbAABB aabb, uint64_t catego
 	TB_ASSERT( 0 <= (int)type && (int)type < tbBody_typeCount );
 	TB_ASSERT( shapeIndex >= 0 );
 	int32_t proxyId = tbDynamicTree_CreateProxy( bp->trees + type, aabb, categoryBits, shapeIndex );
+	if ( proxyId == TB_NULL_NODE )
+	{
+		return TB_NULL_PROXY;
+	}
 	TB_ASSERT( proxyId < ( 1 << 29 ) );
 	int32_t proxyKey = TB_PROXY_KEY( proxyId, type );
 	if ( type != tbBody_static || forcePairCreation )
@@ -150,7 +160,7 @@ static void tbAddPair( tbBroadPhase* bp, int32_t shapeIndexA, int32_t shapeIndex
 {
 	if ( bp->pairCount == bp->pairCapacity )
 	{
-		int newCapacity = 2 * bp->pairCapacity;
+		int newCapacity = bp->pairCapacity > 0 ? 2 * bp->pairCapacity : TB_BROAD_PHASE_INITIAL_CAPACITY;
 		tbBroadPhasePair* grown = tbGrowAlloc( bp->pairs, (size_t)bp->pairCapacity * sizeof( tbBroadPhasePair ),
 											   (size_t)newCapacity * sizeof( tbBroadPhasePair ) );
 		if ( grown == NULL )

@@ -57,13 +57,15 @@ typedef struct tbBroadPhase
 /// Returns false when it could not hold the pair (out of memory).
 typedef bool tbPairFcn( int32_t shapeIndexA, int32_t shapeIndexB, void* context );
 
-/// Initialise an empty broad phase (allocates the initial buffers).
-void tbBroadPhase_Create( tbBroadPhase* bp );
+/// Initialise an empty broad phase (allocates the initial buffers). False when an allocation was
+/// refused: nothing is left allocated.
+bool tbBroadPhase_Create( tbBroadPhase* bp );
 
 /// Free everything.
 void tbBroadPhase_Destroy( tbBroadPhase* bp );
 
-/// Add a proxy with a fattened AABB (metres) to the tree of its body type and return its proxy key.
+/// Add a proxy with a fattened AABB (metres) to the tree of its body type and return its proxy key,
+/// or TB_NULL_PROXY (nothing added) when the tree could not grow.
 /// Dynamic and kinematic proxies are buffered as moved so their pairs are found at the next update;
 /// a static proxy only if forcePairCreation (a static shape added to an existing scene must find
 /// the dynamic proxies that will not move, e.g. sleeping ones).

@@ -121,7 +121,7 @@ const char* tbResultString( tbResult result )
 		case tbResult_tooManyPoints:
 			return "too many hull points";
 		case tbResult_outOfMemory:
-			return "out of memory";
+			return "not enough memory";
 		default:
 			return "unknown result";
 	}

@@ -51,20 +51,50 @@ static void tbLinkFreeNodes( tbDynamicTree* tree, int32_t first )
 	tree->freeList = first;
 }
 
+// Makes room for `count` more nodes. False when the node array could not grow: the tree is as it
+// was, so a caller that reserves before it changes anything fails without a half-made proxy.
+static bool tbReserveNodes( tbDynamicTree* tree, int32_t count )
+{
+	if ( tree->nodeCapacity - tree->nodeCount >= count )
+	{
+		return true;
+	}
+	int32_t oldCapacity = tree->nodeCapacity;
+	int32_t newCapacity = oldCapacity > 0 ? 2 * oldCapacity : TB_TREE_INITIAL_CAPACITY;
+	while ( newCapacity - tree->nodeCount < count )
+	{
+		newCapacity *= 2;
+	}
+	tbTreeNode* grown = tbGrowAlloc( tree->nodes, (size_t)oldCapacity * sizeof( tbTreeNode ),
+									 (size_t)newCapacity * sizeof( tbTreeNode ) );
+	if ( grown == NULL )
+	{
+		return false;
+	}
+	// The new nodes are appended to the free list in index order, so nodes are handed out in the
+	// order they were before reserving existed (the tree's layout, hence the pair order, is kept).
+	int32_t oldFreeList = tree->freeList;
+	tree->nodes = grown;
+	memset( tree->nodes + oldCapacity, 0, (size_t)( newCapacity - oldCapacity ) * sizeof( tbTreeNode ) );
+	tree->nodeCapacity = newCapacity;
+	tbLinkFreeNodes( tree, oldCapacity );
+	if ( oldFreeList != TB_NULL_NODE )
+	{
+		int32_t last = oldFreeList;
+		while ( tree->nodes[last].parent != TB_NULL_NODE )
+		{
+			last = tree->nodes[last].parent;
+		}
+		tree->nodes[last].parent = oldCapacity;
+		tree->freeList = oldFreeList;
+	}
+	return true;
+}
+
+// Callers reserve first: the free list is never empty here.
 static int32_t tbAllocateNode( tbDynamicTree* tree )
 {
-	if ( tree->freeList == TB_NULL_NODE )
-	{
-		TB_ASSERT( tree->nodeCount == tree->nodeCapacity );
-		int32_t oldCapacity = tree->nodeCapacity;
-		int32_t newCapacity = oldCapacity > 0 ? 2 * oldCapacity : TB_TREE_INITIAL_CAPACITY;
-		tree->nodes = tbGrowAlloc( tree->nodes, (size_t)oldCapacity * sizeof( tbTreeNode ),
-								   (size_t)newCapacity * sizeof( tbTreeNode ) );
-		memset( tree->nodes + oldCapacity, 0, (size_t)( newCapacity - oldCapacity ) * sizeof( tbTreeNode ) );
-		tree->nodeCapacity = newCapacity;
-		tbLinkFreeNodes( tree, oldCapacity );
-	}
-
+	TB_ASSERT( tree->freeList != TB_NULL_NODE );
 	int32_t nodeId = tree->freeList;
 	tbTreeNode* node = tree->nodes + nodeId;
 	tree->freeList = node->parent;
@@ -98,6 +128,7 @@ typedef struct tbNodeStack
 	int32_t* data;
 	int count;
 	int capacity;
+	bool climb; ///< the stack could not grow: tbNextNode follows parent links instead
 	int32_t local[TB_TREE_STACK_SIZE];
 } tbNodeStack;
 
@@ -106,14 +137,20 @@ static void tbStackInit( tbNodeStack* stack )
 	stack->data = stack->local;
 	stack->count = 0;
 	stack->capacity = TB_TREE_STACK_SIZE;
+	stack->climb = false;
 }
 
-static void tbStackPush( tbNodeStack* stack, int32_t nodeId )
+// False when the stack was full and could not grow (the allocator refused).
+static bool tbStackPush( tbNodeStack* stack, int32_t nodeId )
 {
 	if ( stack->count == stack->capacity )
 	{
 		int newCapacity = 2 * stack->capacity;
 		int32_t* newData = tbAlloc( (size_t)newCapacity * sizeof( int32_t ) );
+		if ( newData == NULL )
+		{
+			return false;
+		}
 		memcpy( newData, stack->data, (size_t)stack->count * sizeof( int32_t ) );
 		if ( stack->data != stack->local )
 		{
@@ -123,6 +160,37 @@ static void tbStackPush( tbNodeStack* stack, int32_t nodeId )
 		stack->capacity = newCapacity;
 	}
 	stack->data[stack->count++] = nodeId;
+	return true;
+}
+
+// The next node of a pre-order walk from the root, child1 before child2: the node's child1 when
+// descending (its child2 saved on the stack), else the top of the stack. The stack only caches
+// what parent links also give: the node after a finished subtree is the child2 of the first
+// ancestor entered from its child1 side. When the stack cannot grow the walk climbs parent links
+// from then on, so a refused allocation costs time, never a missed proxy.
+static int32_t tbNextNode( const tbTreeNode* nodes, tbNodeStack* stack, int32_t nodeId, bool descend )
+{
+	if ( descend )
+	{
+		if ( stack->climb == false && tbStackPush( stack, nodes[nodeId].child2 ) == false )
+		{
+			stack->climb = true;
+		}
+		return nodes[nodeId].child1;
+	}
+	if ( stack->climb == false )
+	{
+		return stack->count > 0 ? stack->data[--stack->count] : TB_NULL_NODE;
+	}
+	for ( int32_t parent = nodes[nodeId].parent; parent != TB_NULL_NODE; parent = nodes[nodeId].parent )
+	{
+		if ( nodes[parent].child1 == nodeId )
+		{
+			return nodes[parent].child2;
+		}
+		nodeId = parent;
+	}
+	return TB_NULL_NODE;
 }
 
 static void tbStackDestroy( tbNodeStack* stack )
@@ -378,6 +446,13 @@ tbDynamicTree tbDynamicTree_Create( void )
 	tree.nodeCapacity = TB_TREE_INITIAL_CAPACITY;
 	tree.proxyCount = 0;
 	tree.nodes = tbAlloc( (size_t)tree.nodeCapacity * sizeof( tbTreeNode ) );
+	if ( tree.nodes == NULL )
+	{
+		// An empty tree with no storage is valid; the owner tells by nodes == NULL.
+		tree.nodeCapacity = 0;
+		tree.freeList = TB_NULL_NODE;
+		return tree;
+	}
 	memset( tree.nodes, 0, (size_t)tree.nodeCapacity * sizeof( tbTreeNode ) );
 	tbLinkFreeNodes( &tree, 0 );
 	return tree;
@@ -391,9 +466,19 @@ void tbDynamicTree_Destroy( tbDynamicTree* tree )
 	tree->freeList = TB_NULL_NODE;
 }
 
+bool tbDynamicTree_Reserve( tbDynamicTree* tree, int32_t proxyCount )
+{
+	// Each proxy takes a leaf and an internal node, but the first one into an empty tree.
+	return tbReserveNodes( tree, 2 * proxyCount - ( tree->root == TB_NULL_NODE && proxyCount > 0 ? 1 : 0 ) );
+}
+
 int32_t tbDynamicTree_CreateProxy( tbDynamicTree* tree, tbAABB aabb, uint64_t categoryBits, int32_t userData )
 {
 	TB_ASSERT( tbAABB_IsValid( aabb ) );
+	if ( tbDynamicTree_Reserve( tree, 1 ) == false )
+	{
+		return TB_NULL_NODE;
+	}
 	int32_t proxyId = tbAllocateNode( tree );
 	tbTreeNode* node = tree->nodes + proxyId;
 	node->aabb = aabb;
@@ -466,33 +551,21 @@ void tbDynamicTree_Query( const tbDynamicTree* tree, tbAABB aabb, uint64_t maskB
 
 	tbNodeStack stack;
 	tbStackInit( &stack );
-	tbStackPush( &stack, tree->root );
 
+	// child1 is visited before child2: a fixed, documented visiting order.
 	const tbTreeNode* nodes = tree->nodes;
-	while ( stack.count > 0 )
+	int32_t nodeId = tree->root;
+	while ( nodeId != TB_NULL_NODE )
 	{
-		int32_t nodeId = stack.data[--stack.count];
 		const tbTreeNode* node = nodes + nodeId;
 
 		// An internal node's categoryBits are the union of its leaves', so a mask miss prunes it.
-		if ( ( node->categoryBits & maskBits ) == 0 || tbAABB_Overlaps( node->aabb, aabb ) == false )
+		bool enter = ( node->categoryBits & maskBits ) != 0 && tbAABB_Overlaps( node->aabb, aabb );
+		if ( enter && tbIsLeaf( node ) && fcn( nodeId, node->userData, context ) == false )
 		{
-			continue;
+			break;
 		}
-
-		if ( tbIsLeaf( node ) )
-		{
-			if ( fcn( nodeId, node->userData, context ) == false )
-			{
-				break;
-			}
-		}
-		else
-		{
-			// Push child2 first so child1 is visited first: a fixed, documented visiting order.
-			tbStackPush( &stack, node->child2 );
-			tbStackPush( &stack, node->child1 );
-		}
+		nodeId = tbNextNode( nodes, &stack, nodeId, enter && tbIsLeaf( node ) == false );
 	}
 
 	tbStackDestroy( &stack );
@@ -553,19 +626,14 @@ void tbDynamicTree_RayCast( const tbDynamicTree* tree, const tbRayCastInput* inp
 
 	tbNodeStack stack;
 	tbStackInit( &stack );
-	tbStackPush( &stack, tree->root );
 
 	const tbTreeNode* nodes = tree->nodes;
-	while ( stack.count > 0 )
+	int32_t nodeId = tree->root;
+	while ( nodeId != TB_NULL_NODE )
 	{
-		int32_t nodeId = stack.data[--stack.count];
 		const tbTreeNode* node = nodes + nodeId;
-		if ( ( node->categoryBits & maskBits ) == 0 || tbSegmentOverlapsBox( p, d, maxFraction, node->aabb ) == false )
-		{
-			continue;
-		}
-
-		if ( tbIsLeaf( node ) )
+		bool enter = ( node->categoryBits & maskBits ) != 0 && tbSegmentOverlapsBox( p, d, maxFraction, node->aabb );
+		if ( enter && tbIsLeaf( node ) )
 		{
 			subInput.maxFraction = maxFraction;
 			float value = fcn( &subInput, nodeId, node->userData, context );
@@ -580,11 +648,7 @@ void tbDynamicTree_RayCast( const tbDynamicTree* tree, const tbRayCastInput* inp
 				maxFraction = value;
 			}
 		}
-		else
-		{
-			tbStackPush( &stack, node->child2 );
-			tbStackPush( &stack, node->child1 );
-		}
+		nodeId = tbNextNode( nodes, &stack, nodeId, enter && tbIsLeaf( node ) == false );
 	}
 
 	tbStackDestroy( &stack );

@@ -827,18 +827,31 @@ tbResult tbMover_SetPath( tbMoverId moverId, const tbMoverPathDef* def )
 		}
 	}
 	tbBody* body = tbGetMoverBody( world, mover );
-	tbResetMotion( mover );
+	// The new path's arrays first: when one is refused the mover keeps its old motion.
 	int n = def->pointCount;
+	int segmentCount = def->end == tbPath_loop ? n : n - 1;
+	size_t arcBytes = sizeof( float ) * (size_t)( segmentCount * TB_PATH_SAMPLES + 1 );
+	tbVec3* points = tbAlloc( sizeof( tbVec3 ) * (size_t)n );
+	float* waits = def->waits != NULL ? tbAlloc( sizeof( float ) * (size_t)n ) : NULL;
+	float* arc = tbAlloc( arcBytes );
+	if ( points == NULL || ( def->waits != NULL && waits == NULL ) || arc == NULL )
+	{
+		tbFree( points, sizeof( tbVec3 ) * (size_t)n );
+		tbFree( waits, sizeof( float ) * (size_t)n );
+		tbFree( arc, arcBytes );
+		return tbResult_outOfMemory;
+	}
+	tbResetMotion( mover );
 	mover->pointCount = n;
-	mover->segmentCount = def->end == tbPath_loop ? n : n - 1;
-	mover->points = tbAlloc( sizeof( tbVec3 ) * (size_t)n );
+	mover->segmentCount = segmentCount;
+	mover->points = points;
 	memcpy( mover->points, def->points, sizeof( tbVec3 ) * (size_t)n );
 	if ( def->waits != NULL )
 	{
-		mover->waits = tbAlloc( sizeof( float ) * (size_t)n );
+		mover->waits = waits;
 		memcpy( mover->waits, def->waits, sizeof( float ) * (size_t)n );
 	}
-	mover->arc = tbAlloc( sizeof( float ) * (size_t)( mover->segmentCount * TB_PATH_SAMPLES + 1 ) );
+	mover->arc = arc;
 	mover->interpolation = def->interpolation;
 	mover->end = def->end;
 	mover->speed = def->speed;
@@ -952,76 +965,37 @@ struct tbMoverSnapshot
 	tbMoverSet set;
 };
 
-// Deep copy of one mover's path arrays.
-static void tbCopyMoverPath( tbMover* dst, const tbMover* src )
+// Deep copy of one mover's path arrays. False when one could not be allocated; what was made is
+// in dst, so tbFreeMoverPath frees it (dst carries src's counts).
+static bool tbCopyMoverPath( tbMover* dst, const tbMover* src )
 {
 	dst->points = NULL;
 	dst->waits = NULL;
 	dst->arc = NULL;
 	if ( src->id < 0 || src->pointCount == 0 )
 	{
-		return;
+		return true;
 	}
 	size_t n = (size_t)src->pointCount;
 	size_t samples = (size_t)( src->segmentCount * TB_PATH_SAMPLES + 1 );
 	dst->points = tbAlloc( sizeof( tbVec3 ) * n );
+	dst->waits = src->waits != NULL ? tbAlloc( sizeof( float ) * n ) : NULL;
+	dst->arc = tbAlloc( sizeof( float ) * samples );
+	if ( dst->points == NULL || ( src->waits != NULL && dst->waits == NULL ) || dst->arc == NULL )
+	{
+		return false;
+	}
 	memcpy( dst->points, src->points, sizeof( tbVec3 ) * n );
 	if ( src->waits != NULL )
 	{
-		dst->waits = tbAlloc( sizeof( float ) * n );
 		memcpy( dst->waits, src->waits, sizeof( float ) * n );
 	}
-	dst->arc = tbAlloc( sizeof( float ) * samples );
 	memcpy( dst->arc, src->arc, sizeof( float ) * samples );
+	return true;
 }
 
-static void tbCopyMoverSet( tbMoverSet* dst, const tbMoverSet* src )
+static void tbFreeMoverSet( tbMoverSet* set )
 {
-	*dst = *src;
-	dst->data = NULL;
-	if ( src->capacity > 0 )
-	{
-		dst->data = tbAlloc( sizeof( tbMover ) * (size_t)src->capacity );
-		memcpy( dst->data, src->data, sizeof( tbMover ) * (size_t)src->count );
-		for ( int i = 0; i < src->count; ++i )
-		{
-			tbCopyMoverPath( dst->data + i, src->data + i );
-		}
-	}
-}
-
-tbMoverSnapshot* tbSnapshotMovers( tbWorld* world )
-{
-	tbMoverSet* set = tbGetMoverSet( world );
-	if ( set == NULL )
-	{
-		return NULL;
-	}
-	tbMoverSnapshot* snapshot = tbAlloc( sizeof( tbMoverSnapshot ) );
-	tbCopyMoverSet( &snapshot->set, set );
-	return snapshot;
-}
-
-void tbRestoreMovers( tbWorld* world, const tbMoverSnapshot* snapshot )
-{
-	tbDestroyMovers( world );
-	if ( snapshot == NULL )
-	{
-		return;
-	}
-	tbMoverSet* set = s_moverSets + world->worldId;
-	tbCopyMoverSet( set, &snapshot->set );
-	set->used = true;
-	set->worldGeneration = world->generation;
-}
-
-void tbFreeMoverSnapshot( tbMoverSnapshot* snapshot )
-{
-	if ( snapshot == NULL )
-	{
-		return;
-	}
-	tbMoverSet* set = &snapshot->set;
 	for ( int i = 0; i < set->count; ++i )
 	{
 		if ( set->data[i].id >= 0 )
@@ -1030,5 +1004,94 @@ void tbFreeMoverSnapshot( tbMoverSnapshot* snapshot )
 		}
 	}
 	tbFree( set->data, sizeof( tbMover ) * (size_t)set->capacity );
+	memset( set, 0, sizeof( *set ) );
+}
+
+// False, with nothing left allocated in dst, when an allocation was refused.
+static bool tbCopyMoverSet( tbMoverSet* dst, const tbMoverSet* src )
+{
+	*dst = *src;
+	dst->data = NULL;
+	if ( src->capacity == 0 )
+	{
+		return true;
+	}
+	dst->data = tbAlloc( sizeof( tbMover ) * (size_t)src->capacity );
+	if ( dst->data == NULL )
+	{
+		memset( dst, 0, sizeof( *dst ) );
+		return false;
+	}
+	memcpy( dst->data, src->data, sizeof( tbMover ) * (size_t)src->count );
+	bool ok = true;
+	for ( int i = 0; i < src->count; ++i )
+	{
+		ok = tbCopyMoverPath( dst->data + i, src->data + i ) && ok;
+	}
+	if ( ok == false )
+	{
+		tbFreeMoverSet( dst );
+	}
+	return ok;
+}
+
+// A snapshot holding a copy of set; NULL, nothing left allocated, and *ok false when refused.
+static tbMoverSnapshot* tbNewMoverSnapshot( const tbMoverSet* set, bool* ok )
+{
+	tbMoverSnapshot* copy = tbAlloc( sizeof( tbMoverSnapshot ) );
+	*ok = copy != NULL && tbCopyMoverSet( &copy->set, set );
+	if ( *ok == false )
+	{
+		tbFree( copy, sizeof( tbMoverSnapshot ) );
+		return NULL;
+	}
+	return copy;
+}
+
+tbMoverSnapshot* tbSnapshotMovers( tbWorld* world, bool* ok )
+{
+	*ok = true;
+	tbMoverSet* set = tbGetMoverSet( world );
+	return set != NULL ? tbNewMoverSnapshot( set, ok ) : NULL;
+}
+
+tbMoverSnapshot* tbCopyMoverSnapshot( const tbMoverSnapshot* snapshot, bool* ok )
+{
+	*ok = true;
+	return snapshot != NULL ? tbNewMoverSnapshot( &snapshot->set, ok ) : NULL;
+}
+
+void tbAdoptMovers( tbWorld* world, tbMoverSnapshot* snapshot )
+{
+	tbDestroyMovers( world );
+	if ( snapshot == NULL )
+	{
+		return;
+	}
+	tbMoverSet* set = s_moverSets + world->worldId;
+	*set = snapshot->set;
+	set->used = true;
+	set->worldGeneration = world->generation;
+	tbFree( snapshot, sizeof( tbMoverSnapshot ) );
+}
+
+bool tbRestoreMovers( tbWorld* world, const tbMoverSnapshot* snapshot )
+{
+	bool ok;
+	tbMoverSnapshot* copy = tbCopyMoverSnapshot( snapshot, &ok );
+	if ( ok )
+	{
+		tbAdoptMovers( world, copy );
+	}
+	return ok;
+}
+
+void tbFreeMoverSnapshot( tbMoverSnapshot* snapshot )
+{
+	if ( snapshot == NULL )
+	{
+		return;
+	}
+	tbFreeMoverSet( &snapshot->set );
 	tbFree( snapshot, sizeof( tbMoverSnapshot ) );
 }

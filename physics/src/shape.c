@@ -190,7 +190,7 @@ bool tbShouldShapesCollide( const tbShape* a, const tbShape* b )
 	return ( a->maskBits & b->categoryBits ) != 0 && ( a->categoryBits & b->maskBits ) != 0;
 }
 
-void tbCreateShapeProxy( tbWorld* world, tbShape* shape, const tbBody* body )
+bool tbCreateShapeProxy( tbWorld* world, tbShape* shape, const tbBody* body )
 {
 	shape->aabb = tbComputeShapeAABB( shape, body->transform );
 	float margin = body->type == tbBody_static ? 0.0f : TB_AABB_MARGIN;
@@ -199,6 +199,7 @@ void tbCreateShapeProxy( tbWorld* world, tbShape* shape, const tbBody* body )
 	shape->fatAABB = fat;
 	// Static shapes added after the first step must still find the dynamic bodies resting on them.
 	shape->proxyKey = tbBroadPhase_CreateProxy( &world->broadPhase, fat, shape->categoryBits, shape->id, body->type, true );
+	return shape->proxyKey != TB_NULL_PROXY;
 }
 
 static bool tbIsValidShapeDef( const tbShapeDef* def )
@@ -302,10 +303,19 @@ static tbShape* tbCreateShapeInternal( tbBodyId bodyId, const tbShapeDef* def, t
 }
 
 // Shared tail: proxy and mass once the geometry is in place.
-static tbShapeId tbFinishShape( tbWorld* world, tbShape* shape, const tbShapeDef* def )
+// Without a proxy (the tree could not grow) the shape is taken out again, its geometry with it.
+static tbShapeId tbFinishShape( tbWorld* world, tbShape* shape, const tbShapeDef* def, tbResult* result )
 {
 	tbBody* body = world->bodies.data + shape->bodyId;
-	tbCreateShapeProxy( world, shape, body );
+	if ( tbCreateShapeProxy( world, shape, body ) == false )
+	{
+		tbDestroyShapeInternal( world, shape );
+		if ( result != NULL )
+		{
+			*result = tbResult_outOfMemory;
+		}
+		return tb_nullShapeId;
+	}
 	if ( def->updateBodyMass )
 	{
 		tbUpdateBodyMass( world, body );
@@ -341,7 +351,7 @@ tbShapeId tbCreateSphereShape( tbBodyId bodyId, const tbShapeDef* def, const tbS
 		return tb_nullShapeId;
 	}
 	shape->sphere = *sphere;
-	return tbFinishShape( world, shape, def );
+	return tbFinishShape( world, shape, def, result );
 }
 
 tbShapeId tbCreateCapsuleShape( tbBodyId bodyId, const tbShapeDef* def, const tbCapsule* capsule, tbResult* result )
@@ -362,7 +372,7 @@ tbShapeId tbCreateCapsuleShape( tbBodyId bodyId, const tbShapeDef* def, const tb
 		return tb_nullShapeId;
 	}
 	shape->capsule = *capsule;
-	return tbFinishShape( world, shape, def );
+	return tbFinishShape( world, shape, def, result );
 }
 
 tbShapeId tbCreateHullShape( tbBodyId bodyId, const tbShapeDef* def, const tbHull* hull, tbResult* result )
@@ -395,7 +405,7 @@ tbShapeId tbCreateHullShape( tbBodyId bodyId, const tbShapeDef* def, const tbHul
 		return tb_nullShapeId;
 	}
 	shape->hull = copy;
-	return tbFinishShape( world, shape, def );
+	return tbFinishShape( world, shape, def, result );
 }
 
 tbShapeId tbCreateBoxShape( tbBodyId bodyId, const tbShapeDef* def, tbVec3 halfExtents, tbTransform local,
@@ -428,7 +438,7 @@ tbShapeId tbCreateBoxShape( tbBodyId bodyId, const tbShapeDef* def, tbVec3 halfE
 		return tb_nullShapeId;
 	}
 	shape->hull = box;
-	return tbFinishShape( world, shape, def );
+	return tbFinishShape( world, shape, def, result );
 }
 
 tbShapeId tbCreateMeshShape( tbBodyId bodyId, const tbShapeDef* def, const tbVec3* vertices, int vertexCount,
@@ -457,7 +467,7 @@ tbShapeId tbCreateMeshShape( tbBodyId bodyId, const tbShapeDef* def, const tbVec
 		return tb_nullShapeId;
 	}
 	shape->mesh = mesh;
-	return tbFinishShape( world, shape, def );
+	return tbFinishShape( world, shape, def, result );
 }
 
 void tbDestroyShapeInternal( tbWorld* world, tbShape* shape )

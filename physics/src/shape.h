@@ -50,8 +50,9 @@ float tbComputeShapeMinExtent( const tbShape* shape );
 bool tbShouldShapesCollide( const tbShape* a, const tbShape* b );
 /// Unlink from the body, remove the proxy, destroy the shape's contacts, free the slot.
 void tbDestroyShapeInternal( tbWorld* world, tbShape* shape );
-/// Insert the shape's proxy into the broad phase (tree chosen by the body's type).
-void tbCreateShapeProxy( tbWorld* world, tbShape* shape, const tbBody* body );
+/// Insert the shape's proxy into the broad phase (tree chosen by the body's type). False when the
+/// tree could not grow: the shape has no proxy (proxyKey -1) and collides with nothing.
+bool tbCreateShapeProxy( tbWorld* world, tbShape* shape, const tbBody* body );
 
 /// Closest points c1 on segment p1-q1 and c2 on segment p2-q2 (manifold.c; the capsule and mesh
 /// narrow phases share it).

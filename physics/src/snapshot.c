@@ -47,61 +47,202 @@ struct tbSnapshot
 	size_t byteCount;
 };
 
-static void* tbCopyBytes( const void* src, size_t size, size_t* total )
+// What a snapshot counts while it is taken: its bytes, and whether every allocation was granted.
+typedef struct tbTally
+{
+	size_t total;
+	bool ok;
+} tbTally;
+
+// A copy of size bytes, NULL for 0; NULL, tally->ok false, when the allocation was refused.
+static void* tbCopyBytes( const void* src, size_t size, tbTally* tally )
 {
 	if ( size == 0 )
 	{
 		return NULL;
 	}
 	void* dst = tbAlloc( size );
+	if ( dst == NULL )
+	{
+		tally->ok = false;
+		return NULL;
+	}
 	memcpy( dst, src, size );
-	*total += size;
+	tally->total += size;
 	return dst;
 }
 
-#define TB_COPY_POOL( out, pool, T, total )                                                                            \
+#define TB_COPY_POOL( out, pool, T, tally )                                                                            \
 	do                                                                                                                 \
 	{                                                                                                                  \
 		( out ).elemSize = sizeof( T );                                                                                \
 		( out ).count = ( pool ).count;                                                                                \
 		( out ).freeList = ( pool ).freeList;                                                                          \
 		( out ).liveCount = ( pool ).liveCount;                                                                        \
-		( out ).data = tbCopyBytes( ( pool ).data, sizeof( T ) * (size_t)( pool ).count, ( total ) );                  \
+		( out ).data = tbCopyBytes( ( pool ).data, sizeof( T ) * (size_t)( pool ).count, ( tally ) );                  \
 	}                                                                                                                  \
 	while ( 0 )
 
-// Replace a pool's contents with a copy; the array gets at least 16 slots so the pool can grow
-// the usual way afterwards.
-#define TB_RESTORE_POOL( pool, in, T )                                                                                 \
+static tbHashSet tbCopySet( const tbHashSet* set, tbTally* tally )
+{
+	tbHashSet copy = *set;
+	copy.keys = tbCopyBytes( set->keys, sizeof( uint64_t ) * (size_t)set->capacity, tally );
+	return copy;
+}
+
+// What a restore allocates before it touches the world: the pools' arrays (at least 16 slots, so
+// a pool grows the usual way afterwards) with the hull clones and custom rows their objects own,
+// the trees' nodes, the move buffer when the world's is too small, the sets' slots and the movers.
+typedef struct tbRestoreStage
+{
+	void* bodies;
+	void* shapes;
+	void* contacts;
+	void* joints;
+	tbTreeNode* nodes[tbBody_typeCount];
+	int32_t* moveBuffer; ///< NULL when the world's buffer holds the snapshot's moves
+	uint64_t* moveKeys;
+	uint64_t* pairKeys;
+	tbMoverSnapshot* movers;
+} tbRestoreStage;
+
+static int tbPoolCapacity( const tbPoolCopy* in )
+{
+	return in->count > 16 ? in->count : 16;
+}
+
+// A block of allocBytes holding a copy of copyBytes from src. True for allocBytes 0 (no block).
+static bool tbStageCopy( void** out, const void* src, size_t copyBytes, size_t allocBytes )
+{
+	*out = NULL;
+	if ( allocBytes == 0 )
+	{
+		return true;
+	}
+	*out = tbAlloc( allocBytes );
+	if ( *out == NULL )
+	{
+		return false;
+	}
+	if ( copyBytes > 0 )
+	{
+		memcpy( *out, src, copyBytes );
+	}
+	return true;
+}
+
+static bool tbStagePool( void** out, const tbPoolCopy* in )
+{
+	return tbStageCopy( out, in->data, in->elemSize * (size_t)in->count, in->elemSize * (size_t)tbPoolCapacity( in ) );
+}
+
+static void tbFreeStage( tbRestoreStage* stage, const tbSnapshot* snap )
+{
+	// The staged shapes and joints own their clones (NULL where one was refused).
+	tbShape* shapes = stage->shapes;
+	for ( int i = 0; shapes != NULL && i < snap->shapes.count; ++i )
+	{
+		if ( shapes[i].id >= 0 && shapes[i].type == tbShape_hull )
+		{
+			tbDestroyHull( shapes[i].hull );
+		}
+	}
+	tbJoint* joints = stage->joints;
+	for ( int i = 0; joints != NULL && i < snap->joints.count; ++i )
+	{
+		if ( joints[i].id >= 0 && joints[i].type == tbJoint_custom )
+		{
+			tbFree( joints[i].custom, sizeof( tbCustomJointData ) );
+		}
+	}
+	tbFree( stage->bodies, snap->bodies.elemSize * (size_t)tbPoolCapacity( &snap->bodies ) );
+	tbFree( stage->shapes, snap->shapes.elemSize * (size_t)tbPoolCapacity( &snap->shapes ) );
+	tbFree( stage->contacts, snap->contacts.elemSize * (size_t)tbPoolCapacity( &snap->contacts ) );
+	tbFree( stage->joints, snap->joints.elemSize * (size_t)tbPoolCapacity( &snap->joints ) );
+	for ( int t = 0; t < tbBody_typeCount; ++t )
+	{
+		tbFree( stage->nodes[t], sizeof( tbTreeNode ) * (size_t)snap->trees[t].tree.nodeCapacity );
+	}
+	tbFree( stage->moveBuffer, sizeof( int32_t ) * (size_t)snap->moveCount );
+	tbFree( stage->moveKeys, sizeof( uint64_t ) * (size_t)snap->moveSet.capacity );
+	tbFree( stage->pairKeys, sizeof( uint64_t ) * (size_t)snap->pairSet.capacity );
+	tbFreeMoverSnapshot( stage->movers );
+}
+
+// False when an allocation was refused; the stage then holds what was granted, for tbFreeStage.
+static bool tbStageRestore( tbRestoreStage* stage, const tbWorld* world, const tbSnapshot* snap )
+{
+	memset( stage, 0, sizeof( *stage ) );
+	bool ok = tbStagePool( &stage->bodies, &snap->bodies );
+	ok = tbStagePool( &stage->shapes, &snap->shapes ) && ok;
+	ok = tbStagePool( &stage->contacts, &snap->contacts ) && ok;
+	ok = tbStagePool( &stage->joints, &snap->joints ) && ok;
+
+	// Every clone is attempted, so each owning field is a clone or NULL, never the snapshot's.
+	tbShape* shapes = stage->shapes;
+	for ( int i = 0; shapes != NULL && i < snap->shapes.count; ++i )
+	{
+		if ( shapes[i].id >= 0 && shapes[i].type == tbShape_hull )
+		{
+			shapes[i].hull = tbCloneHull( snap->hulls[i] );
+			ok = ok && shapes[i].hull != NULL;
+		}
+	}
+	tbJoint* joints = stage->joints;
+	for ( int i = 0; joints != NULL && i < snap->joints.count; ++i )
+	{
+		if ( joints[i].id >= 0 && joints[i].type == tbJoint_custom )
+		{
+			const tbCustomJointData* rows = joints[i].custom;
+			void* copy;
+			ok = tbStageCopy( &copy, rows, sizeof( tbCustomJointData ), sizeof( tbCustomJointData ) ) && ok;
+			joints[i].custom = copy;
+		}
+	}
+
+	for ( int t = 0; t < tbBody_typeCount; ++t )
+	{
+		size_t size = sizeof( tbTreeNode ) * (size_t)snap->trees[t].tree.nodeCapacity;
+		void* nodes;
+		ok = tbStageCopy( &nodes, snap->trees[t].tree.nodes, size, size ) && ok;
+		stage->nodes[t] = nodes;
+	}
+	if ( snap->moveCount > world->broadPhase.moveCapacity )
+	{
+		void* buffer;
+		ok = tbStageCopy( &buffer, NULL, 0, sizeof( int32_t ) * (size_t)snap->moveCount ) && ok;
+		stage->moveBuffer = buffer;
+	}
+	void* keys;
+	size_t size = sizeof( uint64_t ) * (size_t)snap->moveSet.capacity;
+	ok = tbStageCopy( &keys, snap->moveSet.keys, size, size ) && ok;
+	stage->moveKeys = keys;
+	size = sizeof( uint64_t ) * (size_t)snap->pairSet.capacity;
+	ok = tbStageCopy( &keys, snap->pairSet.keys, size, size ) && ok;
+	stage->pairKeys = keys;
+	bool moversOk;
+	stage->movers = tbCopyMoverSnapshot( snap->movers, &moversOk );
+	return ok && moversOk;
+}
+
+// Pools and sets take their staged arrays; nothing here can fail.
+#define TB_INSTALL_POOL( pool, in, staged, T )                                                                         \
 	do                                                                                                                 \
 	{                                                                                                                  \
 		tbFree( ( pool ).data, sizeof( T ) * (size_t)( pool ).capacity );                                              \
-		int capacity_ = ( in ).count > 16 ? ( in ).count : 16;                                                         \
-		( pool ).data = tbAlloc( sizeof( T ) * (size_t)capacity_ );                                                    \
-		if ( ( in ).count > 0 )                                                                                        \
-		{                                                                                                              \
-			memcpy( ( pool ).data, ( in ).data, sizeof( T ) * (size_t)( in ).count );                                  \
-		}                                                                                                              \
-		( pool ).capacity = capacity_;                                                                                 \
+		( pool ).data = ( staged );                                                                                    \
+		( pool ).capacity = tbPoolCapacity( &( in ) );                                                                 \
 		( pool ).count = ( in ).count;                                                                                 \
 		( pool ).freeList = ( in ).freeList;                                                                           \
 		( pool ).liveCount = ( in ).liveCount;                                                                         \
 	}                                                                                                                  \
 	while ( 0 )
 
-static tbHashSet tbCopySet( const tbHashSet* set, size_t* total )
-{
-	tbHashSet copy = *set;
-	copy.keys = tbCopyBytes( set->keys, sizeof( uint64_t ) * (size_t)set->capacity, total );
-	return copy;
-}
-
-static void tbRestoreSet( tbHashSet* set, const tbHashSet* copy )
+static void tbInstallSet( tbHashSet* set, const tbHashSet* copy, uint64_t* keys )
 {
 	tbFree( set->keys, sizeof( uint64_t ) * (size_t)set->capacity );
 	*set = *copy;
-	set->keys = tbAlloc( sizeof( uint64_t ) * (size_t)copy->capacity );
-	memcpy( set->keys, copy->keys, sizeof( uint64_t ) * (size_t)copy->capacity );
+	set->keys = keys;
 }
 
 tbSnapshot* tbWorld_TakeSnapshot( tbWorldId worldId )
@@ -112,47 +253,58 @@ tbSnapshot* tbWorld_TakeSnapshot( tbWorldId worldId )
 		return NULL;
 	}
 	tbSnapshot* snap = tbAlloc( sizeof( tbSnapshot ) );
+	if ( snap == NULL )
+	{
+		return NULL;
+	}
 	memset( snap, 0, sizeof( *snap ) );
-	size_t total = sizeof( tbSnapshot );
+	tbTally tally = { sizeof( tbSnapshot ), true };
 	snap->worldId = world->worldId;
 	snap->worldGeneration = world->generation;
 	snap->def = world->def;
 	snap->stepIndex = world->stepIndex;
 	snap->counters = world->counters;
-	TB_COPY_POOL( snap->bodies, world->bodies, tbBody, &total );
-	TB_COPY_POOL( snap->shapes, world->shapes, tbShape, &total );
-	TB_COPY_POOL( snap->contacts, world->contacts, tbContact, &total );
-	TB_COPY_POOL( snap->joints, world->joints, tbJoint, &total );
-	// A custom joint's rows are owned by the joint: the snapshot's copy gets a clone.
-	for ( int i = 0; i < snap->joints.count; ++i )
+	TB_COPY_POOL( snap->bodies, world->bodies, tbBody, &tally );
+	TB_COPY_POOL( snap->shapes, world->shapes, tbShape, &tally );
+	TB_COPY_POOL( snap->contacts, world->contacts, tbContact, &tally );
+	TB_COPY_POOL( snap->joints, world->joints, tbJoint, &tally );
+	// A custom joint's rows are owned by the joint: the snapshot's copy gets a clone (or NULL, never
+	// the world's pointer, so tbDestroySnapshot can free a half-taken snapshot).
+	tbJoint* joints = snap->joints.data;
+	for ( int i = 0; joints != NULL && i < snap->joints.count; ++i )
 	{
-		tbJoint* joint = (tbJoint*)snap->joints.data + i;
-		if ( joint->id >= 0 && joint->type == tbJoint_custom )
+		if ( joints[i].id >= 0 && joints[i].type == tbJoint_custom )
 		{
-			joint->custom = tbCopyBytes( joint->custom, sizeof( tbCustomJointData ), &total );
+			joints[i].custom = tbCopyBytes( joints[i].custom, sizeof( tbCustomJointData ), &tally );
 		}
 	}
 
+	// Meshes never change after creation: the snapshot shares the shape's (the pointer in its
+	// shape copy) and holds a reference, as tbDestroySnapshot releases one per copied mesh shape.
+	const tbShape* shapes = snap->shapes.data;
+	for ( int i = 0; shapes != NULL && i < snap->shapes.count; ++i )
+	{
+		if ( shapes[i].id >= 0 && shapes[i].type == tbShape_mesh )
+		{
+			tbRetainMesh( shapes[i].mesh );
+		}
+	}
 	// Hull geometry is owned by its shape: keep a clone per live hull shape.
 	if ( world->shapes.count > 0 )
 	{
 		snap->hulls = tbAlloc( sizeof( tbHull* ) * (size_t)world->shapes.count );
-		total += sizeof( tbHull* ) * (size_t)world->shapes.count;
-		for ( int i = 0; i < world->shapes.count; ++i )
+		tally.ok = tally.ok && snap->hulls != NULL;
+		tally.total += sizeof( tbHull* ) * (size_t)world->shapes.count;
+	}
+	for ( int i = 0; snap->hulls != NULL && i < world->shapes.count; ++i )
+	{
+		const tbShape* shape = world->shapes.data + i;
+		snap->hulls[i] = NULL;
+		if ( shape->id >= 0 && shape->type == tbShape_hull )
 		{
-			const tbShape* shape = world->shapes.data + i;
-			snap->hulls[i] = NULL;
-			if ( shape->id >= 0 && shape->type == tbShape_hull )
-			{
-				snap->hulls[i] = tbCloneHull( shape->hull );
-				total += (size_t)shape->hull->byteCount;
-			}
-			else if ( shape->id >= 0 && shape->type == tbShape_mesh )
-			{
-				// Meshes never change after creation: the snapshot shares the shape's (the
-				// pointer in its shape copy) and holds a reference.
-				tbRetainMesh( shape->mesh );
-			}
+			snap->hulls[i] = tbCloneHull( shape->hull );
+			tally.ok = tally.ok && snap->hulls[i] != NULL;
+			tally.total += (size_t)shape->hull->byteCount;
 		}
 	}
 
@@ -161,14 +313,20 @@ tbSnapshot* tbWorld_TakeSnapshot( tbWorldId worldId )
 	{
 		snap->trees[t].tree = bp->trees[t];
 		snap->trees[t].tree.nodes =
-			tbCopyBytes( bp->trees[t].nodes, sizeof( tbTreeNode ) * (size_t)bp->trees[t].nodeCapacity, &total );
+			tbCopyBytes( bp->trees[t].nodes, sizeof( tbTreeNode ) * (size_t)bp->trees[t].nodeCapacity, &tally );
 	}
 	snap->moveCount = bp->moveCount;
-	snap->moveBuffer = tbCopyBytes( bp->moveBuffer, sizeof( int32_t ) * (size_t)bp->moveCount, &total );
-	snap->moveSet = tbCopySet( &bp->moveSet, &total );
-	snap->pairSet = tbCopySet( &world->pairSet, &total );
-	snap->movers = tbSnapshotMovers( world );
-	snap->byteCount = total;
+	snap->moveBuffer = tbCopyBytes( bp->moveBuffer, sizeof( int32_t ) * (size_t)bp->moveCount, &tally );
+	snap->moveSet = tbCopySet( &bp->moveSet, &tally );
+	snap->pairSet = tbCopySet( &world->pairSet, &tally );
+	bool moversOk;
+	snap->movers = tbSnapshotMovers( world, &moversOk );
+	if ( tally.ok == false || moversOk == false )
+	{
+		tbDestroySnapshot( snap );
+		return NULL;
+	}
+	snap->byteCount = tally.total;
 	return snap;
 }
 
@@ -188,28 +346,29 @@ tbResult tbWorld_RestoreSnapshot( tbWorldId worldId, const tbSnapshot* snap )
 		return tbResult_invalidArgument;
 	}
 
-	// Free the hulls of the shapes alive now; the snapshot's come back as fresh clones.
+	// Everything the world gets is allocated first; only when all of it was granted is the world's
+	// state freed and replaced, so a refused allocation leaves the world as it was.
+	tbRestoreStage stage;
+	if ( tbStageRestore( &stage, world, snap ) == false )
+	{
+		tbFreeStage( &stage, snap );
+		return tbResult_outOfMemory;
+	}
+
+	// The hulls, meshes and custom rows of the objects alive now go; the snapshot's come back as
+	// the staged clones.
 	for ( int i = 0; i < world->shapes.count; ++i )
 	{
 		tbShape* shape = world->shapes.data + i;
 		if ( shape->id >= 0 && shape->type == tbShape_hull )
 		{
 			tbDestroyHull( shape->hull );
-			shape->hull = NULL;
 		}
 		else if ( shape->id >= 0 && shape->type == tbShape_mesh )
 		{
 			tbReleaseMesh( shape->mesh );
-			shape->mesh = NULL;
 		}
 	}
-
-	world->def = snap->def;
-	world->stepIndex = snap->stepIndex;
-	world->counters = snap->counters;
-	TB_RESTORE_POOL( world->bodies, snap->bodies, tbBody );
-	TB_RESTORE_POOL( world->shapes, snap->shapes, tbShape );
-	TB_RESTORE_POOL( world->contacts, snap->contacts, tbContact );
 	for ( int i = 0; i < world->joints.count; ++i )
 	{
 		tbJoint* joint = world->joints.data + i;
@@ -218,24 +377,18 @@ tbResult tbWorld_RestoreSnapshot( tbWorldId worldId, const tbSnapshot* snap )
 			tbFree( joint->custom, sizeof( tbCustomJointData ) );
 		}
 	}
-	TB_RESTORE_POOL( world->joints, snap->joints, tbJoint );
-	for ( int i = 0; i < world->joints.count; ++i )
-	{
-		tbJoint* joint = world->joints.data + i;
-		if ( joint->id >= 0 && joint->type == tbJoint_custom )
-		{
-			size_t ignored = 0;
-			joint->custom = tbCopyBytes( joint->custom, sizeof( tbCustomJointData ), &ignored );
-		}
-	}
+
+	world->def = snap->def;
+	world->stepIndex = snap->stepIndex;
+	world->counters = snap->counters;
+	TB_INSTALL_POOL( world->bodies, snap->bodies, stage.bodies, tbBody );
+	TB_INSTALL_POOL( world->shapes, snap->shapes, stage.shapes, tbShape );
+	TB_INSTALL_POOL( world->contacts, snap->contacts, stage.contacts, tbContact );
+	TB_INSTALL_POOL( world->joints, snap->joints, stage.joints, tbJoint );
 	for ( int i = 0; i < world->shapes.count; ++i )
 	{
 		tbShape* shape = world->shapes.data + i;
-		if ( shape->id >= 0 && shape->type == tbShape_hull )
-		{
-			shape->hull = tbCloneHull( snap->hulls[i] );
-		}
-		else if ( shape->id >= 0 && shape->type == tbShape_mesh )
+		if ( shape->id >= 0 && shape->type == tbShape_mesh )
 		{
 			tbRetainMesh( shape->mesh ); // the pointer came back with the shape copy
 		}
@@ -246,14 +399,12 @@ tbResult tbWorld_RestoreSnapshot( tbWorldId worldId, const tbSnapshot* snap )
 	{
 		tbFree( bp->trees[t].nodes, sizeof( tbTreeNode ) * (size_t)bp->trees[t].nodeCapacity );
 		bp->trees[t] = snap->trees[t].tree;
-		size_t size = sizeof( tbTreeNode ) * (size_t)snap->trees[t].tree.nodeCapacity;
-		bp->trees[t].nodes = tbAlloc( size );
-		memcpy( bp->trees[t].nodes, snap->trees[t].tree.nodes, size );
+		bp->trees[t].nodes = stage.nodes[t];
 	}
-	if ( snap->moveCount > bp->moveCapacity )
+	if ( stage.moveBuffer != NULL )
 	{
 		tbFree( bp->moveBuffer, sizeof( int32_t ) * (size_t)bp->moveCapacity );
-		bp->moveBuffer = tbAlloc( sizeof( int32_t ) * (size_t)snap->moveCount );
+		bp->moveBuffer = stage.moveBuffer;
 		bp->moveCapacity = snap->moveCount;
 	}
 	if ( snap->moveCount > 0 )
@@ -262,9 +413,9 @@ tbResult tbWorld_RestoreSnapshot( tbWorldId worldId, const tbSnapshot* snap )
 	}
 	bp->moveCount = snap->moveCount;
 	bp->pairCount = 0;
-	tbRestoreSet( &bp->moveSet, &snap->moveSet );
-	tbRestoreSet( &world->pairSet, &snap->pairSet );
-	tbRestoreMovers( world, snap->movers );
+	tbInstallSet( &bp->moveSet, &snap->moveSet, stage.moveKeys );
+	tbInstallSet( &world->pairSet, &snap->pairSet, stage.pairKeys );
+	tbAdoptMovers( world, stage.movers );
 
 	world->beginCount = 0;
 	world->endCount = 0;
@@ -283,7 +434,7 @@ void tbDestroySnapshot( tbSnapshot* snap )
 		return;
 	}
 	const tbShape* shapes = snap->shapes.data;
-	for ( int i = 0; i < snap->shapes.count; ++i )
+	for ( int i = 0; shapes != NULL && i < snap->shapes.count; ++i )
 	{
 		if ( shapes[i].id >= 0 && shapes[i].type == tbShape_mesh )
 		{
@@ -294,7 +445,7 @@ void tbDestroySnapshot( tbSnapshot* snap )
 	tbFree( snap->shapes.data, snap->shapes.elemSize * (size_t)snap->shapes.count );
 	tbFree( snap->contacts.data, snap->contacts.elemSize * (size_t)snap->contacts.count );
 	const tbJoint* joints = snap->joints.data;
-	for ( int i = 0; i < snap->joints.count; ++i )
+	for ( int i = 0; joints != NULL && i < snap->joints.count; ++i )
 	{
 		if ( joints[i].id >= 0 && joints[i].type == tbJoint_custom )
 		{

@@ -45,6 +45,12 @@ tbHashSet tbCreateSet( int32_t capacity )
 	set.count = 0;
 	set.growFailures = 0;
 	set.keys = tbAlloc( (size_t)set.capacity * sizeof( uint64_t ) );
+	if ( set.keys == NULL )
+	{
+		// Empty with no storage, as after tbDestroySet; the owner tells by keys == NULL.
+		set.capacity = 0;
+		return set;
+	}
 	memset( set.keys, 0, (size_t)set.capacity * sizeof( uint64_t ) );
 	return set;
 }

@@ -159,8 +159,19 @@ tbResult tbCreateWorldChecked( const tbWorldDef* def, tbWorldId* outId )
 	world->shapes.freeList = -1;
 	world->contacts.freeList = -1;
 	world->joints.freeList = -1;
-	tbBroadPhase_Create( &world->broadPhase );
+	bool made = tbBroadPhase_Create( &world->broadPhase );
 	world->pairSet = tbCreateSet( 256 );
+	if ( made == false || world->pairSet.keys == NULL )
+	{
+		if ( made )
+		{
+			tbBroadPhase_Destroy( &world->broadPhase );
+		}
+		tbDestroySet( &world->pairSet );
+		tbFree( world, sizeof( tbWorld ) );
+		return tbResult_outOfMemory;
+	}
+	// Without the arena's main block (refused) the steps take overflow blocks.
 	tbCreateArena( &world->arena, 64 * 1024 );
 	// Without threads (creation failed) the world still steps, on the caller's thread only.
 	world->jobs = tbCreateJobSystem( def->workerCount );

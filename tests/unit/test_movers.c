@@ -298,12 +298,14 @@ static void mover_snapshot( void** state )
 	tbMover_SetPath( mover, &def );
 	step( worldId, 30 );
 	tbWorld* world = tbGetWorldFromId( worldId );
-	tbMoverSnapshot* snapshot = tbSnapshotMovers( world );
+	bool made = false;
+	tbMoverSnapshot* snapshot = tbSnapshotMovers( world, &made );
+	assert_true( made );
 	assert_non_null( snapshot );
 	tbTransform pose = tbBody_GetTransform( body );
 	step( worldId, 200 );
 	tbVec3 first = tbBody_GetPosition( body );
-	tbRestoreMovers( world, snapshot );
+	assert_true( tbRestoreMovers( world, snapshot ) );
 	tbBody_SetTransform( body, pose.p, pose.q );
 	assert_true( tbMover_IsValid( mover ) );
 	step( worldId, 200 );

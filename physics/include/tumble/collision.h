@@ -428,9 +428,15 @@ typedef struct tbDynamicTree
 	int32_t proxyCount;
 } tbDynamicTree;
 
+/// An empty tree. When its first node block cannot be allocated, nodes is NULL (the tree is still
+/// valid and empty; a later tbDynamicTree_CreateProxy tries again).
 TB_API tbDynamicTree tbDynamicTree_Create( void );
 TB_API void tbDynamicTree_Destroy( tbDynamicTree* tree );
+/// Make room for proxyCount more proxies, so that many tbDynamicTree_CreateProxy calls cannot fail.
+/// False, the tree unchanged, when the node array could not grow.
+TB_API bool tbDynamicTree_Reserve( tbDynamicTree* tree, int32_t proxyCount );
 /// Insert a leaf; returns its proxy id (a node index). The AABB is stored as given (callers fatten).
+/// Returns TB_NULL_NODE, the tree unchanged, when the node array could not grow.
 TB_API int32_t tbDynamicTree_CreateProxy( tbDynamicTree* tree, tbAABB aabb, uint64_t categoryBits, int32_t userData );
 TB_API void tbDynamicTree_DestroyProxy( tbDynamicTree* tree, int32_t proxyId );
 /// Remove and re-insert with a new AABB.

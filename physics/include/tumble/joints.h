@@ -527,6 +527,7 @@ TB_API tbResult tbMover_Stop( tbMoverId moverId );
 /// TB_MAX_ANGULAR_SPEED) until told otherwise.
 TB_API tbResult tbMover_SetVelocity( tbMoverId moverId, tbVec3 linearVelocity, tbVec3 angularVelocity );
 /// Follow a path from its first point (the body travels from where it is to the first point first).
+/// tbResult_outOfMemory, the mover's motion unchanged, when the path's arrays cannot be allocated.
 TB_API tbResult tbMover_SetPath( tbMoverId moverId, const tbMoverPathDef* def );
 /// Change the cruise speed of the current path, m/s (> 0, at most TB_MAX_SPEED).
 TB_API tbResult tbMover_SetPathSpeed( tbMoverId moverId, float speed );

@@ -12,8 +12,9 @@
 
 // World ------------------------------------------------------------------------------------------
 
-/// Create a world. Up to TB_MAX_WORLDS worlds can exist at once. Returns a null id (and sets
-/// *result when not NULL) for an invalid def.
+/// Create a world. Up to TB_MAX_WORLDS worlds can exist at once. Returns a null id for an invalid
+/// def (tbCreateWorldChecked: tbResult_invalidArgument), for a full world table or when an
+/// allocation was refused (tbResult_outOfMemory, nothing left allocated).
 #define TB_MAX_WORLDS 128
 TB_API tbWorldId tbCreateWorld( const tbWorldDef* def );
 TB_API tbResult tbCreateWorldChecked( const tbWorldDef* def, tbWorldId* outId );
@@ -121,11 +122,12 @@ TB_API uint64_t tbWorld_GetStateHash( tbWorldId worldId );
 /// bit-identical trajectory to stepping the original. Movers (paths, timers) are included.
 typedef struct tbSnapshot tbSnapshot;
 
-/// Take a snapshot (allocates). NULL for an invalid or locked world.
+/// Take a snapshot (allocates). NULL for an invalid or locked world, or when an allocation was
+/// refused (then nothing is left allocated).
 TB_API tbSnapshot* tbWorld_TakeSnapshot( tbWorldId worldId );
 /// Put the world back in the snapshot's state. Objects created after the snapshot are gone (their
 /// ids become stale); objects destroyed since are back with their old ids. The snapshot must come
-/// from this world.
+/// from this world. tbResult_outOfMemory, the world unchanged, when an allocation was refused.
 TB_API tbResult tbWorld_RestoreSnapshot( tbWorldId worldId, const tbSnapshot* snapshot );
 TB_API void tbDestroySnapshot( tbSnapshot* snapshot );
 /// Memory held by the snapshot, bytes.
