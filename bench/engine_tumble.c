@@ -278,7 +278,7 @@ static void tbTumble_AddFields( void* handle, const tbBenchScene* scene, tbBench
 	(void)scene;
 	tbTumbleWorld* w = handle;
 	tbWorldDef settings = tbWorld_GetSettings( w->worldId );
-	static const char* modeNames[] = { "baumgarte", "split", "soft" };
+	static const char* modeNames[] = { "baumgarte", "split", "soft", "global" };
 	tbVersion version = tbGetVersion();
 	tbBench_AddField( fields, "lib", "tumble-%d.%d.%d", version.major, version.minor, version.revision );
 	tbBench_AddField( fields, "precision", "single" );
