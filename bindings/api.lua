@@ -421,7 +421,7 @@ def( "tumble.WorldDef", "Fields of `tb.world{...}`.", nil, {
 	{ "solver", "tumble.Solver", "r", "default `\"soft\"`" },
 	{ "baumgarte", "number", "r", "Baumgarte factor in [0, 1] (default 0.2; baumgarte and global solvers)" },
 	{ "global_method", "tumble.GlobalMethod", "r", "global solver: projected Gauss-Seidel or Jacobi (default `\"gauss_seidel\"`)" },
-	{ "global_relaxation", "number", "r", "global solver with Jacobi: relaxation in (0, 2) of the mass-split update (default 1)" },
+	{ "global_relaxation", "number", "r", "global solver with Jacobi: relaxation in (0, 2) of its update (default 1.5; docs/SOLVER.md)" },
 	{ "direct_solve", "boolean", "r", "global solver: joint trees' equality rows solved exactly (default `true`)" },
 	{ "slop", "number", "r", "allowed penetration, m (default 0.002)" },
 	{ "max_correction_speed", "number", "r", "m/s (default 3)" },

@@ -777,7 +777,7 @@ local tumble_Snapshot = {}
 ---@field solver? tumble.Solver default `"soft"`
 ---@field baumgarte? number Baumgarte factor in [0, 1] (default 0.2; baumgarte and global solvers)
 ---@field global_method? tumble.GlobalMethod global solver: projected Gauss-Seidel or Jacobi (default `"gauss_seidel"`)
----@field global_relaxation? number global solver with Jacobi: relaxation in (0, 2) of the mass-split update (default 1)
+---@field global_relaxation? number global solver with Jacobi: relaxation in (0, 2) of its update (default 1.5; docs/SOLVER.md)
 ---@field direct_solve? boolean global solver: joint trees' equality rows solved exactly (default `true`)
 ---@field slop? number allowed penetration, m (default 0.002)
 ---@field max_correction_speed? number m/s (default 3)

@@ -23,12 +23,16 @@
 // a contact of 4 points has 12 rows, each coupled to the 24 of its two bodies' neighbours, so one
 // product of A with lambda costs several times the two passes over J and W here.
 //
-// Jacobi's update is relaxed by mass splitting: row i divides by sum over its bodies of n_b times
-// its diagonal part J_ib M_b^-1 J_ib^T, n_b the number of rows on body b. Since a symmetric
-// positive semidefinite matrix P of size n satisfies P <= n diag(P) (Cauchy-Schwarz on
-// |sum x_i u_i|^2), this diagonal D' bounds A from above, and x += omega D'^-1 (b - A x) converges
-// for 0 < omega < 2 (globalRelaxation). Plain Jacobi (D' = diag A, omega 1) diverges on a stack.
-//
+// Jacobi's update divides by D'_ii = the sum over row i's moving bodies b and the rows j on b of
+// |J_ib M_b^-1 J_jb^T|, which bounds sum_j |A_ij| (the rows sharing both bodies are counted per
+// body). By Gershgorin's theorem every eigenvalue of D'^-1 A (real: it is similar to the symmetric
+// D'^-1/2 A D'^-1/2) then lies in [0, 1], and x += omega D'^-1 (b - A x) converges for
+// 0 < omega < 2 (globalRelaxation). Plain Jacobi (D' = diag A, omega 1) diverges on a stack: a
+// box's 4 normal rows on one manifold share its mass, so A's largest eigenvalue is several times
+// its diagonal. Friction and normal rows at a point are orthogonal in their linear parts, which
+// keeps this bound well below the count of rows on a body (a splitting by that count, also
+// convergent, left a 10-box stack toppling).
+
 // Warm starting: lambda starts from the contacts' and joints' stored impulses of the last step.
 //
 // Joints export their rows here from their records (point rows along the world axes, the hinge's
@@ -42,14 +46,14 @@
 // the tree given the other impulses, then the inequality rows given the tree). The system
 //   [ M   J^T ] [  v      ]   [ M v* ]
 //   [ J   0   ] [ -lambda ] = [ t    ],   v* = v - M^-1 J_eq^T lambda_eq,
-// has the sparsity of the tree of bodies and joints (bodies and joints are its nodes, a joint
-// adjacent to its one or two moving bodies; static, kinematic and sleeping bodies are not nodes,
-// so anchoring a chain at both ends makes no loop). Eliminating the nodes leaves first causes no
-// fill: each node's block is reduced by its children's D_c^-1 and passes one update to its
-// parent, so factoring and solving take time linear in the number of joints (Baraff, "Linear-Time
-// Dynamics using Lagrange Multipliers", SIGGRAPH 96). Blocks are 6 x 6 for bodies and k x k for a
-// joint's k equality rows, in double; each joint block gets a compliance of 1e-10 of its diagonal
-// so that a dependent row (a hinge near a half turn) stays finite.
+// has the sparsity of the tree of bodies and joints (bodies and two-body joints are its nodes;
+// static, kinematic and sleeping bodies are not, so anchoring a chain at both ends makes no loop,
+// and a joint to one of them joins its body's node: tbBuildTrees says why). Eliminating the nodes
+// leaves first causes no fill: each node's block is reduced by its children's and passes one
+// update to its parent, so factoring and solving take time linear in the number of joints
+// (Baraff, "Linear-Time Dynamics using Lagrange Multipliers", SIGGRAPH 96). Blocks are at most
+// 12 x 12 (a body's 6 velocities and up to 6 anchor rows; a joint's up to 6 rows), in double.
+// Loops (and bodies anchored by more than 6 rows) fall back to the sweeps.
 // SPDX-License-Identifier: MIT
 #include "global_solver.h"
 
@@ -67,8 +71,11 @@
 
 /// Most rows a joint exports (hinge: 3 point, 2 quaternion, 2 limits, motor, servo; custom: 6).
 #define TB_GLOBAL_JOINT_ROWS 9
-/// Largest equality block of a joint (fixed: 3 point + 3 rotation rows; custom: 6).
+/// Largest equality block of a joint (fixed: 3 point + 3 rotation rows; custom: 6), and the most
+/// anchor rows a body node of a joint tree takes.
 #define TB_GLOBAL_BLOCK_ROWS 6
+/// Largest block of a joint tree node: a body's 6 velocities and its anchor rows.
+#define TB_TREE_MAX_SIZE ( 6 + TB_GLOBAL_BLOCK_ROWS )
 
 typedef struct tbGlobalRow
 {
@@ -89,16 +96,17 @@ typedef struct tbGlobalRow
 // Direct solve: a node of a joint tree, a body (6 unknowns) or a joint (its k equality rows).
 typedef struct tbJointTreeNode
 {
-	int parent;     ///< node index, -1 for a root
-	int size;       ///< 6 or k
-	int body;       ///< state index of a body node, -1 for a joint node
-	int rows[TB_GLOBAL_BLOCK_ROWS]; ///< a joint node's rows
-	int ends[2];    ///< a joint node's body nodes on sides A and B, -1 for a side that is not a node
-	double dinv[6][6]; ///< D^-1 after the children's elimination
-	double g[6][6];    ///< D^-1 H_cp: this node's coupling to its parent
-	double h[6][6];    ///< H_cp: rows = this node, columns = the parent's unknowns
-	double r[6];       ///< right-hand side, then D^-1 r
-	double x[6];       ///< solution
+	int parent; ///< node index, -1 for a root
+	int size;   ///< unknowns: 6 + the anchor rows for a body node, the rows for a joint node
+	int body;   ///< state index of a body node, -1 for a joint node
+	int rowCount;
+	int rows[TB_GLOBAL_BLOCK_ROWS]; ///< a joint node's rows; a body node's anchor rows
+	int ends[2];                    ///< a joint node's body nodes on sides A and B
+	double* dinv;                   ///< size x size: D^-1 after the children's elimination
+	double* h;                      ///< size x parent size: H_cp
+	double* g;                      ///< size x parent size: D^-1 H_cp
+	double* r;                      ///< right-hand side, then D^-1 r
+	double* x;                      ///< solution
 } tbJointTreeNode;
 
 typedef struct tbGlobal
@@ -488,62 +496,61 @@ static int tbFindRoot( int* parent, int i )
 	return i;
 }
 
-// Gauss-Jordan inverse with partial pivoting of an n x n block (n <= 6); a zero pivot leaves its
-// row and column zero (that unknown is dropped rather than made infinite).
-static void tbInvertBlock( double a[6][6], int n, double out[6][6] )
+// Gauss-Jordan inverse with partial pivoting of an n x n block (row-major), in place through a
+// scratch of n x 2n; a body node's block [M J^T; J -eps] is indefinite but regular, which partial
+// pivoting handles. A zero pivot leaves its row and column zero (that unknown is dropped rather
+// than made infinite).
+static void tbInvertBlock( const double* a, int n, double* out, double* m )
 {
-	double m[6][12];
+	int w = 2 * n;
+	double scale = 0.0;
 	for ( int i = 0; i < n; ++i )
 	{
 		for ( int j = 0; j < n; ++j )
 		{
-			m[i][j] = a[i][j];
-			m[i][n + j] = i == j ? 1.0 : 0.0;
+			m[i * w + j] = a[i * n + j];
+			m[i * w + n + j] = i == j ? 1.0 : 0.0;
+			scale = fmax( scale, fabs( a[i * n + j] ) );
 		}
 	}
-	double scale = 0.0;
-	for ( int i = 0; i < n; ++i )
-	{
-		scale = fmax( scale, fabs( a[i][i] ) );
-	}
-	bool dropped[6] = { false };
+	bool dropped[TB_TREE_MAX_SIZE] = { false };
 	for ( int col = 0; col < n; ++col )
 	{
 		int pivot = col;
 		for ( int i = col + 1; i < n; ++i )
 		{
-			if ( fabs( m[i][col] ) > fabs( m[pivot][col] ) )
+			if ( fabs( m[i * w + col] ) > fabs( m[pivot * w + col] ) )
 			{
 				pivot = i;
 			}
 		}
-		if ( !( fabs( m[pivot][col] ) > 1.0e-14 * scale ) )
+		if ( !( fabs( m[pivot * w + col] ) > 1.0e-14 * scale ) )
 		{
 			dropped[col] = true;
 			continue;
 		}
 		if ( pivot != col )
 		{
-			for ( int j = 0; j < 2 * n; ++j )
+			for ( int j = 0; j < w; ++j )
 			{
-				double t = m[col][j];
-				m[col][j] = m[pivot][j];
-				m[pivot][j] = t;
+				double t = m[col * w + j];
+				m[col * w + j] = m[pivot * w + j];
+				m[pivot * w + j] = t;
 			}
 		}
-		double inv = 1.0 / m[col][col];
-		for ( int j = 0; j < 2 * n; ++j )
+		double inv = 1.0 / m[col * w + col];
+		for ( int j = 0; j < w; ++j )
 		{
-			m[col][j] *= inv;
+			m[col * w + j] *= inv;
 		}
 		for ( int i = 0; i < n; ++i )
 		{
-			if ( i != col && m[i][col] != 0.0 )
+			double f = m[i * w + col];
+			if ( i != col && f != 0.0 )
 			{
-				double f = m[i][col];
-				for ( int j = 0; j < 2 * n; ++j )
+				for ( int j = 0; j < w; ++j )
 				{
-					m[i][j] -= f * m[col][j];
+					m[i * w + j] -= f * m[col * w + j];
 				}
 			}
 		}
@@ -552,7 +559,7 @@ static void tbInvertBlock( double a[6][6], int n, double out[6][6] )
 	{
 		for ( int j = 0; j < n; ++j )
 		{
-			out[i][j] = dropped[i] || dropped[j] ? 0.0 : m[i][n + j];
+			out[i * n + j] = dropped[i] || dropped[j] ? 0.0 : m[i * w + n + j];
 		}
 	}
 }
@@ -570,8 +577,26 @@ static void tbRowPart( const tbGlobalRow* row, bool sideB, double out[6] )
 	out[5] = w.z;
 }
 
+// The side of a row that a body node's body is on.
+static bool tbIsSideB( const tbGlobalRow* row, int body )
+{
+	return row->b == body;
+}
+
+// The rows' compliance: 1e-10 of each row's own A_ii, so that a dependent row stays finite while
+// the solve stays exact to far below float precision (with 1e-7 a 1000 kg load on 1 kg links left
+// 4e-3 m/s of residual).
+static double tbCompliance( const tbGlobalRow* row )
+{
+	return 1.0e-10 / (double)row->invDiag;
+}
+
 // Find the joint trees, order their nodes leaves first and factor them (once per step: J and M do
-// not change within it). Returns false when the arena cannot hold them.
+// not change within it). A joint with one moving side (an anchor to the world, a static, kinematic
+// or sleeping body) would be a leaf with a zero block, which cannot be eliminated first: its rows
+// join its body's node instead, as unknowns next to the body's velocity, whose block
+// [M J^T; J 0] is regular. Two-body joints always lie between two body nodes, so they are eliminated
+// after a body and their block is never zero. Returns false when the arena cannot hold them.
 static bool tbBuildTrees( tbGlobal* g, const int* jointRowStart, const int* jointRowEnd )
 {
 	tbStepContext* ctx = g->ctx;
@@ -580,8 +605,9 @@ static bool tbBuildTrees( tbGlobal* g, const int* jointRowStart, const int* join
 	int jointCount = ctx->jointCount;
 	int* parent = TB_ARENA_ARRAY_RAW( arena, int, bodyCount + 1 );
 	bool* loop = TB_ARENA_ARRAY( arena, bool, bodyCount + 1 );
+	int* anchorRows = TB_ARENA_ARRAY( arena, int, bodyCount + 1 );
 	uint8_t* kind = TB_ARENA_ARRAY( arena, uint8_t, jointCount + 1 ); // 1: a tree candidate, 2: in a tree
-	if ( parent == NULL || loop == NULL || kind == NULL )
+	if ( parent == NULL || loop == NULL || anchorRows == NULL || kind == NULL )
 	{
 		return false;
 	}
@@ -590,7 +616,8 @@ static bool tbBuildTrees( tbGlobal* g, const int* jointRowStart, const int* join
 		parent[i] = i;
 	}
 	// Candidates: exported joints with equality rows whose moving sides can be tree nodes. Union-find
-	// over the bodies: a joint joining two bodies already connected closes a loop.
+	// over the bodies: a joint joining two bodies already connected closes a loop. A body anchored
+	// by more rows than a node holds is treated as a loop too.
 	for ( int i = 0; i < jointCount; ++i )
 	{
 		const tbJoint* joint = g->world->joints.data + ctx->jointIds[i];
@@ -620,8 +647,20 @@ static bool tbBuildTrees( tbGlobal* g, const int* jointRowStart, const int* join
 				loop[rb] = loop[rb] || loop[ra];
 			}
 		}
+		else
+		{
+			int body = movesA ? sa : sb;
+			anchorRows[body] += equalities;
+		}
 	}
-	// Per body its candidate joints in a tree (compressed rows), and the count of nodes.
+	for ( int i = 0; i < bodyCount; ++i )
+	{
+		if ( anchorRows[i] > TB_GLOBAL_BLOCK_ROWS )
+		{
+			loop[tbFindRoot( parent, i )] = true;
+		}
+	}
+	// Per body its tree joints (compressed rows).
 	int* bodyStart = TB_ARENA_ARRAY( arena, int, bodyCount + 2 );
 	int* bodyNode = TB_ARENA_ARRAY_RAW( arena, int, bodyCount + 1 );
 	if ( bodyStart == NULL || bodyNode == NULL )
@@ -672,17 +711,15 @@ static bool tbBuildTrees( tbGlobal* g, const int* jointRowStart, const int* join
 	int* fill = TB_ARENA_ARRAY_RAW( arena, int, bodyCount + 1 );
 	int* stack = TB_ARENA_ARRAY_RAW( arena, int, 2 * ( bodyCount + treeJoints ) + 2 );
 	int* stackParent = stack + bodyCount + treeJoints + 1;
-	int* jointNode = TB_ARENA_ARRAY_RAW( arena, int, jointCount + 1 );
-	int maxNodes = bodyCount + treeJoints;
-	g->nodes = TB_ARENA_ARRAY_RAW( arena, tbJointTreeNode, maxNodes );
-	if ( adjacency == NULL || fill == NULL || stack == NULL || jointNode == NULL || g->nodes == NULL )
+	bool* jointSeen = TB_ARENA_ARRAY( arena, bool, jointCount + 1 );
+	g->nodes = TB_ARENA_ARRAY_RAW( arena, tbJointTreeNode, bodyCount + treeJoints );
+	if ( adjacency == NULL || fill == NULL || stack == NULL || jointSeen == NULL || g->nodes == NULL )
 	{
 		return false;
 	}
 	memcpy( fill, bodyStart, sizeof( int ) * (size_t)bodyCount );
 	for ( int i = 0; i < jointCount; ++i )
 	{
-		jointNode[i] = -1;
 		if ( kind[i] != 2 )
 		{
 			continue;
@@ -703,8 +740,7 @@ static bool tbBuildTrees( tbGlobal* g, const int* jointRowStart, const int* join
 	}
 
 	// Depth-first from every body with tree joints: the visit order has every node after its parent,
-	// so its reverse eliminates every node after its children. Node entries are written in visit
-	// order (index = visit position), then reversed.
+	// so its reverse eliminates every node after its children. Nodes are written in visit order.
 	int count = 0;
 	for ( int root = 0; root < bodyCount; ++root )
 	{
@@ -722,47 +758,60 @@ static bool tbBuildTrees( tbGlobal* g, const int* jointRowStart, const int* join
 		{
 			top -= 1;
 			int item = stack[top];
-			int up = stackParent[top];
 			tbJointTreeNode* node = g->nodes + count;
-			node->parent = up;
+			node->parent = stackParent[top];
+			node->rowCount = 0;
 			int self = count++;
 			if ( item >= 0 )
 			{
 				node->body = item;
-				node->size = 6;
 				bodyNode[item] = self;
 				for ( int e = bodyStart[item]; e < bodyStart[item + 1]; ++e )
 				{
 					int j = adjacency[e];
-					if ( jointNode[j] == -1 )
+					if ( jointSeen[j] )
 					{
-						jointNode[j] = -2;
-						stack[top] = -j - 2;
-						stackParent[top] = self;
-						top += 1;
+						continue;
 					}
+					jointSeen[j] = true;
+					const tbJoint* joint = g->world->joints.data + ctx->jointIds[j];
+					bool anchor = !tbIsMovingSide( ctx, joint->sideA.solverIndex ) ||
+								  !tbIsMovingSide( ctx, joint->sideB.solverIndex );
+					if ( anchor )
+					{
+						// The anchor's rows become unknowns of this body's node.
+						for ( int r = jointRowStart[j]; r < jointRowEnd[j]; ++r )
+						{
+							if ( g->rows[r].equality )
+							{
+								node->rows[node->rowCount++] = r;
+							}
+						}
+						continue;
+					}
+					stack[top] = -j - 2;
+					stackParent[top] = self;
+					top += 1;
 				}
+				node->size = 6 + node->rowCount;
 			}
 			else
 			{
 				int j = -item - 2;
-				jointNode[j] = self;
 				node->body = -1;
-				node->size = 0;
 				for ( int r = jointRowStart[j]; r < jointRowEnd[j]; ++r )
 				{
 					if ( g->rows[r].equality )
 					{
-						node->rows[node->size++] = r;
-						g->rows[r].block = self;
+						node->rows[node->rowCount++] = r;
 					}
 				}
-				g->directRows += node->size;
+				node->size = node->rowCount;
 				const tbJoint* joint = g->world->joints.data + ctx->jointIds[j];
 				for ( int k = 0; k < 2; ++k )
 				{
 					int s = k == 0 ? joint->sideA.solverIndex : joint->sideB.solverIndex;
-					if ( tbIsMovingSide( ctx, s ) && bodyNode[s] == -1 )
+					if ( bodyNode[s] == -1 )
 					{
 						bodyNode[s] = -2;
 						stack[top] = s;
@@ -771,44 +820,78 @@ static bool tbBuildTrees( tbGlobal* g, const int* jointRowStart, const int* join
 					}
 				}
 			}
+			g->directRows += node->rowCount;
 		}
 	}
 	g->nodeCount = count;
 
-	// Reverse the order (children before parents) and renumber the parents.
+	// Reverse the order (children before parents), renumber, and lay out the blocks.
 	for ( int i = 0; i < count / 2; ++i )
 	{
 		tbJointTreeNode t = g->nodes[i];
 		g->nodes[i] = g->nodes[count - 1 - i];
 		g->nodes[count - 1 - i] = t;
 	}
+	size_t doubles = 0;
 	for ( int i = 0; i < count; ++i )
 	{
 		tbJointTreeNode* node = g->nodes + i;
 		node->parent = node->parent >= 0 ? count - 1 - node->parent : -1;
 		if ( node->body >= 0 )
 		{
-			continue;
-		}
-		const tbGlobalRow* first = g->rows + node->rows[0];
-		int ends[2] = { first->a, first->b };
-		for ( int e = 0; e < 2; ++e )
-		{
-			node->ends[e] = ends[e] < bodyCount && bodyNode[ends[e]] >= 0 ? count - 1 - bodyNode[ends[e]] : -1;
-		}
-		for ( int k = 0; k < node->size; ++k )
-		{
-			g->rows[node->rows[k]].block = i;
+			bodyNode[node->body] = i;
 		}
 	}
-
-	// H_cp and the diagonal blocks: a body's M, a joint's compliance; D starts as H_cc (kept in dinv
-	// until inverted).
 	for ( int i = 0; i < count; ++i )
 	{
 		tbJointTreeNode* node = g->nodes + i;
-		memset( node->dinv, 0, sizeof( node->dinv ) );
-		memset( node->h, 0, sizeof( node->h ) );
+		int n = node->size;
+		int m = node->parent >= 0 ? g->nodes[node->parent].size : 0;
+		doubles += (size_t)( n * n + 2 * n * m + 2 * n );
+		for ( int k = 0; k < node->rowCount; ++k )
+		{
+			g->rows[node->rows[k]].block = i;
+		}
+		if ( node->body < 0 )
+		{
+			const tbGlobalRow* first = g->rows + node->rows[0];
+			node->ends[0] = bodyNode[first->a];
+			node->ends[1] = bodyNode[first->b];
+		}
+	}
+	double* pool = TB_ARENA_ARRAY( arena, double, doubles + 2 * TB_TREE_MAX_SIZE * TB_TREE_MAX_SIZE );
+	if ( pool == NULL )
+	{
+		return false;
+	}
+	double* scratch = pool;
+	double* block = pool + TB_TREE_MAX_SIZE * TB_TREE_MAX_SIZE;
+	pool += 2 * TB_TREE_MAX_SIZE * TB_TREE_MAX_SIZE;
+	for ( int i = 0; i < count; ++i )
+	{
+		tbJointTreeNode* node = g->nodes + i;
+		int n = node->size;
+		int m = node->parent >= 0 ? g->nodes[node->parent].size : 0;
+		node->dinv = pool;
+		pool += n * n;
+		node->h = pool;
+		pool += n * m;
+		node->g = pool;
+		pool += n * m;
+		node->r = pool;
+		pool += n;
+		node->x = pool;
+		pool += n;
+	}
+
+	// H: a body node's diagonal block [M Ja^T; Ja -C] (Ja its anchor rows' part on the body, C their
+	// compliance), a joint node's -C, and the coupling H_cp of each node to its parent: a joint's
+	// rows' part on the body, whose anchor columns are zero. D starts as H_cc (kept in dinv until
+	// it is inverted).
+	for ( int i = 0; i < count; ++i )
+	{
+		tbJointTreeNode* node = g->nodes + i;
+		int n = node->size;
 		if ( node->body >= 0 )
 		{
 			const tbSolverBody* sb = ctx->bodies + node->body;
@@ -819,11 +902,30 @@ static bool tbBuildTrees( tbGlobal* g, const int* jointRowStart, const int* join
 			tbInvert3d( a, inertia );
 			for ( int k = 0; k < 3; ++k )
 			{
-				node->dinv[k][k] = mass;
+				node->dinv[k * n + k] = mass;
 				for ( int l = 0; l < 3; ++l )
 				{
-					node->dinv[3 + k][3 + l] = inertia[k][l];
+					node->dinv[( 3 + k ) * n + 3 + l] = inertia[k][l];
 				}
+			}
+			for ( int k = 0; k < node->rowCount; ++k )
+			{
+				const tbGlobalRow* row = g->rows + node->rows[k];
+				double part[6];
+				tbRowPart( row, tbIsSideB( row, node->body ), part );
+				for ( int c = 0; c < 6; ++c )
+				{
+					node->dinv[( 6 + k ) * n + c] = part[c];
+					node->dinv[c * n + 6 + k] = part[c];
+				}
+				node->dinv[( 6 + k ) * n + 6 + k] = -tbCompliance( row );
+			}
+		}
+		else
+		{
+			for ( int k = 0; k < n; ++k )
+			{
+				node->dinv[k * n + k] = -tbCompliance( g->rows + node->rows[k] );
 			}
 		}
 		if ( node->parent < 0 )
@@ -831,48 +933,36 @@ static bool tbBuildTrees( tbGlobal* g, const int* jointRowStart, const int* join
 			continue;
 		}
 		const tbJointTreeNode* up = g->nodes + node->parent;
-		// One of the pair is a joint: its rows' part on the body is the coupling block.
+		int m = up->size;
+		// One of the pair is a joint node: its rows' part on the other's body is the coupling.
 		const tbJointTreeNode* jn = node->body < 0 ? node : up;
-		int bodyIndex = node->body < 0 ? node->parent : i;
-		for ( int k = 0; k < jn->size; ++k )
+		const tbJointTreeNode* bn = node->body < 0 ? up : node;
+		for ( int k = 0; k < jn->rowCount; ++k )
 		{
 			const tbGlobalRow* row = g->rows + jn->rows[k];
 			double part[6];
-			tbRowPart( row, jn->ends[1] == bodyIndex, part );
+			tbRowPart( row, tbIsSideB( row, bn->body ), part );
 			for ( int c = 0; c < 6; ++c )
 			{
 				if ( node->body < 0 )
 				{
-					node->h[k][c] = part[c];
+					node->h[k * m + c] = part[c];
 				}
 				else
 				{
-					node->h[c][k] = part[c];
+					node->h[c * m + k] = part[c];
 				}
 			}
 		}
 	}
 
-	// Factor: D_c^-1, G_c = D_c^-1 H_cp, D_p -= H_cp^T G_c.
+	// Factor, children first: D_c^-1, G_c = D_c^-1 H_cp, D_p -= H_cp^T G_c.
 	for ( int i = 0; i < count; ++i )
 	{
 		tbJointTreeNode* node = g->nodes + i;
 		int n = node->size;
-		double d[6][6];
-		memcpy( d, node->dinv, sizeof( d ) );
-		if ( node->body < 0 )
-		{
-			double diag = 0.0;
-			for ( int k = 0; k < n; ++k )
-			{
-				diag = fmax( diag, fabs( d[k][k] ) );
-			}
-			for ( int k = 0; k < n; ++k )
-			{
-				d[k][k] -= 1.0e-10 * diag + 1.0e-30;
-			}
-		}
-		tbInvertBlock( d, n, node->dinv );
+		memcpy( block, node->dinv, sizeof( double ) * (size_t)( n * n ) );
+		tbInvertBlock( block, n, node->dinv, scratch );
 		if ( node->parent < 0 )
 		{
 			continue;
@@ -886,9 +976,9 @@ static bool tbBuildTrees( tbGlobal* g, const int* jointRowStart, const int* join
 				double s = 0.0;
 				for ( int k = 0; k < n; ++k )
 				{
-					s += node->dinv[r][k] * node->h[k][c];
+					s += node->dinv[r * n + k] * node->h[k * m + c];
 				}
-				node->g[r][c] = s;
+				node->g[r * m + c] = s;
 			}
 		}
 		for ( int r = 0; r < m; ++r )
@@ -898,18 +988,29 @@ static bool tbBuildTrees( tbGlobal* g, const int* jointRowStart, const int* join
 				double s = 0.0;
 				for ( int k = 0; k < n; ++k )
 				{
-					s += node->h[k][r] * node->g[k][c];
+					s += node->h[k * m + r] * node->g[k * m + c];
 				}
-				up->dinv[r][c] -= s;
+				up->dinv[r * m + c] -= s;
 			}
 		}
 	}
 	return true;
 }
 
+// Sides of an anchor row that are not tree nodes keep their velocity: their part moves to the right.
+static double tbAnchorTarget( const tbStepContext* ctx, const tbGlobalRow* row, int body )
+{
+	double t = row->target;
+	bool sideB = tbIsSideB( row, body );
+	const tbBodyState* other = ctx->states + ( sideB ? row->a : row->b );
+	tbVec3 l = sideB ? row->linA : row->linB;
+	tbVec3 w = sideB ? row->angA : row->angB;
+	return t - (double)( tbDot( l, other->v ) + tbDot( w, other->w ) );
+}
+
 // The trees' equality rows solved exactly given every other impulse (one block of block
-// Gauss-Seidel): right-hand sides M v* for bodies and the targets less the non-node sides' motion
-// for joints, then forward and back substitution.
+// Gauss-Seidel): right-hand sides M v* (v* = v less the tree rows' own impulses) and the targets,
+// then forward and back substitution.
 static void tbSolveTrees( tbGlobal* g )
 {
 	tbStepContext* ctx = g->ctx;
@@ -920,57 +1021,50 @@ static void tbSolveTrees( tbGlobal* g )
 		{
 			const tbBodyState* s = ctx->states + node->body;
 			const tbSolverBody* sb = ctx->bodies + node->body;
-			double v[6] = { s->v.x, s->v.y, s->v.z, s->w.x, s->w.y, s->w.z };
 			tbMat3 I = sb->invInertia;
-			// M v from M^-1: the linear part by the mass, the angular by the inverse of I^-1 (the
-			// node's factor holds the reduced block, so invert the 3x3 again here).
+			// M v from M^-1: the node's factor holds the reduced block, so I is inverted again here.
 			double a[3][3] = { { I.cx.x, I.cy.x, I.cz.x }, { I.cx.y, I.cy.y, I.cz.y }, { I.cx.z, I.cy.z, I.cz.z } };
 			double inertia[3][3];
 			tbInvert3d( a, inertia );
 			double mass = 1.0 / (double)sb->invMass;
+			node->r[0] = mass * s->v.x;
+			node->r[1] = mass * s->v.y;
+			node->r[2] = mass * s->v.z;
 			for ( int k = 0; k < 3; ++k )
 			{
-				node->r[k] = mass * v[k];
-				node->r[3 + k] = inertia[k][0] * v[3] + inertia[k][1] * v[4] + inertia[k][2] * v[5];
+				node->r[3 + k] = inertia[k][0] * s->w.x + inertia[k][1] * s->w.y + inertia[k][2] * s->w.z;
+			}
+			for ( int k = 0; k < node->rowCount; ++k )
+			{
+				const tbGlobalRow* row = g->rows + node->rows[k];
+				double part[6];
+				tbRowPart( row, tbIsSideB( row, node->body ), part );
+				double l = g->lambda[node->rows[k]];
+				for ( int c = 0; c < 6; ++c )
+				{
+					node->r[c] -= part[c] * l;
+				}
+				node->r[6 + k] = tbAnchorTarget( ctx, row, node->body );
 			}
 		}
 		else
 		{
-			for ( int k = 0; k < node->size; ++k )
+			for ( int k = 0; k < node->rowCount; ++k )
 			{
-				const tbGlobalRow* row = g->rows + node->rows[k];
-				double t = row->target;
-				// Sides that are not tree nodes keep their velocity: their part moves to the right.
-				bool nodeA = node->ends[0] >= 0;
-				bool nodeB = node->ends[1] >= 0;
-				const tbBodyState* sa = ctx->states + row->a;
-				const tbBodyState* sb = ctx->states + row->b;
-				if ( !nodeA )
-				{
-					t -= tbDot( row->linA, sa->v ) + tbDot( row->angA, sa->w );
-				}
-				if ( !nodeB )
-				{
-					t -= tbDot( row->linB, sb->v ) + tbDot( row->angB, sb->w );
-				}
-				node->r[k] = t;
+				node->r[k] = g->rows[node->rows[k]].target;
 			}
 		}
 	}
-	// The tree rows' current impulses leave v*: M v* = M v - J_eq^T lambda_eq.
+	// The two-body joints' current impulses leave M v* at both of their bodies.
 	for ( int i = 0; i < g->nodeCount; ++i )
 	{
 		const tbJointTreeNode* node = g->nodes + i;
-		for ( int k = 0; node->body < 0 && k < node->size; ++k )
+		for ( int k = 0; node->body < 0 && k < node->rowCount; ++k )
 		{
 			const tbGlobalRow* row = g->rows + node->rows[k];
-			float l = g->lambda[node->rows[k]];
+			double l = g->lambda[node->rows[k]];
 			for ( int e = 0; e < 2; ++e )
 			{
-				if ( node->ends[e] < 0 )
-				{
-					continue;
-				}
 				tbJointTreeNode* bn = g->nodes + node->ends[e];
 				double part[6];
 				tbRowPart( row, e == 1, part );
@@ -985,32 +1079,34 @@ static void tbSolveTrees( tbGlobal* g )
 	for ( int i = 0; i < g->nodeCount; ++i )
 	{
 		tbJointTreeNode* node = g->nodes + i;
-		double z[6];
-		for ( int r = 0; r < node->size; ++r )
+		int n = node->size;
+		double z[TB_TREE_MAX_SIZE];
+		for ( int r = 0; r < n; ++r )
 		{
 			double s = 0.0;
-			for ( int k = 0; k < node->size; ++k )
+			for ( int k = 0; k < n; ++k )
 			{
-				s += node->dinv[r][k] * node->r[k];
+				s += node->dinv[r * n + k] * node->r[k];
 			}
 			z[r] = s;
 		}
-		memcpy( node->r, z, sizeof( z ) );
+		memcpy( node->r, z, sizeof( double ) * (size_t)n );
 		if ( node->parent >= 0 )
 		{
 			tbJointTreeNode* up = g->nodes + node->parent;
-			for ( int c = 0; c < up->size; ++c )
+			int m = up->size;
+			for ( int c = 0; c < m; ++c )
 			{
 				double s = 0.0;
-				for ( int k = 0; k < node->size; ++k )
+				for ( int k = 0; k < n; ++k )
 				{
-					s += node->h[k][c] * z[k];
+					s += node->h[k * m + c] * z[k];
 				}
 				up->r[c] -= s;
 			}
 		}
 	}
-	// Back: x_c = z_c - G_c x_p, parents first.
+	// Back: x_c = z_c - G_c x_p, parents first; then v and lambda = -x from the unknowns.
 	for ( int i = g->nodeCount - 1; i >= 0; --i )
 	{
 		tbJointTreeNode* node = g->nodes + i;
@@ -1021,22 +1117,21 @@ static void tbSolveTrees( tbGlobal* g )
 			double s = node->r[r];
 			for ( int c = 0; c < m; ++c )
 			{
-				s -= node->g[r][c] * xp[c];
+				s -= node->g[r * m + c] * xp[c];
 			}
 			node->x[r] = s;
 		}
+		int first = 0;
 		if ( node->body >= 0 )
 		{
 			tbBodyState* s = ctx->states + node->body;
 			s->v = tbMakeVec3( (float)node->x[0], (float)node->x[1], (float)node->x[2] );
 			s->w = tbMakeVec3( (float)node->x[3], (float)node->x[4], (float)node->x[5] );
+			first = 6;
 		}
-		else
+		for ( int k = 0; k < node->rowCount; ++k )
 		{
-			for ( int k = 0; k < node->size; ++k )
-			{
-				g->lambda[node->rows[k]] = -(float)node->x[k];
-			}
+			g->lambda[node->rows[k]] = -(float)node->x[first + k];
 		}
 	}
 }
@@ -1161,6 +1256,70 @@ static void tbMeasure( const tbGlobal* g, float* residual, float* complementarit
 	*complementarity = (float)sqrt( clamped );
 }
 
+// Jacobi's denominators (header comment): for row i, the sum over its moving bodies b and the
+// rows j on b of |J_ib M_b^-1 J_jb^T|, a bound on sum_j |A_ij|. Once per step, from per-body row
+// lists. False when the arena cannot hold them.
+static bool tbJacobiScale( tbGlobal* g )
+{
+	tbStepContext* ctx = g->ctx;
+	int bodyCount = ctx->bodyCount;
+	int* start = TB_ARENA_ARRAY( ctx->arena, int, bodyCount + 2 );
+	int* list = TB_ARENA_ARRAY_RAW( ctx->arena, int, 2 * g->rowCount + 1 );
+	int* fill = TB_ARENA_ARRAY_RAW( ctx->arena, int, bodyCount + 1 );
+	if ( start == NULL || list == NULL || fill == NULL )
+	{
+		return false;
+	}
+	for ( int i = 0; i < g->rowCount; ++i )
+	{
+		const tbGlobalRow* row = g->rows + i;
+		start[row->a + 1] += row->a < bodyCount ? 1 : 0;
+		start[row->b + 1] += row->b < bodyCount ? 1 : 0;
+	}
+	for ( int b = 0; b < bodyCount; ++b )
+	{
+		start[b + 1] += start[b];
+	}
+	memcpy( fill, start, sizeof( int ) * (size_t)bodyCount );
+	for ( int i = 0; i < g->rowCount; ++i )
+	{
+		const tbGlobalRow* row = g->rows + i;
+		if ( row->a < bodyCount )
+		{
+			list[fill[row->a]++] = i;
+		}
+		if ( row->b < bodyCount )
+		{
+			list[fill[row->b]++] = i;
+		}
+	}
+	for ( int i = 0; i < g->rowCount; ++i )
+	{
+		tbGlobalRow* row = g->rows + i;
+		float sum = 0.0f;
+		for ( int side = 0; side < 2; ++side )
+		{
+			int body = side == 0 ? row->a : row->b;
+			if ( body >= bodyCount )
+			{
+				continue;
+			}
+			tbVec3 jl = side == 0 ? row->linA : row->linB;
+			tbVec3 ja = side == 0 ? row->angA : row->angB;
+			for ( int k = start[body]; k < start[body + 1]; ++k )
+			{
+				const tbGlobalRow* other = g->rows + list[k];
+				bool otherB = other->b == body;
+				tbVec3 wl = otherB ? other->mLinB : other->mLinA;
+				tbVec3 wa = otherB ? other->mAngB : other->mAngA;
+				sum += tbAbsFloat( tbDot( jl, wl ) + tbDot( ja, wa ) );
+			}
+		}
+		row->invSplit = sum > 0.0f ? 1.0f / sum : 0.0f;
+	}
+	return true;
+}
+
 bool tbSolveGlobal( tbStepContext* ctx )
 {
 	tbWorld* world = ctx->world;
@@ -1182,9 +1341,8 @@ bool tbSolveGlobal( tbStepContext* ctx )
 	g.fallback = TB_ARENA_ARRAY_RAW( ctx->arena, int, ctx->jointCount + 1 );
 	int* jointRowStart = TB_ARENA_ARRAY_RAW( ctx->arena, int, ctx->jointCount + 1 );
 	int* jointRowEnd = TB_ARENA_ARRAY_RAW( ctx->arena, int, ctx->jointCount + 1 );
-	int* rowsOnBody = TB_ARENA_ARRAY( ctx->arena, int, ctx->bodyCount + 1 );
 	if ( g.rows == NULL || g.lambda == NULL || g.delta == NULL || g.fallback == NULL || jointRowStart == NULL ||
-		 jointRowEnd == NULL || rowsOnBody == NULL )
+		 jointRowEnd == NULL )
 	{
 		return false;
 	}
@@ -1247,21 +1405,9 @@ bool tbSolveGlobal( tbStepContext* ctx )
 	ctx->gyroscopicH = ctx->h;
 	tbIntegrateBodyLanes( ctx, false );
 
-	// Jacobi's mass split (header comment): rows per moving body.
-	for ( int i = 0; i < g.rowCount; ++i )
+	if ( def->globalMethod == tbGlobal_jacobi && tbJacobiScale( &g ) == false )
 	{
-		const tbGlobalRow* row = g.rows + i;
-		rowsOnBody[row->a] += 1;
-		rowsOnBody[row->b] += 1;
-	}
-	for ( int i = 0; i < g.rowCount; ++i )
-	{
-		tbGlobalRow* row = g.rows + i;
-		float nA = (float)tbMaxInt( 1, row->a < ctx->bodyCount ? rowsOnBody[row->a] : 1 );
-		float nB = (float)tbMaxInt( 1, row->b < ctx->bodyCount ? rowsOnBody[row->b] : 1 );
-		float split = nA * ( tbDot( row->linA, row->mLinA ) + tbDot( row->angA, row->mAngA ) ) +
-					  nB * ( tbDot( row->linB, row->mLinB ) + tbDot( row->angB, row->mAngB ) );
-		row->invSplit = split > 0.0f ? 1.0f / split : 0.0f;
+		return false;
 	}
 
 	// Warm start: lambda from the stored impulses (already cleared when warm starting is off, and

@@ -31,7 +31,7 @@ tbWorldDef tbDefaultWorldDef( void )
 	def.solverMode = tbSolver_soft;
 	def.baumgarte = 0.2f;
 	def.globalMethod = tbGlobal_gaussSeidel;
-	def.globalRelaxation = 1.0f;
+	def.globalRelaxation = 1.5f;
 	def.enableDirectSolve = true;
 	def.linearSlop = 0.002f;
 	def.maxCorrectionSpeed = 3.0f;

@@ -75,7 +75,7 @@ typedef struct tbWorldDef
 	tbSolverMode solverMode; ///< default tbSolver_soft
 	float baumgarte;         ///< beta for tbSolver_baumgarte and tbSolver_global, default 0.2
 	tbGlobalMethod globalMethod; ///< tbSolver_global: default tbGlobal_gaussSeidel
-	/// tbSolver_global with Jacobi: relaxation omega in (0, 2) of the mass-split update, default 1
+	/// tbSolver_global with Jacobi: relaxation omega in (0, 2), default 1.5
 	/// (docs/SOLVER.md: convergence is guaranteed below 2)
 	float globalRelaxation;
 	/// tbSolver_global: joint trees' equality rows solved exactly (Baraff's linear-time method) inside
