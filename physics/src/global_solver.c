@@ -102,6 +102,7 @@ typedef struct tbJointTreeNode
 	int rowCount;
 	int rows[TB_GLOBAL_BLOCK_ROWS]; ///< a joint node's rows; a body node's anchor rows
 	int ends[2];                    ///< a joint node's body nodes on sides A and B
+	int tree;                       ///< which tree
 	double* dinv;                   ///< size x size: D^-1 after the children's elimination
 	double* h;                      ///< size x parent size: H_cp
 	double* g;                      ///< size x parent size: D^-1 H_cp
@@ -122,6 +123,9 @@ typedef struct tbGlobal
 	tbJointTreeNode* nodes; ///< in elimination order: every node after its children
 	int nodeCount;
 	int directRows, treeCount, loopCount;
+	/// Per tree: some row outside the tree (a contact, a limit, a joint that is swept) acts on one
+	/// of its bodies. A tree without one is exact after its first solve and is not solved again.
+	bool* treeCoupled;
 } tbGlobal;
 
 static inline int tbStateIndex( const tbStepContext* ctx, int solverIndex )
@@ -761,6 +765,7 @@ static bool tbBuildTrees( tbGlobal* g, const int* jointRowStart, const int* join
 			tbJointTreeNode* node = g->nodes + count;
 			node->parent = stackParent[top];
 			node->rowCount = 0;
+			node->tree = g->treeCount - 1;
 			int self = count++;
 			if ( item >= 0 )
 			{
@@ -859,10 +864,39 @@ static bool tbBuildTrees( tbGlobal* g, const int* jointRowStart, const int* join
 			node->ends[1] = bodyNode[first->b];
 		}
 	}
-	double* pool = TB_ARENA_ARRAY( arena, double, doubles + 2 * TB_TREE_MAX_SIZE * TB_TREE_MAX_SIZE );
-	if ( pool == NULL )
+	double* pool = TB_ARENA_ARRAY_RAW( arena, double, doubles + 2 * TB_TREE_MAX_SIZE * TB_TREE_MAX_SIZE );
+	g->treeCoupled = TB_ARENA_ARRAY( arena, bool, g->treeCount );
+	if ( pool == NULL || g->treeCoupled == NULL )
 	{
 		return false;
+	}
+	for ( int i = 0; i < g->rowCount; ++i )
+	{
+		const tbGlobalRow* row = g->rows + i;
+		if ( row->block >= 0 )
+		{
+			continue;
+		}
+		int ends[2] = { row->a, row->b };
+		for ( int e = 0; e < 2; ++e )
+		{
+			if ( ends[e] < bodyCount && bodyNode[ends[e]] >= 0 )
+			{
+				g->treeCoupled[g->nodes[bodyNode[ends[e]]].tree] = true;
+			}
+		}
+	}
+	for ( int i = 0; i < g->fallbackCount; ++i )
+	{
+		const tbJoint* joint = g->world->joints.data + g->fallback[i];
+		int ends[2] = { joint->sideA.solverIndex, joint->sideB.solverIndex };
+		for ( int e = 0; e < 2; ++e )
+		{
+			if ( ends[e] >= 0 && bodyNode[ends[e]] >= 0 )
+			{
+				g->treeCoupled[g->nodes[bodyNode[ends[e]]].tree] = true;
+			}
+		}
 	}
 	double* scratch = pool;
 	double* block = pool + TB_TREE_MAX_SIZE * TB_TREE_MAX_SIZE;
@@ -876,6 +910,7 @@ static bool tbBuildTrees( tbGlobal* g, const int* jointRowStart, const int* join
 		pool += n * n;
 		node->h = pool;
 		pool += n * m;
+		memset( node->dinv, 0, sizeof( double ) * (size_t)( n * n + n * m ) );
 		node->g = pool;
 		pool += n * m;
 		node->r = pool;
@@ -1011,12 +1046,16 @@ static double tbAnchorTarget( const tbStepContext* ctx, const tbGlobalRow* row, 
 // The trees' equality rows solved exactly given every other impulse (one block of block
 // Gauss-Seidel): right-hand sides M v* (v* = v less the tree rows' own impulses) and the targets,
 // then forward and back substitution.
-static void tbSolveTrees( tbGlobal* g )
+static void tbSolveTrees( tbGlobal* g, bool first )
 {
 	tbStepContext* ctx = g->ctx;
 	for ( int i = 0; i < g->nodeCount; ++i )
 	{
 		tbJointTreeNode* node = g->nodes + i;
+		if ( first == false && g->treeCoupled[node->tree] == false )
+		{
+			continue;
+		}
 		if ( node->body >= 0 )
 		{
 			const tbBodyState* s = ctx->states + node->body;
@@ -1059,6 +1098,10 @@ static void tbSolveTrees( tbGlobal* g )
 	for ( int i = 0; i < g->nodeCount; ++i )
 	{
 		const tbJointTreeNode* node = g->nodes + i;
+		if ( first == false && g->treeCoupled[node->tree] == false )
+		{
+			continue;
+		}
 		for ( int k = 0; node->body < 0 && k < node->rowCount; ++k )
 		{
 			const tbGlobalRow* row = g->rows + node->rows[k];
@@ -1079,6 +1122,10 @@ static void tbSolveTrees( tbGlobal* g )
 	for ( int i = 0; i < g->nodeCount; ++i )
 	{
 		tbJointTreeNode* node = g->nodes + i;
+		if ( first == false && g->treeCoupled[node->tree] == false )
+		{
+			continue;
+		}
 		int n = node->size;
 		double z[TB_TREE_MAX_SIZE];
 		for ( int r = 0; r < n; ++r )
@@ -1110,6 +1157,10 @@ static void tbSolveTrees( tbGlobal* g )
 	for ( int i = g->nodeCount - 1; i >= 0; --i )
 	{
 		tbJointTreeNode* node = g->nodes + i;
+		if ( first == false && g->treeCoupled[node->tree] == false )
+		{
+			continue;
+		}
 		const double* xp = node->parent >= 0 ? g->nodes[node->parent].x : NULL;
 		int m = node->parent >= 0 ? g->nodes[node->parent].size : 0;
 		for ( int r = 0; r < node->size; ++r )
@@ -1430,7 +1481,7 @@ bool tbSolveGlobal( tbStepContext* ctx )
 	{
 		if ( g.nodeCount > 0 )
 		{
-			tbSolveTrees( &g );
+			tbSolveTrees( &g, it == 0 );
 		}
 		if ( jacobi )
 		{
