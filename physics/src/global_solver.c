@@ -36,8 +36,9 @@
 // Warm starting: lambda starts from the contacts' and joints' stored impulses of the last step.
 //
 // Joints export their rows here from their records (point rows along the world axes, the hinge's
-// quaternion rows, twist limits, motor and servo, the fixed joint's rotation lock, custom Lua
-// rows). Types without exported rows (distance, cone, slider, six-dof, motor, mouse) are solved
+// quaternion rows, twist limits, motor and servo, the cone joint's twist, pyramid and cone limits,
+// the fixed joint's rotation lock, custom Lua rows). Types without exported rows (distance, slider,
+// six-dof, motor, mouse) are solved
 // by their own sequential rows once in every sweep, after the assembled rows (a block
 // Gauss-Seidel step, also with Jacobi); they are counted in the report but not in its residual.
 //
@@ -69,8 +70,9 @@
 #include <math.h>
 #include <string.h>
 
-/// Most rows a joint exports (hinge: 3 point, 2 quaternion, 2 limits, motor, servo; custom: 6).
-#define TB_GLOBAL_JOINT_ROWS 9
+/// Most rows a joint exports (cone: 3 point, 2 twist limits, 4 pyramid limits, the cone limit; hinge:
+/// 3 point, 2 quaternion, 2 limits, motor, servo; custom: 6).
+#define TB_GLOBAL_JOINT_ROWS 10
 /// Largest equality block of a joint (fixed: 3 point + 3 rotation rows; custom: 6), and the most
 /// anchor rows a body node of a joint tree takes.
 #define TB_GLOBAL_BLOCK_ROWS 6
@@ -402,6 +404,41 @@ static bool tbAddJointRows( tbGlobal* g, tbJoint* joint )
 			tbAddPointRows( &mk, &h->linearImpulse );
 			return true;
 		}
+		case tbJoint_cone: {
+			// tbSolveCone's order: twist, pyramid and cone limits, then the anchors.
+			tbConeJointData* c = &joint->cone;
+			tbJointPose* p = &joint->pose;
+			if ( c->enableTwistLimit )
+			{
+				float angle = tbPoseTwist( p );
+				if ( tbIsConeTwistLocked( c ) )
+				{
+					float target = 0.5f * ( c->lowerTwist + c->upperTwist );
+					tbAddAngularEquality( &mk, c->twist.axis, tbWrapAngle( angle - target ), &c->twistImpulse );
+				}
+				else
+				{
+					tbAddAngularLimit( &mk, c->twist.axis, 1.0f, angle - c->lowerTwist, &c->twistLowerImpulse );
+					tbAddAngularLimit( &mk, c->twist.axis, -1.0f, c->upperTwist - angle, &c->twistUpperImpulse );
+				}
+			}
+			if ( c->enablePyramidLimit )
+			{
+				float limits[2] = { sinf( 0.5f * c->maxSwingY ), sinf( 0.5f * c->maxSwingZ ) };
+				float comps[2] = { p->qRel.y, p->qRel.z };
+				for ( int i = 0; i < 2; ++i )
+				{
+					tbAddAngularLimit( &mk, c->pyramid[i].axis, 1.0f, comps[i] + limits[i], c->pyramidLowerImpulse + i );
+					tbAddAngularLimit( &mk, c->pyramid[i].axis, -1.0f, limits[i] - comps[i], c->pyramidUpperImpulse + i );
+				}
+			}
+			if ( c->enableConeLimit )
+			{
+				tbAddAngularLimit( &mk, c->swing.axis, 1.0f, c->coneAngle - tbPoseSwing( p ), &c->coneImpulse );
+			}
+			tbAddPointRows( &mk, &c->linearImpulse );
+			return true;
+		}
 		case tbJoint_fixed: {
 			tbFixedJointData* f = &joint->fixed;
 			tbVec3 lock = tbRotationLockError( &joint->pose );
@@ -480,8 +517,11 @@ static bool tbIsTreeBody( const tbStepContext* ctx, int solverIndex )
 		return false;
 	}
 	const tbSolverBody* sb = ctx->bodies + solverIndex;
-	return sb->invMass > 0.0f && sb->isKinematic == false && sb->fixedRotation == false &&
-		   tbDeterminant( sb->invInertia ) > 0.0f;
+	// The determinant finite too: an inverse inertia near the float range (a 1 mm body) overflows
+	// it, and M's angular block would come out zero.
+	float det = tbDeterminant( sb->invInertia );
+	return sb->invMass > 0.0f && sb->isKinematic == false && sb->fixedRotation == false && tbIsValidFloat( det ) &&
+		   det > 0.0f;
 }
 
 // A side that moves during the step (a tree node must then be a tree body).

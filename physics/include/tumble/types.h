@@ -101,8 +101,8 @@ typedef struct tbWorldDef
 
 TB_API tbWorldDef tbDefaultWorldDef( void );
 
-/// What the last step of tbSolver_global did (tbWorld_GetSolverReport); zeros after a step in another
-/// mode. Residuals are velocities (the rows' A lambda - b, with lambda an impulse), m/s.
+/// What the last step of tbSolver_global did (tbWorld_GetSolverReport); zeros before the first one.
+/// Residuals are velocities (the rows' A lambda - b, with lambda an impulse), m/s.
 typedef struct tbSolverReport
 {
 	int iterations;        ///< sweeps made (the world's iterations)
