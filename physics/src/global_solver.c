@@ -88,7 +88,7 @@ typedef struct tbGlobalRow
 	float target;                      ///< J v aims at this, m/s or rad/s
 	float lower, upper;                ///< c_min, c_max, N s (friction: times lambda of its normal)
 	float invDiag;                     ///< 1 / A_ii
-	float invSplit;                    ///< 1 / D'_ii (Jacobi, mass split)
+	float invSplit;                    ///< 1 / D'_ii (Jacobi: a Gershgorin bound of row i of A)
 	float friction;                    ///< mu for a friction row
 	float bounce;                      ///< a contact apart at the step start: its bounce after the positions, m/s
 	int normal;                        ///< friction row: its point's normal row; -1 otherwise
