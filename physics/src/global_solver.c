@@ -65,8 +65,8 @@
 #include "contact_solver.h"
 #include "core.h"
 #include "joint.h"
-#include "world.h"
 #include "tumble/tumble.h"
+#include "world.h"
 
 #include <float.h>
 #include <math.h>
@@ -83,36 +83,36 @@
 
 typedef struct tbGlobalRow
 {
-	tbVec3 linA, angA, linB, angB;     ///< J: row velocity = linA.vA + angA.wA + linB.vB + angB.wB
+	tbVec3 linA, angA, linB, angB;	   ///< J: row velocity = linA.vA + angA.wA + linB.vB + angB.wB
 	tbVec3 mLinA, mAngA, mLinB, mAngB; ///< W = M^-1 J^T, the velocity change per unit impulse
-	float target;                      ///< J v aims at this, m/s or rad/s
-	float lower, upper;                ///< c_min, c_max, N s (friction: times lambda of its normal)
-	float invDiag;                     ///< 1 / A_ii
-	float invSplit;                    ///< 1 / D'_ii (Jacobi: a Gershgorin bound of row i of A)
-	float friction;                    ///< mu for a friction row
-	float bounce;                      ///< a contact apart at the step start: its bounce after the positions, m/s
-	int normal;                        ///< friction row: its point's normal row; -1 otherwise
-	int a, b;                          ///< state indices (the static slot for a side that does not move)
-	int block;                         ///< joint tree node solving this row exactly, -1: projected
-	bool equality;                     ///< unbounded joint row (a candidate for the direct solve)
-	float* store;                      ///< the contact point's or joint's impulse this row warm starts from
+	float target;					   ///< J v aims at this, m/s or rad/s
+	float lower, upper;				   ///< c_min, c_max, N s (friction: times lambda of its normal)
+	float invDiag;					   ///< 1 / A_ii
+	float invSplit;					   ///< 1 / D'_ii (Jacobi: a Gershgorin bound of row i of A)
+	float friction;					   ///< mu for a friction row
+	float bounce;					   ///< a contact apart at the step start: its bounce after the positions, m/s
+	int normal;						   ///< friction row: its point's normal row; -1 otherwise
+	int a, b;						   ///< state indices (the static slot for a side that does not move)
+	int block;						   ///< joint tree node solving this row exactly, -1: projected
+	bool equality;					   ///< unbounded joint row (a candidate for the direct solve)
+	float* store;					   ///< the contact point's or joint's impulse this row warm starts from
 } tbGlobalRow;
 
 // Direct solve: a node of a joint tree, a body (6 unknowns) or a joint (its k equality rows).
 typedef struct tbJointTreeNode
 {
 	int parent; ///< node index, -1 for a root
-	int size;   ///< unknowns: 6 + the anchor rows for a body node, the rows for a joint node
-	int body;   ///< state index of a body node, -1 for a joint node
+	int size;	///< unknowns: 6 + the anchor rows for a body node, the rows for a joint node
+	int body;	///< state index of a body node, -1 for a joint node
 	int rowCount;
 	int rows[TB_GLOBAL_BLOCK_ROWS]; ///< a joint node's rows; a body node's anchor rows
-	int ends[2];                    ///< a joint node's body nodes on sides A and B
-	int tree;                       ///< which tree
-	double* dinv;                   ///< size x size: D^-1 after the children's elimination
-	double* h;                      ///< size x parent size: H_cp
-	double* g;                      ///< size x parent size: D^-1 H_cp
-	double* r;                      ///< right-hand side, then D^-1 r
-	double* x;                      ///< solution
+	int ends[2];					///< a joint node's body nodes on sides A and B
+	int tree;						///< which tree
+	double* dinv;					///< size x size: D^-1 after the children's elimination
+	double* h;						///< size x parent size: H_cp
+	double* g;						///< size x parent size: D^-1 H_cp
+	double* r;						///< right-hand side, then D^-1 r
+	double* x;						///< solution
 } tbJointTreeNode;
 
 typedef struct tbGlobal
@@ -167,7 +167,8 @@ static bool tbMakeGlobalRow( tbGlobalRow* row, tbVec3 linA, tbVec3 angA, tbVec3 
 	row->mAngA = tbMulMV( *iA, angA );
 	row->mLinB = tbMulSV( mB, linB );
 	row->mAngB = tbMulMV( *iB, angB );
-	float k = tbDot( linA, row->mLinA ) + tbDot( angA, row->mAngA ) + tbDot( linB, row->mLinB ) + tbDot( angB, row->mAngB );
+	float k =
+		tbDot( linA, row->mLinA ) + tbDot( angA, row->mAngA ) + tbDot( linB, row->mLinB ) + tbDot( angB, row->mAngB );
 	if ( !( k > FLT_MIN ) || !tbIsValidFloat( k ) )
 	{
 		return false;
@@ -193,8 +194,8 @@ static bool tbMakeGlobalRow( tbGlobalRow* row, tbVec3 linA, tbVec3 angA, tbVec3 
 // The normal row's target: tbSolver_baumgarte's bias (speculative approach of a gap, Baumgarte push
 // beyond the slop, capped), plus the bounce of 001 sec. 8.2 for an impact faster than the
 // restitution threshold that closes within the step.
-static float tbContactTarget( const tbStepContext* ctx, const tbContactConstraint* c, const tbContactConstraintPoint* cp,
-							   float* deferred )
+static float tbContactTarget( const tbStepContext* ctx, const tbContactConstraint* c,
+							  const tbContactConstraintPoint* cp, float* deferred )
 {
 	*deferred = 0.0f;
 	float s = cp->separation0;
@@ -276,8 +277,8 @@ static void tbAddContactRows( tbGlobal* g )
 				tbVec3 dir = t == 0 ? c->tangent1 : c->tangent2;
 				const tbContactRow* r = cp->rows + 1 + t;
 				tbGlobalRow* row = g->rows + g->rowCount;
-				if ( tbMakeGlobalRow( row, tbNeg( dir ), tbNeg( r->angA ), dir, r->angB, a, c->invMassA, &sa->invInertia, b,
-									  c->invMassB, &sb->invInertia ) == false )
+				if ( tbMakeGlobalRow( row, tbNeg( dir ), tbNeg( r->angA ), dir, r->angB, a, c->invMassA,
+									  &sa->invInertia, b, c->invMassB, &sb->invInertia ) == false )
 				{
 					continue;
 				}
@@ -301,7 +302,8 @@ typedef struct tbJointRowMaker
 	float biasRate;
 } tbJointRowMaker;
 
-static tbGlobalRow* tbAddJointRow( tbJointRowMaker* mk, tbVec3 linA, tbVec3 angA, tbVec3 linB, tbVec3 angB, float* store )
+static tbGlobalRow* tbAddJointRow( tbJointRowMaker* mk, tbVec3 linA, tbVec3 angA, tbVec3 linB, tbVec3 angB,
+								   float* store )
 {
 	tbGlobal* g = mk->g;
 	const tbJoint* j = mk->joint;
@@ -328,7 +330,8 @@ static void tbAddPointRows( tbJointRowMaker* mk, tbVec3* impulse )
 	{
 		tbVec3 e = tb_vec3_zero;
 		( &e.x )[k] = 1.0f;
-		tbGlobalRow* row = tbAddJointRow( mk, tbNeg( e ), tbNeg( tbCross( j->rA, e ) ), e, tbCross( j->rB, e ), store[k] );
+		tbGlobalRow* row =
+			tbAddJointRow( mk, tbNeg( e ), tbNeg( tbCross( j->rA, e ) ), e, tbCross( j->rB, e ), store[k] );
 		if ( row != NULL )
 		{
 			row->target = -C[k];
@@ -355,7 +358,8 @@ static void tbAddAngularLimit( tbJointRowMaker* mk, tbVec3 axis, float sign, flo
 	tbGlobalRow* row = tbAddJointRow( mk, tb_vec3_zero, tbNeg( a ), tb_vec3_zero, a, store );
 	if ( row != NULL )
 	{
-		row->target = C > 0.0f ? -tbMinFloat( C, TB_MAX_JOINT_LENGTH ) * ctx->inv_h : -tbClampCorrection( mk->biasRate * C );
+		row->target =
+			C > 0.0f ? -tbMinFloat( C, TB_MAX_JOINT_LENGTH ) * ctx->inv_h : -tbClampCorrection( mk->biasRate * C );
 		row->lower = 0.0f;
 	}
 }
@@ -380,8 +384,8 @@ static tbVec3 tbCustomVec( const float* f )
 static bool tbAddJointRows( tbGlobal* g, tbJoint* joint )
 {
 	tbStepContext* ctx = g->ctx;
-	tbJointRowMaker mk = { g, joint, tbStateIndex( ctx, joint->sideA.solverIndex ), tbStateIndex( ctx, joint->sideB.solverIndex ),
-						   ctx->baumgarte * ctx->inv_h };
+	tbJointRowMaker mk = { g, joint, tbStateIndex( ctx, joint->sideA.solverIndex ),
+						   tbStateIndex( ctx, joint->sideB.solverIndex ), ctx->baumgarte * ctx->inv_h };
 	switch ( joint->type )
 	{
 		case tbJoint_ball:
@@ -444,8 +448,10 @@ static bool tbAddJointRows( tbGlobal* g, tbJoint* joint )
 				float comps[2] = { p->qRel.y, p->qRel.z };
 				for ( int i = 0; i < 2; ++i )
 				{
-					tbAddAngularLimit( &mk, c->pyramid[i].axis, 1.0f, comps[i] + limits[i], c->pyramidLowerImpulse + i );
-					tbAddAngularLimit( &mk, c->pyramid[i].axis, -1.0f, limits[i] - comps[i], c->pyramidUpperImpulse + i );
+					tbAddAngularLimit( &mk, c->pyramid[i].axis, 1.0f, comps[i] + limits[i],
+									   c->pyramidLowerImpulse + i );
+					tbAddAngularLimit( &mk, c->pyramid[i].axis, -1.0f, limits[i] - comps[i],
+									   c->pyramidUpperImpulse + i );
 				}
 			}
 			if ( c->enableConeLimit )
@@ -471,8 +477,8 @@ static bool tbAddJointRows( tbGlobal* g, tbJoint* joint )
 			for ( int i = 0; i < c->rowCount; ++i )
 			{
 				const tbCustomRow* r = c->rows + i;
-				tbGlobalRow* row = tbAddJointRow( &mk, tbCustomVec( r->J ), tbCustomVec( r->J + 3 ), tbCustomVec( r->J + 6 ),
-												  tbCustomVec( r->J + 9 ), c->impulses + i );
+				tbGlobalRow* row = tbAddJointRow( &mk, tbCustomVec( r->J ), tbCustomVec( r->J + 3 ),
+												  tbCustomVec( r->J + 6 ), tbCustomVec( r->J + 9 ), c->impulses + i );
 				if ( row != NULL )
 				{
 					row->target = r->bias - tbClampCorrection( mk.biasRate * r->positionError );
@@ -735,7 +741,8 @@ static bool tbBuildTrees( tbGlobal* g, const int* jointRowStart, const int* join
 			continue;
 		}
 		const tbJoint* joint = g->world->joints.data + ctx->jointIds[i];
-		int body = tbIsMovingSide( ctx, joint->sideA.solverIndex ) ? joint->sideA.solverIndex : joint->sideB.solverIndex;
+		int body =
+			tbIsMovingSide( ctx, joint->sideA.solverIndex ) ? joint->sideA.solverIndex : joint->sideB.solverIndex;
 		if ( loop[tbFindRoot( parent, body )] )
 		{
 			kind[i] = 0;
@@ -1291,7 +1298,8 @@ static void tbSweepJacobi( tbGlobal* g, float omega )
 		float lo, hi;
 		tbRowBounds( g, row, &lo, &hi );
 		float old = g->lambda[i];
-		float next = tbClampFloat( old + omega * ( row->target - tbGlobalRowVelocity( ctx, row ) ) * row->invSplit, lo, hi );
+		float next =
+			tbClampFloat( old + omega * ( row->target - tbGlobalRowVelocity( ctx, row ) ) * row->invSplit, lo, hi );
 		g->delta[i] = next - old;
 	}
 	for ( int i = 0; i < g->rowCount; ++i )

@@ -14,7 +14,7 @@
 typedef struct tbGlobalReport
 {
 	tbSolverReport summary;
-	float residuals[TB_GLOBAL_MAX_ITERATIONS];       ///< |A lambda - b| of the unclamped rows, m/s
+	float residuals[TB_GLOBAL_MAX_ITERATIONS];		 ///< |A lambda - b| of the unclamped rows, m/s
 	float complementarity[TB_GLOBAL_MAX_ITERATIONS]; ///< wrong-signed A lambda - b of the clamped rows, m/s
 } tbGlobalReport;
 

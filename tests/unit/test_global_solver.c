@@ -69,7 +69,8 @@ static tbBodyId addLink( tbWorldId world, tbVec3 pos, float mass, tbVec3 half )
 	bd.type = tbBody_dynamic;
 	bd.position = pos;
 	tbBodyId body = tbCreateBody( world, &bd );
-	tbVec3 inertia = { mass * ( half.y * half.y + half.z * half.z ) / 3.0f, mass * ( half.x * half.x + half.z * half.z ) / 3.0f,
+	tbVec3 inertia = { mass * ( half.y * half.y + half.z * half.z ) / 3.0f,
+					   mass * ( half.x * half.x + half.z * half.z ) / 3.0f,
 					   mass * ( half.x * half.x + half.y * half.y ) / 3.0f };
 	tbBodyMass md = { mass, { 0.0f, 0.0f, 0.0f }, inertia };
 	assert_int_equal( tbBody_SetMassData( body, md ), tbResult_ok );
@@ -176,7 +177,8 @@ static void gauss_seidel_matches_sequential( void** state )
 	}
 	for ( int i = 0; i < 3; ++i )
 	{
-		printf( "joint %d: force z sequential %.5f, global %.5f N\n", i, (double)forces[0][i].z, (double)forces[1][i].z );
+		printf( "joint %d: force z sequential %.5f, global %.5f N\n", i, (double)forces[0][i].z,
+				(double)forces[1][i].z );
 		assert_true( relativeError( forces[1][i].z, forces[0][i].z ) < 1.0e-4f );
 		// The weight the joint holds: links i..2 of 1 + k kg.
 		float weight = 0.0f;
@@ -214,8 +216,8 @@ static void jacobi_converges_on_stack10( void** state )
 	float rest = 9.5f - 10.0f * tbWorld_GetSettings( world ).linearSlop;
 	printf( "jacobi stack10: residual first sweep %.4g, last %.4g m/s, complementarity %.4g m/s; top at (%.4f, %.4f, "
 			"%.4f), resting height %.4f m\n",
-			(double)residuals[0], (double)residuals[n - 1], (double)complementarity[n - 1], (double)top.x, (double)top.y,
-			(double)top.z, (double)rest );
+			(double)residuals[0], (double)residuals[n - 1], (double)complementarity[n - 1], (double)top.x,
+			(double)top.y, (double)top.z, (double)rest );
 	assert_true( residuals[n - 1] <= residuals[0] );
 	assert_true( residuals[n - 1] < 1.0e-3f );
 	assert_true( complementarity[n - 1] < 1.0e-3f );
@@ -279,7 +281,8 @@ static void direct_solve_pendulum_period( void** state )
 {
 	(void)state;
 	const float d = 1.0f, theta0 = 0.05f;
-	const float T0 = 2.0f * TB_PI * sqrtf( ( 1.0f / 6.0f + d * d ) / ( 10.0f * d ) ) * ( 1.0f + theta0 * theta0 / 16.0f );
+	const float T0 =
+		2.0f * TB_PI * sqrtf( ( 1.0f / 6.0f + d * d ) / ( 10.0f * d ) ) * ( 1.0f + theta0 * theta0 / 16.0f );
 	tbWorldId world = makeWorld( tbSolver_global, tbGlobal_gaussSeidel, true, 10 );
 	tbVec3 pivot = { 0.0f, 0.0f, 10.0f };
 	tbVec3 c0 = { pivot.x + d * sinf( theta0 ), 0.0f, pivot.z - d * cosf( theta0 ) };
