@@ -6,6 +6,7 @@
 #include "bench.h"
 
 #include "tumble/base.h"
+#include "tumble/types.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -33,6 +34,8 @@ typedef struct tbBenchOptions
 	int threads;
 	int subSteps; ///< 0: Tumble's default
 	float jointHertz; ///< 0: Tumble's default
+	int solverMode;   ///< tbSolverMode + 1, 0: Tumble's default
+	int globalMethod; ///< tbGlobalMethod + 1, 0: Tumble's default
 	/// Measure every step's deepest contact (run_max_contact_pen). It computes each contact's
 	/// separation again, outside the timed region but inside a profile of the whole program.
 	bool runMaxPenetration;
@@ -208,6 +211,8 @@ static void tbBench_Run( tbBenchRun* run, const tbBenchEngine* engine, const tbB
 	settings.threads = options->threads;
 	settings.subSteps = options->subSteps;
 	settings.jointHertz = options->jointHertz;
+	settings.solverMode = options->solverMode;
+	settings.globalMethod = options->globalMethod;
 
 	memset( run, 0, sizeof( *run ) );
 	snprintf( run->scene, sizeof( run->scene ), "%s", scene->name );
@@ -464,6 +469,9 @@ static void tbBench_Usage( FILE* file )
 				   "  --threads N           worker threads (Tumble only)\n"
 				   "  --substeps N          Tumble soft-mode sub-steps per step (default: Tumble's own)\n"
 				   "  --joint-hertz HZ      Tumble soft joint stiffness (default: Tumble's own)\n"
+				   "  --solver MODE         Tumble's solver: soft, split, baumgarte, global (Gauss-Seidel),\n"
+				   "                        global-jacobi or global-iterative (no direct solve of joint\n"
+				   "                        trees) (default: Tumble's own)\n"
 				   "  --simd LEVEL          Tumble's wide joint path: auto, none, sse2 or avx2 (default auto)\n"
 				   "  --run-max-pen on|off  measure the deepest contact of every step (default on; off for\n"
 				   "                        instruction counts of the steps alone)\n"
@@ -474,6 +482,38 @@ static void tbBench_Usage( FILE* file )
 		fprintf( file, " %s", table[i].name );
 	}
 	fprintf( file, "\n  families for scaling: pyramidN, stackN, chainsN\n" );
+}
+
+// --solver: a Tumble solver mode; "global-jacobi" and "global-iterative" pick the global mode's
+// Jacobi sweeps or its sweeps without the direct solve of joint trees.
+static bool tbBench_ParseSolver( const char* value, tbBenchOptions* options )
+{
+	static const char* names[] = { "baumgarte", "split", "soft", "global" };
+	if ( value == NULL )
+	{
+		return false;
+	}
+	if ( strcmp( value, "global-jacobi" ) == 0 )
+	{
+		options->solverMode = tbSolver_global + 1;
+		options->globalMethod = tbGlobal_jacobi + 1;
+		return true;
+	}
+	if ( strcmp( value, "global-iterative" ) == 0 )
+	{
+		options->solverMode = tbSolver_global + 1;
+		options->globalMethod = -1;
+		return true;
+	}
+	for ( int i = 0; i < 4; ++i )
+	{
+		if ( strcmp( value, names[i] ) == 0 )
+		{
+			options->solverMode = i + 1;
+			return true;
+		}
+	}
+	return false;
 }
 
 static bool tbBench_ParseHertz( const char* text, float* value )
@@ -622,6 +662,10 @@ static bool tbBench_ParseOptions( tbBenchOptions* options, int argc, char** argv
 		else if ( strcmp( arg, "--substeps" ) == 0 )
 		{
 			ok = tbBench_ParseInt( value, &options->subSteps ) && options->subSteps <= 64;
+		}
+		else if ( strcmp( arg, "--solver" ) == 0 )
+		{
+			ok = tbBench_ParseSolver( value, options );
 		}
 		else if ( strcmp( arg, "--joint-hertz" ) == 0 )
 		{

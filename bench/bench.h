@@ -163,6 +163,8 @@ typedef struct tbBenchSettings
 	int threads;		///< worker threads (Tumble only; the reference engines run one)
 	int subSteps;		///< Tumble soft-mode sub-steps; 0 keeps Tumble's default (--substeps)
 	float jointHertz;	///< Tumble soft joint stiffness, Hz; 0 keeps Tumble's default (--joint-hertz)
+	int solverMode;		///< Tumble's tbSolverMode + 1; 0 keeps Tumble's default (--solver)
+	int globalMethod;	///< Tumble's tbGlobalMethod + 1 for the global mode; 0 keeps the default (--solver global-jacobi)
 } tbBenchSettings;
 
 /// The same C interface for every engine. Only step() is timed.

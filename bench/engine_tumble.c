@@ -105,6 +105,16 @@ static void* tbTumble_Create( const tbBenchScene* scene, const tbBenchSettings* 
 	{
 		worldDef.jointHertz = settings->jointHertz;
 	}
+	if ( settings->solverMode > 0 )
+	{
+		worldDef.solverMode = (tbSolverMode)( settings->solverMode - 1 );
+	}
+	if ( settings->globalMethod > 0 )
+	{
+		worldDef.globalMethod = (tbGlobalMethod)( settings->globalMethod - 1 );
+	}
+	// -1: the global mode's sweeps alone, without the direct solve of joint trees.
+	worldDef.enableDirectSolve = settings->globalMethod >= 0;
 	// Results are bit-identical for any worker count; only the time changes.
 	worldDef.workerCount = settings->threads;
 
@@ -278,7 +288,7 @@ static void tbTumble_AddFields( void* handle, const tbBenchScene* scene, tbBench
 	(void)scene;
 	tbTumbleWorld* w = handle;
 	tbWorldDef settings = tbWorld_GetSettings( w->worldId );
-	static const char* modeNames[] = { "baumgarte", "split", "soft" };
+	static const char* modeNames[] = { "baumgarte", "split", "soft", "global" };
 	tbVersion version = tbGetVersion();
 	tbBench_AddField( fields, "lib", "tumble-%d.%d.%d", version.major, version.minor, version.revision );
 	tbBench_AddField( fields, "precision", "single" );

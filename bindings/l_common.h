@@ -174,7 +174,8 @@ void tbLua_PushQuatTable( lua_State* L, tbQuat q );
 
 // Enum names (indexed by the C enum values) ------------------------------------------------------
 
-extern const char* const tb_solverNames[];	 ///< "baumgarte", "split", "soft"
+extern const char* const tb_solverNames[];	 ///< "baumgarte", "split", "soft", "global"
+extern const char* const tb_globalMethodNames[]; ///< "gauss_seidel", "jacobi" (tbGlobalMethod)
 extern const char* const tb_bodyTypeNames[]; ///< "static", "kinematic", "dynamic"
 extern const char* const tb_mixRuleNames[];	 ///< "geometric_mean", "average", "minimum", "maximum", "multiply"
 /// "contact_begin", "contact_end", "sensor_begin", "sensor_end", "joint_break"

@@ -12,7 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-const char* const tb_solverNames[] = { "baumgarte", "split", "soft", NULL };
+const char* const tb_solverNames[] = { "baumgarte", "split", "soft", "global", NULL };
+const char* const tb_globalMethodNames[] = { "gauss_seidel", "jacobi", NULL };
 const char* const tb_bodyTypeNames[] = { "static", "kinematic", "dynamic", NULL };
 const char* const tb_mixRuleNames[] = { "geometric_mean", "average", "minimum", "maximum", "multiply", NULL };
 const char* const tb_eventNames[] = { "contact_begin", "contact_end", "sensor_begin",

@@ -54,6 +54,35 @@ static void tbCheckResult( lua_State* L, tbResult result, const char* fn )
 
 // Settings ---------------------------------------------------------------------------------------
 
+// The solver mode of every world made or configured (tbLua_SetForcedSolver), -1: the settings'.
+static int s_forcedSolver = -1;
+
+bool tbLua_SetForcedSolver( const char* name )
+{
+	for ( int i = 0; tb_solverNames[i] != NULL; ++i )
+	{
+		if ( strcmp( tb_solverNames[i], name ) == 0 )
+		{
+			s_forcedSolver = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+// The index of a global method's name, -1 for an unknown one (the caller says what was expected).
+static int tbGlobalMethodIndex( const char* name )
+{
+	for ( int i = 0; tb_globalMethodNames[i] != NULL; ++i )
+	{
+		if ( strcmp( tb_globalMethodNames[i], name ) == 0 )
+		{
+			return i;
+		}
+	}
+	return -1;
+}
+
 // Reads the settings fields shared by tb.world{...} and live updates into *settings.
 static void tbReadWorldSettings( lua_State* L, int index, const char* fn, tbWorldDef* settings )
 {
@@ -79,6 +108,26 @@ static void tbReadWorldSettings( lua_State* L, int index, const char* fn, tbWorl
 		settings->solverMode = (tbSolverMode)e;
 	}
 	tbDef_Number( &def, "baumgarte", &settings->baumgarte, tbCheck_unit );
+	const char* method = NULL;
+	if ( tbDef_String( &def, "global_method", &method, 32 ) )
+	{
+		int m = tbGlobalMethodIndex( method );
+		if ( m < 0 )
+		{
+			tbDef_FieldError( &def, "global_method", "\"gauss_seidel\" or \"jacobi\"" );
+		}
+		settings->globalMethod = (tbGlobalMethod)m;
+	}
+	float relaxation = 0.0f;
+	if ( tbDef_Number( &def, "global_relaxation", &relaxation, tbCheck_positive ) )
+	{
+		if ( relaxation >= 2.0f )
+		{
+			tbDef_FieldError( &def, "global_relaxation", "a number in (0, 2)" );
+		}
+		settings->globalRelaxation = relaxation;
+	}
+	tbDef_Bool( &def, "direct_solve", &settings->enableDirectSolve );
 	tbDef_Number( &def, "slop", &settings->linearSlop, tbCheck_nonNegative );
 	tbDef_Number( &def, "max_correction_speed", &settings->maxCorrectionSpeed, tbCheck_nonNegative );
 	tbDef_Number( &def, "contact_hertz", &settings->contactHertz, tbCheck_stiffness );
@@ -109,6 +158,10 @@ static void tbReadWorldSettings( lua_State* L, int index, const char* fn, tbWorl
 		settings->workerCount = (int)n;
 	}
 	tbDef_Finish( &def );
+	if ( s_forcedSolver >= 0 )
+	{
+		settings->solverMode = (tbSolverMode)s_forcedSolver;
+	}
 }
 
 void tbLua_ApplyWorldSettings( lua_State* L, int worldIndex, int tableIndex )
@@ -188,6 +241,7 @@ int tbLua_NewWorld( lua_State* L )
 	{
 		tbReadWorldSettings( L, 1, "world", &settings );
 	}
+	settings.solverMode = s_forcedSolver >= 0 ? (tbSolverMode)s_forcedSolver : settings.solverMode;
 	lua_pushinteger( L, settings.workerCount );
 	tbLua_Guard( L, tbLuaGuard_world, "world" );
 	lua_pop( L, 1 );
@@ -959,6 +1013,57 @@ static int tbWorld_Stats( lua_State* L )
 	return 1;
 }
 
+// world:solver_report() -> table: the last global step's sweeps, rows and residual per sweep
+// (residuals[i], complementarity[i], m/s), for plotting convergence.
+static int tbWorld_SolverReport( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "solver_report" );
+	tbSolverReport r = tbWorld_GetSolverReport( world->id );
+	tbWorldDef settings = tbWorld_GetSettings( world->id );
+	lua_createtable( L, 0, 14 );
+	const struct
+	{
+		const char* name;
+		lua_Integer value;
+	} ints[] = {
+		{ "iterations", r.iterations },
+		{ "rows", r.rowCount },
+		{ "contact_rows", r.contactRowCount },
+		{ "joint_rows", r.jointRowCount },
+		{ "direct_rows", r.directRowCount },
+		{ "trees", r.treeCount },
+		{ "loops", r.loopCount },
+		{ "fallback_joints", r.fallbackJointCount },
+	};
+	for ( size_t i = 0; i < sizeof( ints ) / sizeof( ints[0] ); ++i )
+	{
+		lua_pushinteger( L, ints[i].value );
+		lua_setfield( L, -2, ints[i].name );
+	}
+	lua_pushstring( L, tb_globalMethodNames[settings.globalMethod] );
+	lua_setfield( L, -2, "method" );
+	lua_pushnumber( L, r.residual );
+	lua_setfield( L, -2, "residual" );
+	lua_pushnumber( L, r.complementarity );
+	lua_setfield( L, -2, "complementarity" );
+	// The world's iteration count is at most 1000 (tbWorldDef.iterations).
+	float residuals[1000], complementarity[1000];
+	int n = tbMinInt( tbWorld_GetSolverResiduals( world->id, residuals, complementarity, 1000 ), 1000 );
+	const char* names[2] = { "residuals", "complementarity_errors" };
+	for ( int k = 0; k < 2; ++k )
+	{
+		const float* values = k == 0 ? residuals : complementarity;
+		lua_createtable( L, n, 0 );
+		for ( int i = 0; i < n; ++i )
+		{
+			lua_pushnumber( L, values[i] );
+			lua_rawseti( L, -2, i + 1 );
+		}
+		lua_setfield( L, -2, names[k] );
+	}
+	return 1;
+}
+
 // world:state_hash() -> integer (equal hashes: bit-identical states)
 static int tbWorld_StateHash( lua_State* L )
 {
@@ -1053,6 +1158,29 @@ static int tbWorld_SetSolverProp( lua_State* L )
 	return 0;
 }
 
+static int tbWorld_GetGlobalMethodProp( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "global_method" );
+	lua_pushstring( L, tb_globalMethodNames[tbWorld_GetSettings( world->id ).globalMethod] );
+	return 1;
+}
+
+static int tbWorld_SetGlobalMethodProp( lua_State* L )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "global_method" );
+	int m = lua_type( L, 3 ) == LUA_TSTRING ? tbGlobalMethodIndex( lua_tostring( L, 3 ) ) : -1;
+	if ( m < 0 )
+	{
+		char got[96];
+		return luaL_error( L, "World.global_method: must be \"gauss_seidel\" or \"jacobi\", got %s",
+						   tbLua_Describe( L, 3, got, sizeof( got ) ) );
+	}
+	tbWorldDef settings = tbWorld_GetSettings( world->id );
+	settings.globalMethod = (tbGlobalMethod)m;
+	tbCheckResult( L, tbWorld_SetSolver( world->id, &settings ), "World.global_method" );
+	return 0;
+}
+
 static int tbWorld_GetSleep( lua_State* L )
 {
 	tbLuaWorld* world = tbLua_CheckWorld( L, 1, "sleep" );
@@ -1124,6 +1252,7 @@ void tbLua_OpenWorld( lua_State* L )
 		{ "on", tbWorld_On },
 		{ "off", tbWorld_Off },
 		{ "stats", tbWorld_Stats },
+		{ "solver_report", tbWorld_SolverReport },
 		{ "state_hash", tbWorld_StateHash },
 		{ "snapshot", tbLuaWorld_Snapshot },
 		{ "restore", tbLuaWorld_Restore },
@@ -1133,6 +1262,7 @@ void tbLua_OpenWorld( lua_State* L )
 		{ "gravity", tbWorld_GetGravityProp, tbWorld_SetGravityProp },
 		{ "iterations", tbWorld_GetIterations, tbWorld_SetIterations },
 		{ "solver", tbWorld_GetSolverProp, tbWorld_SetSolverProp },
+		{ "global_method", tbWorld_GetGlobalMethodProp, tbWorld_SetGlobalMethodProp },
 		{ "threads", tbWorld_GetThreads, tbWorld_SetThreads },
 		{ "sleep", tbWorld_GetSleep, tbWorld_SetSleep },
 		{ "time", tbWorld_GetTime, NULL },

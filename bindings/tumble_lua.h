@@ -59,6 +59,10 @@ bool tbLua_ToMover( lua_State* L, int index, tbMoverId* moverId );
 void tbLua_ApplyWorldSettings( lua_State* L, int worldIndex, int tableIndex );
 /// Worker threads of worlds created without a `threads` setting (1..TB_MAX_WORKER_COUNT, default 1).
 void tbLua_SetDefaultWorkerCount( int workerCount );
+/// Every world made or configured from now on uses this solver mode (a name of tb.solvers),
+/// whatever its settings say (the runtime's --solver, for running scenes in another mode); false
+/// for an unknown name, which changes nothing. The `solver` property still switches it live.
+bool tbLua_SetForcedSolver( const char* name );
 
 /// What a host guard is asked about (tbLuaHost.guard).
 typedef enum tbLuaGuard

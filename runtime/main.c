@@ -40,6 +40,8 @@ static void tbUsage( FILE* out )
 		   "                       with --watch, stop after N steps instead of running until Ctrl-C)\n"
 		   "  --dt S               fixed time step in seconds (default 1/60)\n"
 		   "  --threads N          worker threads per world (default 1; same results for any N)\n"
+		   "  --solver NAME        run every world of the scene in this solver mode (soft, split,\n"
+		   "                       baumgarte or global), whatever its settings say\n"
 		   "  --report json|none   the report printed at the end of a headless run (default json)\n"
 		   "  --all                report every body, not only the named ones\n"
 		   "  --watch              headless: keep running in real time and reload on change\n"
@@ -286,6 +288,14 @@ int main( int argc, char** argv )
 				return tbUsageError( "mod file not found:", value );
 			}
 			mods[modCount++] = value;
+			++i;
+		}
+		else if ( strcmp( arg, "--solver" ) == 0 )
+		{
+			if ( value == NULL || tbLua_SetForcedSolver( value ) == false )
+			{
+				return tbUsageError( "--solver needs soft, split, baumgarte or global, got", value != NULL ? value : "nothing" );
+			}
 			++i;
 		}
 		else if ( strcmp( arg, "--threads" ) == 0 )

@@ -13,7 +13,10 @@
 ---@alias tumble.Range number[]
 
 ---solver mode
----@alias tumble.Solver "soft"|"split"|"baumgarte"
+---@alias tumble.Solver "soft"|"split"|"baumgarte"|"global"
+
+---how the global solver iterates
+---@alias tumble.GlobalMethod "gauss_seidel"|"jacobi"
 
 ---body type
 ---@alias tumble.BodyType "static"|"kinematic"|"dynamic"
@@ -214,7 +217,8 @@ function tumble_Draw.count() end
 ---@class tumble.World
 ---@field gravity tumble.Vec3 `{x, y, z}` table, m/s²
 ---@field iterations integer integer in [1, 1000]
----@field solver tumble.Solver `"soft"`, `"split"`, `"baumgarte"`
+---@field solver tumble.Solver `"soft"`, `"split"`, `"baumgarte"`, `"global"`
+---@field global_method tumble.GlobalMethod how the `"global"` solver iterates: `"gauss_seidel"` or `"jacobi"`
 ---@field threads integer worker threads, integer in [1, 16]
 ---@field sleep boolean bodies at rest fall asleep
 ---@field time number (read only) simulated seconds
@@ -389,6 +393,10 @@ function tumble_World:off(event, fn) end
 ---`{ bodies, awake_bodies, shapes, contacts, pairs, joints, islands, tree_height, allocations, allocation_failures, steps, step_ms, max_penetration, time }`
 ---@return tumble.Stats
 function tumble_World:stats() end
+
+---the last `"global"` step's system and convergence: `{ method, iterations, rows, contact_rows, joint_rows, direct_rows, trees, loops, fallback_joints, residual, complementarity, residuals, complementarity_errors }`; `residuals[i]` is \|A lambda - b\| of the unclamped rows after sweep i and `complementarity_errors[i]` the clamped rows' error, m/s (docs/SOLVER.md); zeros until a global step
+---@return tumble.SolverReport
+function tumble_World:solver_report() end
 
 ---integer; equal hashes mean bit-identical states (determinism tests)
 ---@return integer
@@ -767,7 +775,10 @@ local tumble_Snapshot = {}
 ---@field sub_steps? integer soft solver: sub-steps per step (1 to 64, default 8)
 ---@field position_iterations? integer split (and soft, for deep overlap): position passes (default 3)
 ---@field solver? tumble.Solver default `"soft"`
----@field baumgarte? number Baumgarte factor in [0, 1] (default 0.2)
+---@field baumgarte? number Baumgarte factor in [0, 1] (default 0.2; baumgarte and global solvers)
+---@field global_method? tumble.GlobalMethod global solver: projected Gauss-Seidel or Jacobi (default `"gauss_seidel"`)
+---@field global_relaxation? number global solver with Jacobi: relaxation in (0, 2) of its update (default 1.5; docs/SOLVER.md)
+---@field direct_solve? boolean global solver: joint trees' equality rows solved exactly (default `true`)
 ---@field slop? number allowed penetration, m (default 0.002)
 ---@field max_correction_speed? number m/s (default 3)
 ---@field contact_hertz? number soft contact stiffness, Hz (default 100)
@@ -1144,5 +1155,22 @@ local tumble_EventData = {}
 ---@field max_penetration number m
 ---@field time number s
 local tumble_Stats = {}
+
+---`world:solver_report()`: the last `"global"` step (docs/SOLVER.md).
+---@class tumble.SolverReport
+---@field method tumble.GlobalMethod the world's `global_method`
+---@field iterations integer sweeps made
+---@field rows integer rows in the system
+---@field contact_rows integer contact normal and friction rows
+---@field joint_rows integer joint rows
+---@field direct_rows integer joint equality rows solved exactly (joint trees)
+---@field trees integer joint trees solved directly
+---@field loops integer joint groups with a loop (iterated instead)
+---@field fallback_joints integer joints of types without exported rows, solved by their own rows in each sweep
+---@field residual number \|A lambda - b\| of the unclamped rows after the last sweep, m/s
+---@field complementarity number error of the clamped rows after the last sweep, m/s
+---@field residuals number[] the residual after each sweep, m/s
+---@field complementarity_errors number[] the complementarity error after each sweep, m/s
+local tumble_SolverReport = {}
 
 return tumble

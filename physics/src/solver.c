@@ -8,6 +8,7 @@
 #include "body_wide.h"
 #include "contact_solver.h"
 #include "core.h"
+#include "global_solver.h"
 #include "joint.h"
 #include "mesh.h"
 #include "shape.h"
@@ -426,7 +427,15 @@ bool tbSolve( tbWorld* world, tbStepContext* ctx )
 		return false;
 	}
 
-	if ( ctx->mode == tbSolver_soft )
+	if ( ctx->mode == tbSolver_global )
+	{
+		// 001's assembled system (global_solver.c); restitution is part of its rows' targets.
+		if ( tbSolveGlobal( ctx ) == false )
+		{
+			return false;
+		}
+	}
+	else if ( ctx->mode == tbSolver_soft )
 	{
 		for ( int sub = 0; sub < ctx->subStepCount; ++sub )
 		{
@@ -490,7 +499,10 @@ bool tbSolve( tbWorld* world, tbStepContext* ctx )
 		}
 	}
 
-	tbApplyRestitution( ctx );
+	if ( ctx->mode != tbSolver_global )
+	{
+		tbApplyRestitution( ctx );
+	}
 	tbStoreContactImpulses( world, ctx );
 	tbFinalizeJoints( ctx );
 	tbFinalizeBodies( ctx );

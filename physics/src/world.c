@@ -30,6 +30,9 @@ tbWorldDef tbDefaultWorldDef( void )
 	def.positionIterations = 3;
 	def.solverMode = tbSolver_soft;
 	def.baumgarte = 0.2f;
+	def.globalMethod = tbGlobal_gaussSeidel;
+	def.globalRelaxation = 1.5f;
+	def.enableDirectSolve = true;
 	def.linearSlop = 0.002f;
 	def.maxCorrectionSpeed = 3.0f;
 	def.contactHertz = 100.0f;
@@ -61,7 +64,8 @@ static bool tbIsValidSettings( const tbWorldDef* def )
 	return tbIsBoundedVec3( def->gravity, TB_MAX_GRAVITY ) && def->iterations >= 1 && def->iterations <= 1000 &&
 		   def->subSteps >= 1 && def->subSteps <= 64 && def->positionIterations >= 0 &&
 		   def->positionIterations <= 1000 && (unsigned)def->solverMode < (unsigned)tbSolver_modeCount &&
-		   tbIsValidFloat( def->baumgarte ) && def->baumgarte >= 0.0f && def->baumgarte <= 1.0f &&
+		   (unsigned)def->globalMethod < (unsigned)tbGlobal_methodCount && tbIsValidFloat( def->globalRelaxation ) &&
+		   def->globalRelaxation > 0.0f && def->globalRelaxation < 2.0f && tbIsValidFloat( def->baumgarte ) && def->baumgarte >= 0.0f && def->baumgarte <= 1.0f &&
 		   tbIsValidFloat( def->linearSlop ) && def->linearSlop >= 0.0f && tbIsValidFloat( def->maxCorrectionSpeed ) &&
 		   def->maxCorrectionSpeed >= 0.0f && tbIsValidFloat( def->contactHertz ) && def->contactHertz > 0.0f &&
 		   def->contactHertz <= TB_MAX_HERTZ && def->jointHertz <= TB_MAX_HERTZ &&

@@ -7,6 +7,7 @@
 #include "body.h"
 #include "broad_phase.h"
 #include "contact.h"
+#include "global_solver.h"
 #include "shape.h"
 #include "table.h"
 #include "tumble/types.h"
@@ -67,6 +68,8 @@ typedef struct tbWorld
 	int allocationFailures;
 	int stepIndex;
 	bool locked;
+
+	tbGlobalReport globalReport; ///< the last tbSolver_global step (global_solver.c)
 
 	tbPreSolveFcn* preSolveFcn; ///< may be NULL
 	void* preSolveContext;

@@ -143,4 +143,13 @@ for scene in scripts/scenes/*.lua; do
 	fi
 done
 
+# The scenes of the reference reading's global solver (001 sec. 10) run in the global mode too,
+# with their own finish() checks (--solver overrides the scenes' solver setting).
+for name in cube_stack5 intersecting_stack funnel pendulum_grid pendulum_wave; do
+	check "$name: runs headless in the global solver, finish() holds" expect_status 0 "$TUMBLE" --headless \
+		"scripts/scenes/$name.lua" --all --solver global
+	sed 's/^/      | /' "$SCRATCH/err" | grep -v '^      | $' | head -n 5
+	check "$name (global): finite, above the ground" json_check "$SCRATCH/out" "$generic"
+done
+
 finish

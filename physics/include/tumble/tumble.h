@@ -37,6 +37,12 @@ TB_API tbWorldDef tbWorld_GetSettings( tbWorldId worldId );
 TB_API void tbWorld_EnableSleeping( tbWorldId worldId, bool flag );
 TB_API bool tbWorld_IsLocked( tbWorldId worldId );
 TB_API tbWorldCounters tbWorld_GetCounters( tbWorldId worldId );
+/// What the last step of tbSolver_global did (zeros before the first one; kept through steps in other modes).
+TB_API tbSolverReport tbWorld_GetSolverReport( tbWorldId worldId );
+/// The last global step's convergence per sweep: residuals[i] = |A lambda - b| of the unclamped
+/// rows after sweep i, complementarity[i] the error of the clamped rows (m/s); either may be NULL.
+/// Writes min(count, capacity) values and returns the sweep count.
+TB_API int tbWorld_GetSolverResiduals( tbWorldId worldId, float* residuals, float* complementarity, int capacity );
 
 /// Called once per node of the broad phase's AABB trees (one tree per body type): its fattened box,
 /// its depth below the tree's root (root 0) and whether it is a leaf (one shape). Return false to stop.

@@ -26,8 +26,20 @@ typedef enum tbSolverMode
 	tbSolver_baumgarte = 0, ///< velocity bias beta * C / h beyond a slop (reference 000 ch. 11)
 	tbSolver_split = 1,     ///< single-frame push: position correction in a separate pass, no velocity left (001)
 	tbSolver_soft = 2,      ///< sub-stepped soft constraints with relaxation (default: measured best)
+	/// One system of every row (001 sec. 6-7: A = J M^-1 J^T, lambda in [c_min, c_max]) solved by
+	/// projected Gauss-Seidel or Jacobi (globalMethod), joint trees directly (enableDirectSolve);
+	/// Baumgarte bias as tbSolver_baumgarte, one step of iterations, no sub-steps (docs/SOLVER.md)
+	tbSolver_global = 3,
 	tbSolver_modeCount
 } tbSolverMode;
+
+/// How tbSolver_global iterates on its system.
+typedef enum tbGlobalMethod
+{
+	tbGlobal_gaussSeidel = 0, ///< projected Gauss-Seidel: each row uses the rows before it in the same sweep (001 sec. 7)
+	tbGlobal_jacobi = 1,      ///< projected Jacobi: every row from the last sweep's lambdas, relaxed (globalRelaxation)
+	tbGlobal_methodCount
+} tbGlobalMethod;
 
 /// How the friction (or restitution) coefficients of two shapes combine.
 typedef enum tbMixRule
@@ -59,9 +71,16 @@ typedef struct tbWorldDef
 	tbVec3 gravity;          ///< m/s^2, default (0, 0, -10)
 	int iterations;          ///< velocity iterations per step (baumgarte and split modes), default 10
 	int subSteps;            ///< soft mode: sub-steps per step, each one biased + one relax pass, default 8
-	int positionIterations;  ///< split mode: position passes per step, default 3
+	int positionIterations;  ///< split and global modes (and soft, for deep overlap): position passes per step, default 3
 	tbSolverMode solverMode; ///< default tbSolver_soft
-	float baumgarte;         ///< beta for tbSolver_baumgarte, default 0.2
+	float baumgarte;         ///< beta for tbSolver_baumgarte and tbSolver_global, default 0.2
+	tbGlobalMethod globalMethod; ///< tbSolver_global: default tbGlobal_gaussSeidel
+	/// tbSolver_global with Jacobi: relaxation omega in (0, 2), default 1.5
+	/// (docs/SOLVER.md: convergence is guaranteed below 2)
+	float globalRelaxation;
+	/// tbSolver_global: joint trees' equality rows solved exactly (Baraff's linear-time method) inside
+	/// the iterations, default true
+	bool enableDirectSolve;
 	float linearSlop;        ///< penetration left uncorrected (baumgarte, split), m, default 0.002
 	float maxCorrectionSpeed; ///< cap on push-out velocity, m/s, default 3
 	float contactHertz;      ///< soft contact stiffness, Hz, default 100 (capped at a quarter of the sub-step rate)
@@ -81,6 +100,22 @@ typedef struct tbWorldDef
 } tbWorldDef;
 
 TB_API tbWorldDef tbDefaultWorldDef( void );
+
+/// What the last step of tbSolver_global did (tbWorld_GetSolverReport); zeros before the first one.
+/// Residuals are velocities (the rows' A lambda - b, with lambda an impulse), m/s.
+typedef struct tbSolverReport
+{
+	int iterations;        ///< sweeps made (the world's iterations)
+	int rowCount;          ///< rows in the system
+	int contactRowCount;   ///< of which contact normal and friction rows
+	int jointRowCount;     ///< of which joint rows
+	int directRowCount;    ///< joint equality rows solved exactly (joint trees)
+	int treeCount;         ///< joint trees solved directly
+	int loopCount;         ///< joint groups with a loop (their rows are iterated)
+	int fallbackJointCount; ///< joints solved by their own rows inside the sweeps (types without exported rows)
+	float residual;        ///< |A lambda - b| over the unclamped rows after the last sweep, m/s
+	float complementarity; ///< error of the clamped rows after the last sweep, m/s
+} tbSolverReport;
 
 /// Body definition.
 typedef struct tbBodyDef
