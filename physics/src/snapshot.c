@@ -36,7 +36,7 @@ struct tbSnapshot
 	tbWorldDef def;
 	int stepIndex;
 	tbWorldCounters counters;
-	tbPoolCopy bodies, shapes, contacts, joints;
+	tbPoolCopy bodies, shapes, contacts, joints, vehicles;
 	tbHull** hulls; ///< per shape slot: a clone for live hull shapes, else NULL
 	tbTreeCopy trees[tbBody_typeCount];
 	int32_t* moveBuffer;
@@ -123,6 +123,7 @@ tbSnapshot* tbWorld_TakeSnapshot( tbWorldId worldId )
 	TB_COPY_POOL( snap->shapes, world->shapes, tbShape, &total );
 	TB_COPY_POOL( snap->contacts, world->contacts, tbContact, &total );
 	TB_COPY_POOL( snap->joints, world->joints, tbJoint, &total );
+	TB_COPY_POOL( snap->vehicles, world->vehicles, tbVehicle, &total );
 	// A custom joint's rows are owned by the joint: the snapshot's copy gets a clone.
 	for ( int i = 0; i < snap->joints.count; ++i )
 	{
@@ -219,6 +220,7 @@ tbResult tbWorld_RestoreSnapshot( tbWorldId worldId, const tbSnapshot* snap )
 		}
 	}
 	TB_RESTORE_POOL( world->joints, snap->joints, tbJoint );
+	TB_RESTORE_POOL( world->vehicles, snap->vehicles, tbVehicle );
 	for ( int i = 0; i < world->joints.count; ++i )
 	{
 		tbJoint* joint = world->joints.data + i;
@@ -302,6 +304,7 @@ void tbDestroySnapshot( tbSnapshot* snap )
 		}
 	}
 	tbFree( snap->joints.data, snap->joints.elemSize * (size_t)snap->joints.count );
+	tbFree( snap->vehicles.data, snap->vehicles.elemSize * (size_t)snap->vehicles.count );
 	if ( snap->hulls != NULL )
 	{
 		for ( int i = 0; i < snap->shapes.count; ++i )

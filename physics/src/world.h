@@ -9,6 +9,7 @@
 #include "contact.h"
 #include "shape.h"
 #include "table.h"
+#include "vehicle_internal.h"
 #include "tumble/types.h"
 
 typedef struct tbJoint tbJoint;
@@ -36,6 +37,7 @@ typedef struct tbWorld
 	TB_POOL( tbShape ) shapes;
 	TB_POOL( tbContact ) contacts;
 	TB_POOL( tbJoint ) joints;
+	TB_POOL( tbVehicle ) vehicles;
 
 	tbBroadPhase broadPhase;
 	tbHashSet pairSet; ///< shape pairs that have a contact
