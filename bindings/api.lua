@@ -147,6 +147,7 @@ class {
 		{ "joints", "", "tumble.Joint[]", "list of every Joint (each once)" },
 		{ "mover", "def: tumble.MoverDef", "tumble.Mover", "a new Mover (see Movers)", table = true },
 		{ "character", "def: tumble.CharacterDef", "tumble.Character", "a new Character: a walking capsule (see Characters)", table = true },
+		{ "vehicle", "def: tumble.VehicleDef", "tumble.Vehicle", "a new Vehicle: a chassis Body on cast wheels (see Vehicles)", table = true },
 		{ "body", "name: string", "tumble.Body?", "the Body with that name, or `nil`" },
 		{ "bodies", "", "tumble.Body[]", "list of every Body, in creation order" },
 		{ "raycast", "from: tumble.Vec3, to: tumble.Vec3, mask?: integer", "tumble.RayHit?", "closest hit `{ body =, point = {x,y,z}, normal = {x,y,z}, fraction = }` or `nil`" },
@@ -341,6 +342,30 @@ class {
 		{ "max_slope", "number", "rw", "steepest walkable slope, rad" },
 		{ "jump_speed", "number", "rw", "m/s" },
 		{ "push_force", "number", "rw", "most force it pushes dynamic bodies with, N" },
+	},
+}
+
+class {
+	name = "Vehicle",
+	kind = "userdata",
+	doc = "A vehicle made by `world:vehicle{...}`: a dynamic chassis Body held up by ray-cast wheels with suspension, tyres, engine, brakes and steering (see Vehicles).",
+	var = "car",
+	methods = {
+		{ "wheel", "i: integer", "tumble.WheelState", "what wheel `i` (1-based) did in the last step" },
+		{ "wheel_pose", "i: integer", "x: number, y: number, z: number, qw: number, qx: number, qy: number, qz: number", "the wheel's centre and rotation (steering and spin included), for drawing it" },
+		{ "wheel_settings", "i: integer", "tumble.WheelDef", "the wheel's settings, as `world:vehicle{...}` takes them" },
+		{ "set_wheel", "i: integer, def: tumble.WheelDef", "", "change some of wheel `i`'s settings (the fields given) while running" },
+		{ "speed", "", "number", "the chassis's speed along its forward axis, m/s (negative backwards)" },
+		{ "destroy", "", "", "remove the vehicle (its chassis Body stays)" },
+		{ "is_valid", "", "boolean", "`false` once destroyed (never raises)" },
+	},
+	fields = {
+		{ "chassis", "tumble.Body?", "r", "the chassis Body (`nil` once destroyed: the vehicle then does nothing)" },
+		{ "wheel_count", "integer", "r", "number of wheels" },
+		{ "throttle", "number", "rw", "engine input in [-1, 1] (negative: backwards)" },
+		{ "steer", "number", "rw", "in [-1, 1]: each wheel turns by its `steer` angle times this (positive: left, with x forward and z up)" },
+		{ "brake", "number", "rw", "in [0, 1], of each wheel's `brake_torque`" },
+		{ "handbrake", "number", "rw", "in [0, 1], of each wheel's `handbrake_torque`" },
 	},
 }
 
@@ -605,6 +630,37 @@ def( "tumble.CharacterDef", "Fields of `world:character{...}`.", nil, {
 	{ "name", "string", "r", "its body's name" },
 } )
 
+def( "tumble.VehicleDef", "Fields of `world:vehicle{...}`.", nil, {
+	{ "chassis", "tumble.Body", "r", "a dynamic Body of this world (required)" },
+	{ "wheels", "tumble.WheelDef[]", "r", "1 to 8 wheels (required)" },
+	{ "forward", "tumble.Vec3", "r", "the chassis's forward axis, in its frame (default `{1, 0, 0}`)" },
+	{ "up", "tumble.Vec3", "r", "its up axis, perpendicular to `forward` (default `{0, 0, 1}`)" },
+	{ "engine_torque", "number", "r", "at full throttle, shared by the driven wheels, N m (default 1000)" },
+	{ "max_speed", "number", "r", "the engine's torque falls to 0 at this rim speed, m/s (default 40)" },
+	{ "anti_roll", "number[][]", "r", "up to 4 bars `{left wheel, right wheel, stiffness N/m}` (wheels 1-based)" },
+	{ "mask", "integer", "r", "the layers the wheels stand on (default all)" },
+	{ "layer", "integer", "r", "the wheel rays' own layer bits, tested against each shape's mask (default all)" },
+} )
+
+def( "tumble.WheelDef", "One wheel of `world:vehicle{...}` (and `car:set_wheel`). The suspension runs from `pos` along `direction`; the wheel centre is its length away.", nil, {
+	{ "pos", "tumble.Vec3", "r", "suspension attachment point, chassis frame, m (default `{0, 0, 0}`)" },
+	{ "direction", "tumble.Vec3", "r", "suspension direction, towards the ground, chassis frame (default `{0, 0, -1}`)" },
+	{ "radius", "number", "r", "m (default 0.35)" },
+	{ "width", "number", "r", "m, for drawing (default 0.2)" },
+	{ "min_length", "number", "r", "shortest suspension (bump stop), m (default 0.05)" },
+	{ "max_length", "number", "r", "longest suspension (hanging), m (default 0.35)" },
+	{ "rest_length", "number", "r", "the spring's unloaded length, in [min_length, max_length], m (default max_length)" },
+	{ "stiffness", "number", "r", "spring, N/m (default 30000)" },
+	{ "damping", "number", "r", "damper, N s/m (default 3000)" },
+	{ "friction", "number", "r", "tyre friction coefficient along the rolling direction (default 1.2)" },
+	{ "lateral_friction", "number", "r", "tyre friction coefficient across it (default 1.2)" },
+	{ "inertia", "number", "r", "about the axle, kg m^2 (default 1)" },
+	{ "steer", "number", "r", "steering angle at full steer, rad in [-pi/2, pi/2] (default 0)" },
+	{ "brake_torque", "number", "r", "at full brake, N m (default 1500)" },
+	{ "handbrake_torque", "number", "r", "at full handbrake, N m (default 0)" },
+	{ "driven", "boolean", "r", "the engine drives it (default `false`)" },
+} )
+
 local function record( name, doc, fields )
 	return class { name = name, kind = "record", doc = doc, fields = fields }
 end
@@ -627,6 +683,20 @@ record( "tumble.ConstraintState", "The step-start state a custom constraint's ro
 	{ "dt", "number", "r", "s" },
 	{ "sub_dt", "number", "r", "s" },
 	{ "sub_step", "integer", "r", "sub-step index" },
+} )
+record( "tumble.WheelState", "`car:wheel(i)`: what a wheel did in the last step.", {
+	{ "in_contact", "boolean", "r", "its ray found ground" },
+	{ "contact", "tumble.Vec3?", "r", "the ground point, m (`nil` in the air)" },
+	{ "normal", "tumble.Vec3?", "r", "the ground's normal (`nil` in the air)" },
+	{ "ground", "tumble.Body?", "r", "the Body under it (`nil` in the air)" },
+	{ "length", "number", "r", "suspension length, m (below `min_length` only while the bump stop pushes back)" },
+	{ "compression", "number", "r", "`rest_length - length`, m" },
+	{ "force", "number", "r", "suspension force along the normal, N" },
+	{ "spin", "number", "r", "rad/s about the axle, positive rolling forwards" },
+	{ "angle", "number", "r", "spin angle, rad in [0, 2 pi)" },
+	{ "steer", "number", "r", "steering angle, rad" },
+	{ "longitudinal_force", "number", "r", "tyre force along the rolling direction, N" },
+	{ "lateral_force", "number", "r", "tyre force across it, N" },
 } )
 record( "tumble.RayHit", "A hit of `world:raycast`, `world:raycast_all` or `world:cast`.", {
 	{ "body", "tumble.Body", "r", "the Body hit" },

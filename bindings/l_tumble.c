@@ -1172,6 +1172,7 @@ int luaopen_tumble( lua_State* L )
 	tbLua_OpenMover( L );
 	tbLua_OpenSnapshot( L );
 	tbLua_OpenCharacter( L );
+	tbLua_OpenVehicle( L );
 
 	static const luaL_Reg functions[] = {
 		{ "world", tbLua_NewWorld },

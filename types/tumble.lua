@@ -326,6 +326,11 @@ function tumble_World:mover(def) end
 ---@return tumble.Character
 function tumble_World:character(def) end
 
+---a new Vehicle: a chassis Body on cast wheels (see Vehicles)
+---@param def tumble.VehicleDef
+---@return tumble.Vehicle
+function tumble_World:vehicle(def) end
+
 ---the Body with that name, or `nil`
 ---@param name string
 ---@return tumble.Body?
@@ -753,6 +758,53 @@ function tumble_Character:destroy() end
 ---@return boolean
 function tumble_Character:is_valid() end
 
+---A vehicle made by `world:vehicle{...}`: a dynamic chassis Body held up by ray-cast wheels with suspension, tyres, engine, brakes and steering (see Vehicles).
+---@class tumble.Vehicle
+---@field chassis tumble.Body? (read only) the chassis Body (`nil` once destroyed: the vehicle then does nothing)
+---@field wheel_count integer (read only) number of wheels
+---@field throttle number engine input in [-1, 1] (negative: backwards)
+---@field steer number in [-1, 1]: each wheel turns by its `steer` angle times this (positive: left, with x forward and z up)
+---@field brake number in [0, 1], of each wheel's `brake_torque`
+---@field handbrake number in [0, 1], of each wheel's `handbrake_torque`
+local tumble_Vehicle = {}
+
+---what wheel `i` (1-based) did in the last step
+---@param i integer
+---@return tumble.WheelState
+function tumble_Vehicle:wheel(i) end
+
+---the wheel's centre and rotation (steering and spin included), for drawing it
+---@param i integer
+---@return number x
+---@return number y
+---@return number z
+---@return number qw
+---@return number qx
+---@return number qy
+---@return number qz
+function tumble_Vehicle:wheel_pose(i) end
+
+---the wheel's settings, as `world:vehicle{...}` takes them
+---@param i integer
+---@return tumble.WheelDef
+function tumble_Vehicle:wheel_settings(i) end
+
+---change some of wheel `i`'s settings (the fields given) while running
+---@param i integer
+---@param def tumble.WheelDef
+function tumble_Vehicle:set_wheel(i, def) end
+
+---the chassis's speed along its forward axis, m/s (negative backwards)
+---@return number
+function tumble_Vehicle:speed() end
+
+---remove the vehicle (its chassis Body stays)
+function tumble_Vehicle:destroy() end
+
+---`false` once destroyed (never raises)
+---@return boolean
+function tumble_Vehicle:is_valid() end
+
 ---A copy of a world's whole state, made by `world:snapshot()`, for `world:restore(s)`.
 ---@class tumble.Snapshot
 ---@field time number (read only) the world's clock when it was taken, s
@@ -1071,6 +1123,39 @@ local tumble_ExplosionDef = {}
 ---@field name? string its body's name
 local tumble_CharacterDef = {}
 
+---Fields of `world:vehicle{...}`.
+---@class tumble.VehicleDef
+---@field chassis? tumble.Body a dynamic Body of this world (required)
+---@field wheels? tumble.WheelDef[] 1 to 8 wheels (required)
+---@field forward? tumble.Vec3 the chassis's forward axis, in its frame (default `{1, 0, 0}`)
+---@field up? tumble.Vec3 its up axis, perpendicular to `forward` (default `{0, 0, 1}`)
+---@field engine_torque? number at full throttle, shared by the driven wheels, N m (default 1000)
+---@field max_speed? number the engine's torque falls to 0 at this rim speed, m/s (default 40)
+---@field anti_roll? number[][] up to 4 bars `{left wheel, right wheel, stiffness N/m}` (wheels 1-based)
+---@field mask? integer the layers the wheels stand on (default all)
+---@field layer? integer the wheel rays' own layer bits, tested against each shape's mask (default all)
+local tumble_VehicleDef = {}
+
+---One wheel of `world:vehicle{...}` (and `car:set_wheel`). The suspension runs from `pos` along `direction`; the wheel centre is its length away.
+---@class tumble.WheelDef
+---@field pos? tumble.Vec3 suspension attachment point, chassis frame, m (default `{0, 0, 0}`)
+---@field direction? tumble.Vec3 suspension direction, towards the ground, chassis frame (default `{0, 0, -1}`)
+---@field radius? number m (default 0.35)
+---@field width? number m, for drawing (default 0.2)
+---@field min_length? number shortest suspension (bump stop), m (default 0.05)
+---@field max_length? number longest suspension (hanging), m (default 0.35)
+---@field rest_length? number the spring's unloaded length, in [min_length, max_length], m (default max_length)
+---@field stiffness? number spring, N/m (default 30000)
+---@field damping? number damper, N s/m (default 3000)
+---@field friction? number tyre friction coefficient along the rolling direction (default 1.2)
+---@field lateral_friction? number tyre friction coefficient across it (default 1.2)
+---@field inertia? number about the axle, kg m^2 (default 1)
+---@field steer? number steering angle at full steer, rad in [-pi/2, pi/2] (default 0)
+---@field brake_torque? number at full brake, N m (default 1500)
+---@field handbrake_torque? number at full handbrake, N m (default 0)
+---@field driven? boolean the engine drives it (default `false`)
+local tumble_WheelDef = {}
+
 ---The step-start state a custom constraint's rows function gets.
 ---@class tumble.ConstraintState
 ---@field joint tumble.Joint the joint
@@ -1092,6 +1177,22 @@ local tumble_CharacterDef = {}
 ---@field sub_dt number s
 ---@field sub_step integer sub-step index
 local tumble_ConstraintState = {}
+
+---`car:wheel(i)`: what a wheel did in the last step.
+---@class tumble.WheelState
+---@field in_contact boolean its ray found ground
+---@field contact tumble.Vec3? the ground point, m (`nil` in the air)
+---@field normal tumble.Vec3? the ground's normal (`nil` in the air)
+---@field ground tumble.Body? the Body under it (`nil` in the air)
+---@field length number suspension length, m (below `min_length` only while the bump stop pushes back)
+---@field compression number `rest_length - length`, m
+---@field force number suspension force along the normal, N
+---@field spin number rad/s about the axle, positive rolling forwards
+---@field angle number spin angle, rad in [0, 2 pi)
+---@field steer number steering angle, rad
+---@field longitudinal_force number tyre force along the rolling direction, N
+---@field lateral_force number tyre force across it, N
+local tumble_WheelState = {}
 
 ---A hit of `world:raycast`, `world:raycast_all` or `world:cast`.
 ---@class tumble.RayHit
