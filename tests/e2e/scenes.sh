@@ -125,6 +125,12 @@ outcome[bench_ragdolls]='
 assert len(r["joints"]) == 1000, len(r["joints"])
 assert len(r["bodies"]) == 1101, len(r["bodies"])
 '
+outcome[vehicle_course]='
+b = body("car")
+assert b["pos"][0] > 125, "the car did not pass the finish line: %r" % b["pos"]
+near(b["pos"][2], 0.93, 0.05, "car resting on its wheels past the finish (z, m)")
+near(math.hypot(*b["vel"]), 0.0, 0.05, "car stopped (m/s)")
+'
 
 for scene in scripts/scenes/*.lua; do
 	name="$( basename "$scene" .lua )"
