@@ -25,7 +25,7 @@
 ---@alias tumble.Event "contact_begin"|"contact_end"|"sensor_begin"|"sensor_end"|"joint_break"
 
 ---joint type
----@alias tumble.JointType "distance"|"ball"|"hinge"|"cone"|"fixed"|"slider"|"six_dof"|"motor"|"mouse"|"custom"
+---@alias tumble.JointType "distance"|"ball"|"hinge"|"cone"|"fixed"|"slider"|"six_dof"|"motor"|"mouse"|"custom"|"wheel"
 
 ---a six_dof axis
 ---@alias tumble.Axis "x"|"y"|"z"|"rx"|"ry"|"rz"
@@ -286,6 +286,11 @@ function tumble_World:fixed(def) end
 ---@param def tumble.SliderDef
 ---@return tumble.Joint
 function tumble_World:slider(def) end
+
+---a new wheel Joint: a wheel Body on a suspension, spinning free or driven
+---@param def tumble.WheelJointDef
+---@return tumble.Joint
+function tumble_World:wheel(def) end
 
 ---a new 6-DOF Joint
 ---@param def tumble.SixDofDef
@@ -578,7 +583,7 @@ function tumble_Body:is_valid() end
 ---A joint between bodies `a` and `b` (nil = the static world), made by a World constructor. A field that the joint's type does not have raises `Joint.limits: not available on a ball joint`.
 ---@class tumble.Joint
 ---@field name string? string or nil
----@field type tumble.JointType (read only) `"distance"`, `"ball"`, `"hinge"`, `"cone"`, `"fixed"`, `"slider"`, `"six_dof"`, `"motor"`, `"mouse"`, `"custom"`
+---@field type tumble.JointType (read only) `"distance"`, `"ball"`, `"hinge"`, `"cone"`, `"fixed"`, `"slider"`, `"six_dof"`, `"motor"`, `"mouse"`, `"custom"`, `"wheel"`
 ---@field a tumble.Body? (read only) body a (nil = the static world)
 ---@field b tumble.Body? (read only) body b (nil = the static world)
 ---@field world tumble.World (read only) its World
@@ -588,23 +593,25 @@ function tumble_Body:is_valid() end
 ---@field break_force number N; `math.huge` = unbreakable
 ---@field break_torque number N m; `math.huge` = unbreakable
 ---@field collide boolean the two bodies collide
----@field limits tumble.Range? `{lo, hi}` (m or rad) or `nil` (no limit) (distance, hinge, slider)
----@field motor_speed number rad/s or m/s; setting it turns the motor on (and a hinge's servo off) (hinge, slider, motor)
----@field motor_enabled boolean the motor drives (hinge, slider)
----@field max_torque number N m (the hinge's motor and servo share it) (hinge, motor)
+---@field limits tumble.Range? `{lo, hi}` (m or rad) or `nil` (no limit) (distance, hinge, slider, wheel)
+---@field motor_speed number rad/s or m/s; setting it turns the motor on (and a hinge's servo off) (hinge, slider, motor, wheel)
+---@field motor_enabled boolean the motor drives (hinge, slider, wheel)
+---@field max_torque number N m (the hinge's motor and servo share it) (hinge, motor, wheel)
 ---@field max_force number N (slider, mouse)
----@field motor_torque number (read only) what the motor applied in the last step (hinge, slider, motor)
+---@field motor_torque number (read only) what the motor applied in the last step (hinge, slider, motor, wheel)
 ---@field motor_force number (read only) what the motor applied in the last step (hinge, slider, motor)
 ---@field servo_angle number rad; setting it turns the servo on (and the motor off) (hinge)
 ---@field servo_enabled boolean the servo drives (hinge)
 ---@field servo_gain number 1/s: servo speed = gain * angle error, capped (hinge)
 ---@field servo_max_speed number rad/s: the servo's speed cap (hinge)
 ---@field angle number (read only) rad (hinge)
----@field speed number (read only) rad/s (m/s) (hinge, slider)
----@field translation number (read only) m (slider)
+---@field speed number (read only) rad/s (m/s; a wheel's: along its suspension) (hinge, slider, wheel)
+---@field translation number (read only) m (a wheel's: along its suspension, 0 at rest, negative compressed) (slider, wheel)
+---@field spin_speed number (read only) rad/s of b about the axle, relative to a (wheel)
+---@field spring_force number (read only) N along the suspension on b in the last step (negative: pushing b down) (wheel)
 ---@field length number rest length, m (distance)
 ---@field current_length number (read only) m (distance)
----@field spring tumble.Spring? `{ hz =, damping = }` or `{ stiffness =, damper = }` (N/m, N s/m), or `nil` (rigid) (distance)
+---@field spring tumble.Spring? `{ hz =, damping = }` or `{ stiffness =, damper = }` (N/m, N s/m), or `nil` (rigid; a wheel: sliding free) (distance, wheel)
 ---@field swing number? cone angle, rad; `nil` removes the limit (cone)
 ---@field pyramid number[]? `{y, z}`, rad; `nil` removes the limit (cone)
 ---@field twist tumble.Range? `{lo, hi}`, rad; `nil` removes the limit (cone)
@@ -981,6 +988,16 @@ local tumble_FixedDef = {}
 ---@field limits? tumble.Range `{lo, hi}`, m
 ---@field motor? tumble.MotorSettings `{ speed, max_force }` (m/s, N)
 local tumble_SliderDef = {}
+
+---Fields of `world:wheel{...}`: `b` is the wheel, `a` the chassis.
+---@class tumble.WheelJointDef : tumble.JointDef
+---@field anchor? tumble.Vec3 the joint point, world coordinates at creation (default b's origin, or a's)
+---@field axis? tumble.Vec3 the axle, world (default `{1, 0, 0}`)
+---@field suspension? tumble.Vec3 the direction the wheel travels along, world, not along the axle (default `{0, 0, 1}`)
+---@field spring? tumble.Spring|false `{ stiffness, damper }` (N/m, N s/m) or `{ hz, damping }` (default `{ hz = 4, damping = 0.7 }`); `false`: none
+---@field limits? tumble.Range `{lo, hi}`, m of travel along `suspension`
+---@field motor? tumble.MotorSettings `{ speed, max_torque }` (rad/s about the axle, N m)
+local tumble_WheelJointDef = {}
 
 ---Fields of `world:six_dof{...}`.
 ---@class tumble.SixDofDef : tumble.JointDef

@@ -25,7 +25,7 @@ for b in r["bodies"]:
     if b["name"] != "ground":
         assert b["pos"][2] > -0.1, "a body fell through the ground: %r" % b
 for j in r["joints"]:
-    assert j["type"] in ("distance", "ball", "hinge", "cone", "fixed", "slider", "six_dof", "motor", "mouse", "custom"), j
+    assert j["type"] in ("distance", "ball", "hinge", "cone", "fixed", "slider", "six_dof", "motor", "mouse", "custom", "wheel"), j
     for v in (j["pos_error"], j["angle_error"]):
         assert v is not None and math.isfinite(v) and v >= 0, "bad joint error in %r" % j
 '

@@ -155,9 +155,65 @@ local function bad_input()
 	check.eq(car:is_valid(), false, "not valid once its world is destroyed")
 end
 
+-- world:wheel{...}: a 10 kg wheel on a 2000 N/m suspension sags by m g / k = 5 cm, its motor
+-- spins it about the axle, limits stop the travel; bad input is refused.
+local function wheel_joint()
+	local w = tb.world{ sleep = false }
+	local post = w:add_box{ size = { 0.2, 0.2, 0.2 }, pos = { 0, 0, 2 }, static = true }
+	local hub = w:add_sphere{ radius = 0.3, pos = { 0, 0.5, 2 }, mass = 10 }
+	local j = w:wheel{ a = post, b = hub, axis = { 0, 1, 0 }, suspension = { 0, 0, 1 },
+	                   spring = { stiffness = 2000, damper = 200 }, name = "hub" }
+	check.eq(j.type, "wheel", "type")
+	check.eq(j.spring.stiffness, 2000, "spring stiffness")
+	check.eq(j.spring.damper, 200, "spring damper")
+	check.eq(j.limits, nil, "no limits")
+	check.eq(j.motor_enabled, false, "no motor")
+	step(w, 180)
+	check.near(j.translation, -0.05, 0.001, "sag m g / k (m)")
+	check.near(j.spring_force, 100, 2, "spring carries m g (N)")
+	check.near(select(3, hub:position()), 1.95, 0.001, "the hub 5 cm down (m)")
+	check.near(j.speed, 0, 0.01, "at rest on its spring (m/s)")
+
+	j.motor_speed = 8
+	j.max_torque = 30
+	check.eq(j.motor_enabled, true, "setting a speed turns the motor on")
+	step(w, 60)
+	check.near(j.spin_speed, 8, 0.1, "spun up to the motor's speed (rad/s)")
+	local _, wy = hub:angular_velocity()
+	check.near(wy, 8, 0.1, "about the axle, world y (rad/s)")
+	check.truthy(math.abs(j.motor_torque) < 30 + 1e-3, "motor torque within its cap")
+	local x = hub:position()
+	check.near(x, 0, 0.001, "on the suspension line (m)")
+
+	j.limits = { -0.02, 0.02 }
+	step(w, 120)
+	check.near(j.translation, -0.02, 0.002, "held at the lower limit (m)")
+	j.limits = nil
+	j.spring = { hz = 3, damping = 1 }
+	check.eq(j.spring.hz, 3, "spring in hz")
+	j.spring = nil
+	check.eq(j.spring, nil, "no spring")
+	step(w, 30)
+	check.truthy(j.translation < -0.05, "without its spring the wheel drops")
+
+	check.fails(function() w:wheel{ a = post, b = hub, axis = { 0, 0, 1 } } end, "wheel: axis must be a direction not parallel to suspension ({0, 0, 1}), got {0, 0, 1}")
+	check.fails(function() w:wheel{ a = post, b = hub, suspension = { 1, 0, 0 } } end, "wheel: suspension must be a direction not parallel to axis, got {1, 0, 0}")
+	check.fails(function() w:wheel{ a = post, b = hub, ref = { 0, 1, 0 } } end, "wheel: ref is not used by a wheel: give suspension (the direction the wheel travels along)")
+	check.fails(function() w:wheel{ a = post, b = hub, spring = { stiffness = -5 } } end, "wheel: spring.stiffness must be a positive number, got -5")
+	check.fails(function() w:wheel{ a = post, b = hub, spring = { stiffness = 5, hz = 2 } } end, "wheel: spring.give hz and damping or stiffness and damper, not both")
+	check.fails(function() w:wheel{ a = post, b = hub, spring = true } end, "wheel: spring must be a table { stiffness =, damper = } or { hz =, damping = }, or false, got true")
+	check.fails(function() w:wheel{ a = post, b = hub, limits = { 1, -1 } } end, "wheel: limits must be {lower, upper} with lower <= upper, got {1, -1}")
+	check.fails(function() w:wheel{ a = post, b = hub, motor = { speed = 1e9 } } end, "wheel: motor.speed must be a number in [-1e4, 1e4], got 1000000000")
+	check.fails(function() j.motor_speed = 0 / 0 end, "Joint.motor_speed: value must be a number in [-1e4, 1e4], got nan")
+	check.fails(function() j.spring = { damper = -1 } end, "Joint.spring: damper must be a number >= 0, got -1")
+	check.fails(function() j.spin_speed = 3 end, "Joint.spin_speed is read-only")
+	w:destroy()
+end
+
 function scene.setup(world)
 	driving()
 	bad_input()
+	wheel_joint()
 end
 
 return scene
