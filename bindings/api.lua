@@ -57,7 +57,7 @@ class {
 		{ "draw", "tumble.Draw", "r", "3D debug drawing from scripts" },
 		{ "solvers", "tumble.Solver[]", "r", "the accepted solver names" },
 		{ "body_types", "tumble.BodyType[]", "r", "the accepted body types" },
-		{ "shape_types", "string[]", "r", "the shape types of `add_compound`'s `shapes`" },
+		{ "shape_types", "string[]", "r", "the shape types, one `world:add_<type>{...}` each; `add_compound`'s `shapes` take all but `\"mesh\"`" },
 		{ "mix_rules", "tumble.MixRule[]", "r", "the accepted mix rules" },
 		{ "events", "tumble.Event[]", "r", "the event names of `world:on`" },
 		{ "joint_types", "tumble.JointType[]", "r", "the joint types" },

@@ -1191,7 +1191,9 @@ int luaopen_tumble( lua_State* L )
 	lua_setfield( L, -2, "solvers" );
 	tbPushNameList( L, tb_bodyTypeNames );
 	lua_setfield( L, -2, "body_types" );
-	tbPushNameList( L, tb_shapeKindNames );
+	// Every shape a body constructor makes (world:add_<type>{...}); compounds take all but meshes.
+	static const char* const shapeTypes[] = { "box", "sphere", "capsule", "hull", "mesh", NULL };
+	tbPushNameList( L, shapeTypes );
 	lua_setfield( L, -2, "shape_types" );
 	tbPushNameList( L, tb_mixRuleNames );
 	lua_setfield( L, -2, "mix_rules" );

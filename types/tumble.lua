@@ -50,7 +50,7 @@
 ---@field draw tumble.Draw (read only) 3D debug drawing from scripts
 ---@field solvers tumble.Solver[] (read only) the accepted solver names
 ---@field body_types tumble.BodyType[] (read only) the accepted body types
----@field shape_types string[] (read only) the shape types of `add_compound`'s `shapes`
+---@field shape_types string[] (read only) the shape types, one `world:add_<type>{...}` each; `add_compound`'s `shapes` take all but `"mesh"`
 ---@field mix_rules tumble.MixRule[] (read only) the accepted mix rules
 ---@field events tumble.Event[] (read only) the event names of `world:on`
 ---@field joint_types tumble.JointType[] (read only) the joint types

@@ -220,7 +220,11 @@ tbResult tbWorld_RestoreSnapshot( tbWorldId worldId, const tbSnapshot* snap )
 		}
 	}
 	TB_RESTORE_POOL( world->joints, snap->joints, tbJoint );
-	TB_RESTORE_POOL( world->vehicles, snap->vehicles, tbVehicle );
+	// A world that never had a vehicle keeps its pool empty (no 16-slot array for nothing).
+	if ( snap->vehicles.count > 0 || world->vehicles.data != NULL )
+	{
+		TB_RESTORE_POOL( world->vehicles, snap->vehicles, tbVehicle );
+	}
 	for ( int i = 0; i < world->joints.count; ++i )
 	{
 		tbJoint* joint = world->joints.data + i;
