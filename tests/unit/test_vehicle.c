@@ -87,6 +87,9 @@ static void suspension_carries_the_weight( void** state )
 		assert_float_equal( s.compression, CAR_MASS * GRAVITY / 4.0f / k, 0.005f );  // m, 0.1 m sag
 		total += s.suspensionForce;
 	}
+	printf( "suspension at rest: wheel forces add up to %.2f N (m g = %.0f N), compression %.5f m (m g / 4k = %.5f)\n",
+			(double)total, (double)( CAR_MASS * GRAVITY ), (double)tbVehicle_GetWheelState( car, 0 ).compression,
+			(double)( CAR_MASS * GRAVITY / 4.0f / k ) );
 	assert_float_equal( total, CAR_MASS * GRAVITY, 0.02f * CAR_MASS * GRAVITY ); // N
 	// Attachment 0.1 m under the centre, length 0.4 - 0.1, wheel radius 0.35 to the ground.
 	tbVec3 p = tbBody_GetPosition( tbVehicle_GetChassis( car ) );
@@ -126,6 +129,8 @@ static void engine_accelerates_and_brakes_stop( void** state )
 	// 1500 N m a wheel on 0.35 m wheels is 17 kN for 1200 kg, more than the grip (mu g = 12 m/s^2):
 	// stops within v^2 / (2 * 12 * 0.8) allowing a fifth less grip.
 	float distance = tbBody_GetPosition( chassis ).x - x0;
+	printf( "engine: %.3f m/s after 2 s at full throttle; brakes: stopped in %.3f m (limit %.3f m)\n", (double)speed,
+			(double)distance, (double)( speed * speed / ( 2.0f * 12.0f * 0.8f ) + 0.2f ) );
 	assert_true( distance > 0.0f );
 	assert_true( distance < speed * speed / ( 2.0f * 12.0f * 0.8f ) + 0.2f );
 	assert_float_equal( tbVehicle_GetWheelState( car, 0 ).angularVelocity, 0.0f, 0.05f );
@@ -169,6 +174,7 @@ static void lateral_friction_keeps_a_circle( void** state )
 			maxR = tbMaxFloat( maxR, r );
 		}
 	}
+	printf( "circle at 5 m/s, steer 0.25 rad: radius %.3f to %.3f m\n", (double)minR, (double)maxR );
 	// A circle of radius 9..13 m, held within 0.5 m.
 	assert_true( minR > 9.0f );
 	assert_true( maxR < 13.0f );
@@ -226,6 +232,7 @@ static void anti_roll_bars_reduce_roll( void** state )
 	(void)state;
 	float free = rollInTurn( 0.0f );
 	float held = rollInTurn( 30000.0f );
+	printf( "roll in a steady turn at 8 m/s: %.4f rad without anti-roll bars, %.4f rad with\n", (double)free, (double)held );
 	assert_true( free > 0.01f );      // rad: it does roll in the turn
 	assert_true( held < 0.7f * free ); // the bars take away at least 30 %
 }
