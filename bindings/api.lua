@@ -641,7 +641,7 @@ def( "tumble.CharacterDef", "Fields of `world:character{...}`.", nil, {
 } )
 
 def( "tumble.VehicleDef", "Fields of `world:vehicle{...}`.", nil, {
-	{ "chassis", "tumble.Body", "r", "a dynamic Body of this world (required)" },
+	{ "chassis", "tumble.Body", "r", "a dynamic Body of this world that carries no other vehicle (required)" },
 	{ "wheels", "tumble.WheelDef[]", "r", "1 to 8 wheels (required)" },
 	{ "forward", "tumble.Vec3", "r", "the chassis's forward axis, in its frame (default `{1, 0, 0}`)" },
 	{ "up", "tumble.Vec3", "r", "its up axis, perpendicular to `forward` (default `{0, 0, 1}`)" },

@@ -130,6 +130,10 @@ int tbLuaWorld_Vehicle( lua_State* L )
 	{
 		return tbDef_FieldError( &def, "chassis", "a dynamic Body of this world" );
 	}
+	if ( TB_IS_NON_NULL( tbBody_GetVehicle( chassis->id ) ) )
+	{
+		return tbDef_FieldError( &def, "chassis", "a Body that carries no vehicle yet (one vehicle a body)" );
+	}
 	vd.chassis = chassis->id;
 	lua_pop( L, 1 );
 

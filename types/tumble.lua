@@ -1142,7 +1142,7 @@ local tumble_CharacterDef = {}
 
 ---Fields of `world:vehicle{...}`.
 ---@class tumble.VehicleDef
----@field chassis? tumble.Body a dynamic Body of this world (required)
+---@field chassis? tumble.Body a dynamic Body of this world that carries no other vehicle (required)
 ---@field wheels? tumble.WheelDef[] 1 to 8 wheels (required)
 ---@field forward? tumble.Vec3 the chassis's forward axis, in its frame (default `{1, 0, 0}`)
 ---@field up? tumble.Vec3 its up axis, perpendicular to `forward` (default `{0, 0, 1}`)

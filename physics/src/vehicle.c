@@ -130,6 +130,32 @@ static tbBody* tbGetChassis( tbWorld* world, const tbVehicle* v )
 	return body != NULL && body->type == tbBody_dynamic ? body : NULL;
 }
 
+// The live vehicle whose chassis is this body, or NULL.
+static tbVehicle* tbFindVehicleOf( tbWorld* world, tbBodyId chassis )
+{
+	for ( int i = 0; i < world->vehicles.count; ++i )
+	{
+		tbVehicle* v = world->vehicles.data + i;
+		if ( v->id >= 0 && TB_ID_EQUALS( v->chassis, chassis ) )
+		{
+			return v;
+		}
+	}
+	return NULL;
+}
+
+tbVehicleId tbBody_GetVehicle( tbBodyId bodyId )
+{
+	tbWorld* world = tbGetWorldFromTag( bodyId.world0 );
+	tbVehicle* v = world != NULL && tbGetBodyFromId( world, bodyId ) != NULL ? tbFindVehicleOf( world, bodyId ) : NULL;
+	if ( v == NULL )
+	{
+		return tb_nullVehicleId;
+	}
+	tbVehicleId id = { v->id + 1, world->worldTag, v->generation };
+	return id;
+}
+
 tbVehicleId tbCreateVehicle( tbWorldId worldId, const tbVehicleDef* def, tbResult* result )
 {
 	tbResult dummy;
@@ -151,7 +177,8 @@ tbVehicleId tbCreateVehicle( tbWorldId worldId, const tbVehicleDef* def, tbResul
 		return tb_nullVehicleId;
 	}
 	tbBody* chassis = tbGetBodyFromId( world, def->chassis );
-	if ( chassis == NULL || chassis->type != tbBody_dynamic || def->wheels == NULL || def->wheelCount < 1 ||
+	if ( chassis == NULL || chassis->type != tbBody_dynamic || tbFindVehicleOf( world, def->chassis ) != NULL ||
+		 def->wheels == NULL || def->wheelCount < 1 ||
 		 def->wheelCount > TB_MAX_VEHICLE_WHEELS || def->antiRollBarCount < 0 ||
 		 def->antiRollBarCount > TB_MAX_ANTI_ROLL_BARS || ( def->antiRollBarCount > 0 && def->antiRollBars == NULL ) ||
 		 !tbIsUnit( def->forward ) || !tbIsUnit( def->up ) || tbAbsFloat( tbDot( def->forward, def->up ) ) > 1.0e-3f ||

@@ -137,6 +137,7 @@ local function bad_input()
 	check.fails(function() w:vehicle{ chassis = body, wheels = one, horsepower = 3 } end, "vehicle: unknown field 'horsepower'")
 
 	local car = w:vehicle{ chassis = body, wheels = { {}, {} } }
+	check.fails(function() w:vehicle{ chassis = body, wheels = one } end, "vehicle: chassis must be a Body that carries no vehicle yet (one vehicle a body), got a Body")
 	check.fails(function() car.throttle = 2 end, "Vehicle.throttle: value must be a number in [-1, 1], got 2")
 	check.fails(function() car.brake = -0.5 end, "Vehicle.brake: value must be a number in [0, 1], got -0.5")
 	check.fails(function() car.steer = "left" end, "Vehicle.steer: value must be a finite number, got 'left'")

@@ -281,7 +281,15 @@ static void refuses_bad_input( void** state )
 	tbResult result;
 	assert_true( TB_IS_NULL( tbCreateVehicle( world, &vd, &result ) ) );
 	assert_int_equal( result, tbResult_invalidArgument );
+	// One vehicle a chassis.
 	vd.chassis = tbVehicle_GetChassis( car );
+	assert_true( TB_ID_EQUALS( tbBody_GetVehicle( vd.chassis ), car ) );
+	assert_true( TB_IS_NULL( tbBody_GetVehicle( ground ) ) );
+	assert_true( TB_IS_NULL( tbCreateVehicle( world, &vd, &result ) ) );
+	assert_int_equal( result, tbResult_invalidArgument );
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.type = tbBody_dynamic;
+	vd.chassis = tbCreateBody( world, &bd );
 	vd.wheelCount = TB_MAX_VEHICLE_WHEELS + 1;
 	assert_true( TB_IS_NULL( tbCreateVehicle( world, &vd, &result ) ) );
 	vd.wheelCount = 1;

@@ -95,13 +95,16 @@ typedef struct tbWheelState
 	bool inContact;
 } tbWheelState;
 
-/// Create a vehicle on a chassis body. tbResult_invalidArgument (with *result) for a bad def;
+/// Create a vehicle on a chassis body. tbResult_invalidArgument (with *result) for a bad def or a
+/// chassis that already carries a vehicle (one vehicle a body: vehicles never outnumber bodies);
 /// returns a null id then. Destroying the chassis leaves the vehicle inert (it does nothing) until
 /// tbDestroyVehicle.
 TB_API tbVehicleId tbCreateVehicle( tbWorldId worldId, const tbVehicleDef* def, tbResult* result );
 TB_API tbResult tbDestroyVehicle( tbVehicleId vehicleId );
 TB_API bool tbVehicle_IsValid( tbVehicleId vehicleId );
 TB_API tbBodyId tbVehicle_GetChassis( tbVehicleId vehicleId );
+/// The vehicle a body carries as its chassis, or the null id.
+TB_API tbVehicleId tbBody_GetVehicle( tbBodyId bodyId );
 TB_API int tbVehicle_GetWheelCount( tbVehicleId vehicleId );
 
 /// Driver input, kept until changed: throttle in [-1, 1] (negative drives backwards), steer in
