@@ -23,9 +23,14 @@
 //   the effective mass of the chassis point and the wheel's spin together (1 / (K_f + R^2 / I)),
 //   so the wheel and the car meet at rolling; the lateral row drives v.s to zero. Their
 //   accumulated impulses stay in the friction ellipse (J_f / (mu_f N dt))^2 + (J_s / (mu_s N dt))^2
-//   <= 1, N the suspension load: the wheel spins or slides once the tyre's grip is used up.
-//   Brakes and tyre rows are solved TB_VEHICLE_ITERATIONS times, wheel after wheel, with
-//   accumulated clamped impulses (sequential impulses, as the contact solver does).
+//   <= 1, N the suspension load: the wheel spins or slides once the tyre's grip is used up. A
+//   braked wheel is held by its brake while the brake's torque suffices (the tyre then acts on
+//   the chassis alone), since a wheel is light against the car and solving the two one after the
+//   other converges slowly. Brakes and tyre rows are solved TB_VEHICLE_ITERATIONS times, wheel
+//   after wheel, with accumulated clamped impulses (sequential impulses, as the contact solver
+//   does), against the chassis's velocity predicted to the end of the step (gravity and forces),
+//   and given to it as forces (impulse / dt) integrated with gravity in every sub-step: a braked
+//   car on a 15 degree slope moves 0.2 mm in 3 s (test_vehicle).
 //
 // Impulses a wheel gives the chassis it also gives, reversed, to a dynamic body it stands on. The
 // update is serial in vehicle and wheel order (deterministic) and allocates nothing.
@@ -455,6 +460,27 @@ static tbVec3 tbPointVelocity( const tbBody* body, tbVec3 point )
 	return tbAdd( body->linearVelocity, tbCross( body->angularVelocity, tbSub( point, body->center ) ) );
 }
 
+// The chassis's velocity during the tyre solve (predicted to the end of the step), and the
+// impulse the tyres gave it.
+typedef struct tbChassisMotion
+{
+	tbVec3 v, w;
+	tbVec3 center;
+	float invMass;
+	tbMat3 invI;
+	tbVec3 linearImpulse;  ///< N s
+	tbVec3 angularImpulse; ///< about the centre of mass, N m s
+} tbChassisMotion;
+
+static void tbMotionApplyImpulse( tbChassisMotion* m, tbVec3 impulse, tbVec3 point )
+{
+	tbVec3 angular = tbCross( tbSub( point, m->center ), impulse );
+	m->v = tbMulAdd( m->v, m->invMass, impulse );
+	m->w = tbAdd( m->w, tbMulMV( m->invI, angular ) );
+	m->linearImpulse = tbAdd( m->linearImpulse, impulse );
+	m->angularImpulse = tbAdd( m->angularImpulse, angular );
+}
+
 // Per wheel, for this step only (on the stack: TB_MAX_VEHICLE_WHEELS of them).
 typedef struct tbWheelStep
 {
@@ -472,6 +498,13 @@ static tbVec3 tbRelativeVelocity( const tbBody* chassis, const tbWheelStep* ws, 
 {
 	tbVec3 ground = ws->ground != NULL ? tbPointVelocity( ws->ground, point ) : ws->groundVelocity;
 	return tbSub( tbPointVelocity( chassis, point ), ground );
+}
+
+static tbVec3 tbMotionRelativeVelocity( const tbChassisMotion* m, const tbWheelStep* ws, tbVec3 point )
+{
+	tbVec3 ground = ws->ground != NULL ? tbPointVelocity( ws->ground, point ) : ws->groundVelocity;
+	tbVec3 own = tbAdd( m->v, tbCross( m->w, tbSub( point, m->center ) ) );
+	return tbSub( own, ground );
 }
 
 static void tbUpdateVehicle( tbWorld* world, tbVehicle* v, float dt )
@@ -630,7 +663,19 @@ static void tbUpdateVehicle( tbWorld* world, tbVehicle* v, float dt )
 		steps[w].brakeLimit = dt * ( v->brake * d->maxBrakeTorque + v->handbrake * d->maxHandbrakeTorque );
 	}
 
-	// Brakes and tyres, sequential impulses.
+	// Brakes and tyres, sequential impulses, on the chassis's velocity as it will be at the end of
+	// the step under gravity and its forces (suspension included): their impulses then hold it
+	// against what the step adds, and they are applied as forces (impulse / dt), integrated in
+	// every sub-step with gravity, so a braked car on a slope does not creep.
+	tbChassisMotion motion;
+	motion.center = chassis->center;
+	motion.invMass = chassis->invMass;
+	motion.invI = chassis->invWorldInertia;
+	tbVec3 acceleration = tbMulAdd( tbMulSV( chassis->gravityScale, world->def.gravity ), chassis->invMass, chassis->force );
+	motion.v = tbMulAdd( chassis->linearVelocity, dt, acceleration );
+	motion.w = tbMulAdd( chassis->angularVelocity, dt, tbMulMV( chassis->invWorldInertia, chassis->torque ) );
+	motion.linearImpulse = tb_vec3_zero;
+	motion.angularImpulse = tb_vec3_zero;
 	for ( int iteration = 0; iteration < TB_VEHICLE_ITERATIONS; ++iteration )
 	{
 		for ( int w = 0; w < v->wheelCount; ++w )
@@ -638,19 +683,43 @@ static void tbUpdateVehicle( tbWorld* world, tbVehicle* v, float dt )
 			const tbWheelDef* d = v->wheels + w;
 			tbWheelState* s = v->states + w;
 			tbWheelStep* ws = steps + w;
-			if ( ws->brakeLimit > 0.0f )
-			{
-				float old = ws->brakeImpulse;
-				ws->brakeImpulse = tbClampFloat( old - s->angularVelocity * d->inertia, -ws->brakeLimit, ws->brakeLimit );
-				s->angularVelocity += ( ws->brakeImpulse - old ) / d->inertia;
-			}
+			float B = ws->brakeLimit;
 			if ( s->inContact == false || ( ws->limitF <= 0.0f && ws->limitS <= 0.0f ) )
 			{
+				if ( B > 0.0f )
+				{
+					float old = ws->brakeImpulse;
+					ws->brakeImpulse = tbClampFloat( old - s->angularVelocity * d->inertia, -B, B );
+					s->angularVelocity += ( ws->brakeImpulse - old ) / d->inertia;
+				}
 				continue;
 			}
-			tbVec3 velocity = tbRelativeVelocity( chassis, ws, s->contactPoint );
-			float slip = tbDot( velocity, ws->f ) - s->angularVelocity * d->radius;
-			float impulseF = ws->impulseF - slip / ( ws->Kf + d->radius * d->radius / d->inertia );
+			tbVec3 velocity = tbMotionRelativeVelocity( &motion, ws, s->contactPoint );
+			float forward = tbDot( velocity, ws->f );
+			float slip = forward - s->angularVelocity * d->radius;
+			float wheelK = d->radius * d->radius / d->inertia;
+			// Longitudinal: with a brake, first try holding the wheel (the brake stops its spin, the
+			// tyre stops the road under it: the chassis alone takes the tyre's impulse). A wheel is
+			// light against the car (1 kg m^2 on a 0.35 m radius is 8 kg at the rim), so solving
+			// the brake and the tyre one after the other would move the car by a few per cent an
+			// iteration. Past the brake's torque it turns, and the tyre drives the slip to zero
+			// with the saturated brake in it.
+			float dF;
+			if ( B > 0.0f )
+			{
+				dF = -forward / ws->Kf;
+				float brake = ws->brakeImpulse + dF * d->radius - s->angularVelocity * d->inertia;
+				if ( tbAbsFloat( brake ) > B )
+				{
+					float dB = tbClampFloat( brake, -B, B ) - ws->brakeImpulse;
+					dF = ( dB * d->radius / d->inertia - slip ) / ( ws->Kf + wheelK );
+				}
+			}
+			else
+			{
+				dF = -slip / ( ws->Kf + wheelK );
+			}
+			float impulseF = ws->impulseF + dF;
 			// Softened by TB_TYRE_SOFTNESS (constraint force mixing): wheels side by side on a rigid
 			// chassis are redundant across the car, and rigid rows solved a few times from zero
 			// would leave the first wheel with most of the force and its neighbour pushing back.
@@ -670,20 +739,30 @@ static void tbUpdateVehicle( tbWorld* world, tbVehicle* v, float dt )
 				impulseF *= scale;
 				impulseS *= scale;
 			}
-			float dF = impulseF - ws->impulseF;
+			dF = impulseF - ws->impulseF;
 			float dS = impulseS - ws->impulseS;
 			ws->impulseF = impulseF;
 			ws->impulseS = impulseS;
 			tbVec3 impulse = tbAdd( tbMulSV( dF, ws->f ), tbMulSV( dS, ws->s ) );
-			tbApplyImpulseAt( chassis, impulse, s->contactPoint );
+			tbMotionApplyImpulse( &motion, impulse, s->contactPoint );
 			if ( ws->ground != NULL )
 			{
-				tbApplyImpulseAt( ws->ground, tbNeg( impulse ), s->contactPoint );
+				tbApplyForceAt( ws->ground, tbMulSV( -1.0f / dt, impulse ), s->contactPoint );
 			}
-			// The ground pushing the tyre forwards slows a forward spin.
-			s->angularVelocity -= dF * d->radius / d->inertia;
+			// The ground pushing the tyre forwards slows a forward spin; the brake holds the wheel
+			// against it when it can (its spin relative to the chassis back to zero).
+			float dB = 0.0f;
+			if ( B > 0.0f )
+			{
+				float brake = tbClampFloat( ws->brakeImpulse + dF * d->radius - s->angularVelocity * d->inertia, -B, B );
+				dB = brake - ws->brakeImpulse;
+				ws->brakeImpulse = brake;
+			}
+			s->angularVelocity += ( dB - dF * d->radius ) / d->inertia;
 		}
 	}
+	tbApplyForceAt( chassis, tbMulSV( 1.0f / dt, motion.linearImpulse ), chassis->center );
+	chassis->torque = tbMulAdd( chassis->torque, 1.0f / dt, motion.angularImpulse );
 
 	for ( int w = 0; w < v->wheelCount; ++w )
 	{

@@ -344,6 +344,48 @@ static void steady_state_does_not_allocate( void** state )
 	tbDestroyWorld( world );
 }
 
+// On a 15 degree slope (the wheels' rays meet a tilted box): braked, the car stays put (tyre grip
+// 1.2 > tan 15 deg = 0.27); released, it rolls down at g sin 15 / (1 + 4 I / (m R^2)), the four
+// wheels' spin taking their share of the energy.
+static void holds_and_rolls_on_a_slope( void** state )
+{
+	(void)state;
+	tbWorldId world = th_makeWorld( tbSolver_soft, false );
+	float angle = 15.0f * TB_PI / 180.0f;
+	tbBodyDef gd = tbDefaultBodyDef();
+	gd.rotation = tbMakeQuatAxisAngle( tbMakeVec3( 0.0f, 1.0f, 0.0f ), -angle ); // rises along +x
+	gd.position = tbMakeVec3( 0.0f, 0.0f, -1.0f );
+	tbBodyId slope = tbCreateBody( world, &gd );
+	tbShapeDef sd = tbDefaultShapeDef();
+	tbCreateBoxShape( slope, &sd, tbMakeVec3( 100.0f, 20.0f, 1.0f ), tb_transformIdentity, NULL );
+	tbBodyDef bd = tbDefaultBodyDef();
+	(void)bd;
+	tbVehicleId car = makeCar( world, tbMakeVec3( 0.0f, 0.0f, 0.9f ), 30000.0f, 0.0f );
+	tbBodyId chassis = tbVehicle_GetChassis( car );
+	tbBody_SetTransform( chassis, tbMakeVec3( 0.0f, 0.0f, 0.85f / cosf( angle ) ), gd.rotation );
+	drive( world, car, 0.0f, 0.0f, 1.0f, 0.0f, 120 );
+	tbVec3 parked = tbBody_GetPosition( chassis );
+	th_run( world, 180 );
+	float crept = tbDistance( parked, tbBody_GetPosition( chassis ) );
+	printf( "slope 15 deg: braked, moved %.5f m in 3 s\n", (double)crept );
+	assert_true( crept < 0.01f ); // m
+	for ( int i = 0; i < 4; ++i )
+	{
+		tbWheelState s = tbVehicle_GetWheelState( car, i );
+		assert_true( s.inContact );
+		assert_float_equal( s.contactNormal.x, -sinf( angle ), 1e-3f ); // the slope's normal
+	}
+
+	drive( world, car, 0.0f, 0.0f, 0.0f, 0.0f, 30 );
+	float v0 = tbVehicle_GetForwardSpeed( car );
+	th_run( world, 60 );
+	float a = ( tbVehicle_GetForwardSpeed( car ) - v0 ) / 1.0f;
+	float expected = -GRAVITY * sinf( angle ) / ( 1.0f + 4.0f * 1.0f / ( CAR_MASS * 0.35f * 0.35f ) );
+	printf( "slope 15 deg: released, %.4f m/s^2 along its axis (expected %.4f)\n", (double)a, (double)expected );
+	assert_float_equal( a, expected, 0.05f * fabsf( expected ) );
+	tbDestroyWorld( world );
+}
+
 // Snapshots keep vehicles: restored, a driving car repeats its run bit for bit (the wheels' spin
 // comes back with it); a snapshot from before the car was made takes the car away.
 static void snapshots_keep_vehicles( void** state )
@@ -387,6 +429,7 @@ int main( void )
 		cmocka_unit_test( refuses_bad_input ),
 		cmocka_unit_test( steady_state_does_not_allocate ),
 		cmocka_unit_test( snapshots_keep_vehicles ),
+		cmocka_unit_test( holds_and_rolls_on_a_slope ),
 	};
 	return cmocka_run_group_tests( tests, NULL, NULL );
 }
