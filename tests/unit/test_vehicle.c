@@ -358,8 +358,6 @@ static void holds_and_rolls_on_a_slope( void** state )
 	tbBodyId slope = tbCreateBody( world, &gd );
 	tbShapeDef sd = tbDefaultShapeDef();
 	tbCreateBoxShape( slope, &sd, tbMakeVec3( 100.0f, 20.0f, 1.0f ), tb_transformIdentity, NULL );
-	tbBodyDef bd = tbDefaultBodyDef();
-	(void)bd;
 	tbVehicleId car = makeCar( world, tbMakeVec3( 0.0f, 0.0f, 0.9f ), 30000.0f, 0.0f );
 	tbBodyId chassis = tbVehicle_GetChassis( car );
 	tbBody_SetTransform( chassis, tbMakeVec3( 0.0f, 0.0f, 0.85f / cosf( angle ) ), gd.rotation );
