@@ -236,6 +236,15 @@ local sections = {
 		return rows
 	end,
 	snapshot_fields = function( api ) return fieldTable( api, "Snapshot" ) end,
+	vehicle = function( api )
+		local c = find( api, "Vehicle" )
+		local rows = { "| method / field | result |", "|---|---|" }
+		methodRows( rows, c, "car:" )
+		for _, f in ipairs( c.fields ) do
+			table.insert( rows, ( "| `car.%s` | %s: %s |" ):format( f[1], access( f ), escape( f[4] ) ) )
+		end
+		return rows
+	end,
 	character = function( api )
 		local c = find( api, "Character" )
 		local rows = { "| method / field | result |", "|---|---|" }

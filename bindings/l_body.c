@@ -323,6 +323,14 @@ int tbLuaWorld_AddCompound( lua_State* L )
 		tbLuaDef shapeDef;
 		tbDef_Begin( &shapeDef, L, entry, fn, prefix );
 		int kind = 0;
+		// tb.shape_types lists "mesh" too: say why a compound does not take it.
+		lua_getfield( L, entry, "type" );
+		bool isMesh = lua_type( L, -1 ) == LUA_TSTRING && strcmp( lua_tostring( L, -1 ), "mesh" ) == 0;
+		lua_pop( L, 1 );
+		if ( isMesh )
+		{
+			return luaL_error( L, "%s: %stype must be one of 'box', 'sphere', 'capsule', 'hull' (a mesh is a static body of its own: world:add_mesh), got 'mesh'", fn, prefix );
+		}
 		if ( tbDef_Enum( &shapeDef, "type", tb_shapeKindNames, &kind, "shape type" ) == false )
 		{
 			return luaL_error( L, "%s: %stype must be one of 'box', 'sphere', 'capsule', 'hull', got nil", fn, prefix );

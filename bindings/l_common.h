@@ -240,6 +240,10 @@ int tbLuaWorld_Explode( lua_State* L );
 int tbLuaWorld_Character( lua_State* L );
 /// Register the Character type (called by luaopen_tumble).
 void tbLua_OpenCharacter( lua_State* L );
+/// world:vehicle{...} (l_vehicle.c)
+int tbLuaWorld_Vehicle( lua_State* L );
+/// Register the Vehicle type (called by luaopen_tumble).
+void tbLua_OpenVehicle( lua_State* L );
 
 /// Register the World and Body types (called by luaopen_tumble).
 void tbLua_OpenWorld( lua_State* L );

@@ -312,6 +312,24 @@ void tbLuaJoint_ReadBase( tbLuaDef* def, tbLuaWorld* world, tbJointDef* base, un
 	}
 }
 
+// A spring table: { hz, damping } (a frequency and damping ratio of the joint's effective mass) or
+// { stiffness, damper } (N/m and N s/m), not both.
+void tbLuaJoint_ReadSpring( tbLuaDef* def, float* hz, float* ratio, float* stiffness, float* damper )
+{
+	bool byFrequency = tbDef_Number( def, "hz", hz, tbCheck_hertz );
+	byFrequency = tbDef_Number( def, "damping", ratio, tbCheck_nonNegative ) || byFrequency;
+	bool byStiffness = tbDef_Number( def, "stiffness", stiffness, tbCheck_positive );
+	byStiffness = tbDef_Number( def, "damper", damper, tbCheck_nonNegative ) || byStiffness;
+	if ( byFrequency && byStiffness )
+	{
+		luaL_error( def->L, "%s: %sgive hz and damping or stiffness and damper, not both", def->fn, def->prefix );
+	}
+	if ( byStiffness && *stiffness <= 0.0f )
+	{
+		tbDef_FieldError( def, "stiffness", "a positive number (N/m) with damper" );
+	}
+}
+
 bool tbLuaJoint_BeginNested( tbLuaDef* def, const char* key, char* prefix, size_t prefixSize, tbLuaDef* nested )
 {
 	if ( tbDef_Table( def, key ) == false )
@@ -766,6 +784,7 @@ static const tbLuaJointClass* const tb_luaJointClasses[tbJoint_typeCount] = {
 	[tbJoint_motor] = &tb_luaMotorJointClass,
 	[tbJoint_mouse] = &tb_luaMouseJointClass,
 	[tbJoint_custom] = &tb_luaCustomJointClass,
+	[tbJoint_wheel] = &tb_luaWheelJointClass,
 };
 
 const tbLuaJointClass* tbLua_GetJointClass( tbJointType type )

@@ -22,6 +22,7 @@ extern const tbLuaJointClass tb_luaSixDofJointClass;
 extern const tbLuaJointClass tb_luaMotorJointClass;
 extern const tbLuaJointClass tb_luaMouseJointClass;
 extern const tbLuaJointClass tb_luaCustomJointClass;
+extern const tbLuaJointClass tb_luaWheelJointClass;
 
 // Checks ------------------------------------------------------------------------------------------
 
@@ -94,6 +95,9 @@ bool tbLuaJoint_DefRange( tbLuaDef* def, const char* key, bool angles, float* lo
 /// otherwise the nested table stays on the stack until tbLuaJoint_EndNested.
 bool tbLuaJoint_BeginNested( tbLuaDef* def, const char* key, char* prefix, size_t prefixSize, tbLuaDef* nested );
 void tbLuaJoint_EndNested( tbLuaDef* nested );
+/// A spring table (distance and wheel joints): { hz, damping } (a frequency and damping ratio of
+/// the row's effective mass) or { stiffness, damper } (N/m and N s/m), not both.
+void tbLuaJoint_ReadSpring( tbLuaDef* def, float* hz, float* ratio, float* stiffness, float* damper );
 /// Pushes the new joint's handle (the World is at index 1) and returns it, or raises with the
 /// core's reason when id is null.
 tbLuaJoint* tbLuaJoint_Finish( lua_State* L, const char* fn, tbJointId id, tbResult result, bool enabled );

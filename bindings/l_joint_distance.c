@@ -3,24 +3,6 @@
 // SPDX-License-Identifier: MIT
 #include "l_joint.h"
 
-// A spring table: { hz, damping } (a frequency and damping ratio of the joint's effective mass) or
-// { stiffness, damper } (N/m and N s/m), not both.
-static void tbReadSpring( tbLuaDef* def, float* hz, float* ratio, float* stiffness, float* damper )
-{
-	bool byFrequency = tbDef_Number( def, "hz", hz, tbCheck_hertz );
-	byFrequency = tbDef_Number( def, "damping", ratio, tbCheck_nonNegative ) || byFrequency;
-	bool byStiffness = tbDef_Number( def, "stiffness", stiffness, tbCheck_positive );
-	byStiffness = tbDef_Number( def, "damper", damper, tbCheck_nonNegative ) || byStiffness;
-	if ( byFrequency && byStiffness )
-	{
-		luaL_error( def->L, "%s: %sgive hz and damping or stiffness and damper, not both", def->fn, def->prefix );
-	}
-	if ( byStiffness && *stiffness <= 0.0f )
-	{
-		tbDef_FieldError( def, "stiffness", "a positive number (N/m) with damper" );
-	}
-}
-
 // world:distance{ a, b, anchor_a, anchor_b, length, min, max, spring = { hz, damping } }
 static int tbLuaWorld_Distance( lua_State* L )
 {
@@ -69,7 +51,7 @@ static int tbLuaWorld_Distance( lua_State* L )
 	if ( tbLuaJoint_BeginNested( &def, "spring", prefix, sizeof( prefix ), &spring ) )
 	{
 		jd.enableSpring = true;
-		tbReadSpring( &spring, &jd.hertz, &jd.dampingRatio, &jd.stiffness, &jd.damping );
+		tbLuaJoint_ReadSpring( &spring, &jd.hertz, &jd.dampingRatio, &jd.stiffness, &jd.damping );
 		tbLuaJoint_EndNested( &spring );
 	}
 	tbDef_Finish( &def );
@@ -158,7 +140,7 @@ static int tbLuaDistance_SetSpring( lua_State* L )
 	float hz = tbDistanceJoint_GetSpringHertz( joint->id );
 	float damping = tbDistanceJoint_GetSpringDampingRatio( joint->id );
 	float stiffness = 0.0f, damper = 0.0f;
-	tbReadSpring( &def, &hz, &damping, &stiffness, &damper );
+	tbLuaJoint_ReadSpring( &def, &hz, &damping, &stiffness, &damper );
 	tbDef_Finish( &def );
 	tbLuaJoint_CheckResult( L, tbDistanceJoint_SetSpringHertz( joint->id, hz ), fn );
 	tbLuaJoint_CheckResult( L, tbDistanceJoint_SetSpringDampingRatio( joint->id, damping ), fn );

@@ -1173,6 +1173,7 @@ int luaopen_tumble( lua_State* L )
 	tbLua_OpenMover( L );
 	tbLua_OpenSnapshot( L );
 	tbLua_OpenCharacter( L );
+	tbLua_OpenVehicle( L );
 
 	static const luaL_Reg functions[] = {
 		{ "world", tbLua_NewWorld },
@@ -1191,7 +1192,9 @@ int luaopen_tumble( lua_State* L )
 	lua_setfield( L, -2, "solvers" );
 	tbPushNameList( L, tb_bodyTypeNames );
 	lua_setfield( L, -2, "body_types" );
-	tbPushNameList( L, tb_shapeKindNames );
+	// Every shape a body constructor makes (world:add_<type>{...}); compounds take all but meshes.
+	static const char* const shapeTypes[] = { "box", "sphere", "capsule", "hull", "mesh", NULL };
+	tbPushNameList( L, shapeTypes );
 	lua_setfield( L, -2, "shape_types" );
 	tbPushNameList( L, tb_mixRuleNames );
 	lua_setfield( L, -2, "mix_rules" );

@@ -1246,6 +1246,7 @@ void tbLua_OpenWorld( lua_State* L )
 		{ "cast", tbLuaWorld_Cast },
 		{ "explode", tbLuaWorld_Explode },
 		{ "character", tbLuaWorld_Character },
+		{ "vehicle", tbLuaWorld_Vehicle },
 		{ "overlap_sphere", tbWorld_OverlapSphereMethod },
 		{ "overlap_box", tbWorld_OverlapBox },
 		{ "contacts", tbWorld_Contacts },

@@ -28,7 +28,7 @@
 ---@alias tumble.Event "contact_begin"|"contact_end"|"sensor_begin"|"sensor_end"|"joint_break"
 
 ---joint type
----@alias tumble.JointType "distance"|"ball"|"hinge"|"cone"|"fixed"|"slider"|"six_dof"|"motor"|"mouse"|"custom"
+---@alias tumble.JointType "distance"|"ball"|"hinge"|"cone"|"fixed"|"slider"|"six_dof"|"motor"|"mouse"|"custom"|"wheel"
 
 ---a six_dof axis
 ---@alias tumble.Axis "x"|"y"|"z"|"rx"|"ry"|"rz"
@@ -53,7 +53,7 @@
 ---@field draw tumble.Draw (read only) 3D debug drawing from scripts
 ---@field solvers tumble.Solver[] (read only) the accepted solver names
 ---@field body_types tumble.BodyType[] (read only) the accepted body types
----@field shape_types string[] (read only) the shape types of `add_compound`'s `shapes`
+---@field shape_types string[] (read only) the shape types, one `world:add_<type>{...}` each; `add_compound`'s `shapes` take all but `"mesh"`
 ---@field mix_rules tumble.MixRule[] (read only) the accepted mix rules
 ---@field events tumble.Event[] (read only) the event names of `world:on`
 ---@field joint_types tumble.JointType[] (read only) the joint types
@@ -291,6 +291,11 @@ function tumble_World:fixed(def) end
 ---@return tumble.Joint
 function tumble_World:slider(def) end
 
+---a new wheel Joint: a wheel Body on a suspension, spinning free or driven
+---@param def tumble.WheelJointDef
+---@return tumble.Joint
+function tumble_World:wheel(def) end
+
 ---a new 6-DOF Joint
 ---@param def tumble.SixDofDef
 ---@return tumble.Joint
@@ -329,6 +334,11 @@ function tumble_World:mover(def) end
 ---@param def tumble.CharacterDef
 ---@return tumble.Character
 function tumble_World:character(def) end
+
+---a new Vehicle: a chassis Body on cast wheels (see Vehicles)
+---@param def tumble.VehicleDef
+---@return tumble.Vehicle
+function tumble_World:vehicle(def) end
 
 ---the Body with that name, or `nil`
 ---@param name string
@@ -581,7 +591,7 @@ function tumble_Body:is_valid() end
 ---A joint between bodies `a` and `b` (nil = the static world), made by a World constructor. A field that the joint's type does not have raises `Joint.limits: not available on a ball joint`.
 ---@class tumble.Joint
 ---@field name string? string or nil
----@field type tumble.JointType (read only) `"distance"`, `"ball"`, `"hinge"`, `"cone"`, `"fixed"`, `"slider"`, `"six_dof"`, `"motor"`, `"mouse"`, `"custom"`
+---@field type tumble.JointType (read only) `"distance"`, `"ball"`, `"hinge"`, `"cone"`, `"fixed"`, `"slider"`, `"six_dof"`, `"motor"`, `"mouse"`, `"custom"`, `"wheel"`
 ---@field a tumble.Body? (read only) body a (nil = the static world)
 ---@field b tumble.Body? (read only) body b (nil = the static world)
 ---@field world tumble.World (read only) its World
@@ -591,23 +601,25 @@ function tumble_Body:is_valid() end
 ---@field break_force number N; `math.huge` = unbreakable
 ---@field break_torque number N m; `math.huge` = unbreakable
 ---@field collide boolean the two bodies collide
----@field limits tumble.Range? `{lo, hi}` (m or rad) or `nil` (no limit) (distance, hinge, slider)
----@field motor_speed number rad/s or m/s; setting it turns the motor on (and a hinge's servo off) (hinge, slider, motor)
----@field motor_enabled boolean the motor drives (hinge, slider)
----@field max_torque number N m (the hinge's motor and servo share it) (hinge, motor)
+---@field limits tumble.Range? `{lo, hi}` (m or rad) or `nil` (no limit) (distance, hinge, slider, wheel)
+---@field motor_speed number rad/s or m/s; setting it turns the motor on (and a hinge's servo off) (hinge, slider, motor, wheel)
+---@field motor_enabled boolean the motor drives (hinge, slider, wheel)
+---@field max_torque number N m (the hinge's motor and servo share it) (hinge, motor, wheel)
 ---@field max_force number N (slider, mouse)
----@field motor_torque number (read only) what the motor applied in the last step (hinge, slider, motor)
+---@field motor_torque number (read only) what the motor applied in the last step (hinge, slider, motor, wheel)
 ---@field motor_force number (read only) what the motor applied in the last step (hinge, slider, motor)
 ---@field servo_angle number rad; setting it turns the servo on (and the motor off) (hinge)
 ---@field servo_enabled boolean the servo drives (hinge)
 ---@field servo_gain number 1/s: servo speed = gain * angle error, capped (hinge)
 ---@field servo_max_speed number rad/s: the servo's speed cap (hinge)
 ---@field angle number (read only) rad (hinge)
----@field speed number (read only) rad/s (m/s) (hinge, slider)
----@field translation number (read only) m (slider)
+---@field speed number (read only) rad/s (m/s; a wheel's: along its suspension) (hinge, slider, wheel)
+---@field translation number (read only) m (a wheel's: along its suspension, 0 at rest, negative compressed) (slider, wheel)
+---@field spin_speed number (read only) rad/s of b about the axle, relative to a (wheel)
+---@field spring_force number (read only) N along the suspension on b in the last step (negative: pushing b down) (wheel)
 ---@field length number rest length, m (distance)
 ---@field current_length number (read only) m (distance)
----@field spring tumble.Spring? `{ hz =, damping = }` or `{ stiffness =, damper = }` (N/m, N s/m), or `nil` (rigid) (distance)
+---@field spring tumble.Spring? `{ hz =, damping = }` or `{ stiffness =, damper = }` (N/m, N s/m), or `nil` (rigid; a wheel: sliding free) (distance, wheel)
 ---@field swing number? cone angle, rad; `nil` removes the limit (cone)
 ---@field pyramid number[]? `{y, z}`, rad; `nil` removes the limit (cone)
 ---@field twist tumble.Range? `{lo, hi}`, rad; `nil` removes the limit (cone)
@@ -760,6 +772,53 @@ function tumble_Character:destroy() end
 ---`false` once destroyed (never raises)
 ---@return boolean
 function tumble_Character:is_valid() end
+
+---A vehicle made by `world:vehicle{...}`: a dynamic chassis Body held up by ray-cast wheels with suspension, tyres, engine, brakes and steering (see Vehicles).
+---@class tumble.Vehicle
+---@field chassis tumble.Body? (read only) the chassis Body (`nil` once destroyed: the vehicle then does nothing)
+---@field wheel_count integer (read only) number of wheels
+---@field throttle number engine input in [-1, 1] (negative: backwards)
+---@field steer number in [-1, 1]: each wheel turns by its `steer` angle times this (positive: left, with x forward and z up)
+---@field brake number in [0, 1], of each wheel's `brake_torque`
+---@field handbrake number in [0, 1], of each wheel's `handbrake_torque`
+local tumble_Vehicle = {}
+
+---what wheel `i` (1-based) did in the last step
+---@param i integer
+---@return tumble.WheelState
+function tumble_Vehicle:wheel(i) end
+
+---the wheel's centre and rotation (steering and spin included), for drawing it
+---@param i integer
+---@return number x
+---@return number y
+---@return number z
+---@return number qw
+---@return number qx
+---@return number qy
+---@return number qz
+function tumble_Vehicle:wheel_pose(i) end
+
+---the wheel's settings, as `world:vehicle{...}` takes them
+---@param i integer
+---@return tumble.WheelDef
+function tumble_Vehicle:wheel_settings(i) end
+
+---change some of wheel `i`'s settings (the fields given) while running
+---@param i integer
+---@param def tumble.WheelDef
+function tumble_Vehicle:set_wheel(i, def) end
+
+---the chassis's speed along its forward axis, m/s (negative backwards)
+---@return number
+function tumble_Vehicle:speed() end
+
+---remove the vehicle (its chassis Body stays)
+function tumble_Vehicle:destroy() end
+
+---`false` once destroyed (never raises)
+---@return boolean
+function tumble_Vehicle:is_valid() end
 
 ---A copy of a world's whole state, made by `world:snapshot()`, for `world:restore(s)`.
 ---@class tumble.Snapshot
@@ -941,6 +1000,16 @@ local tumble_FixedDef = {}
 ---@field motor? tumble.MotorSettings `{ speed, max_force }` (m/s, N)
 local tumble_SliderDef = {}
 
+---Fields of `world:wheel{...}`: `b` is the wheel, `a` the chassis.
+---@class tumble.WheelJointDef : tumble.JointDef
+---@field anchor? tumble.Vec3 the joint point, world coordinates at creation (default b's origin, or a's)
+---@field axis? tumble.Vec3 the axle, world (default `{1, 0, 0}`)
+---@field suspension? tumble.Vec3 the direction the wheel travels along, world, not along the axle (default `{0, 0, 1}`)
+---@field spring? tumble.Spring|false `{ stiffness, damper }` (N/m, N s/m) or `{ hz, damping }` (default `{ hz = 4, damping = 0.7 }`); `false`: none
+---@field limits? tumble.Range `{lo, hi}`, m of travel along `suspension`
+---@field motor? tumble.MotorSettings `{ speed, max_torque }` (rad/s about the axle, N m)
+local tumble_WheelJointDef = {}
+
 ---Fields of `world:six_dof{...}`.
 ---@class tumble.SixDofDef : tumble.JointDef
 ---@field anchor? tumble.Vec3 the joint point, world coordinates at creation (default b's origin, or a's)
@@ -1082,6 +1151,39 @@ local tumble_ExplosionDef = {}
 ---@field name? string its body's name
 local tumble_CharacterDef = {}
 
+---Fields of `world:vehicle{...}`.
+---@class tumble.VehicleDef
+---@field chassis? tumble.Body a dynamic Body of this world that carries no other vehicle (required)
+---@field wheels? tumble.WheelDef[] 1 to 8 wheels (required)
+---@field forward? tumble.Vec3 the chassis's forward axis, in its frame (default `{1, 0, 0}`)
+---@field up? tumble.Vec3 its up axis, perpendicular to `forward` (default `{0, 0, 1}`)
+---@field engine_torque? number at full throttle, shared by the driven wheels, N m (default 1000)
+---@field max_speed? number the engine's torque falls to 0 at this rim speed, m/s (default 40)
+---@field anti_roll? number[][] up to 4 bars `{left wheel, right wheel, stiffness N/m}` (wheels 1-based)
+---@field mask? integer the layers the wheels stand on (default all)
+---@field layer? integer the wheel rays' own layer bits, tested against each shape's mask (default all)
+local tumble_VehicleDef = {}
+
+---One wheel of `world:vehicle{...}` (and `car:set_wheel`). The suspension runs from `pos` along `direction`; the wheel centre is its length away.
+---@class tumble.WheelDef
+---@field pos? tumble.Vec3 suspension attachment point, chassis frame, m (default `{0, 0, 0}`)
+---@field direction? tumble.Vec3 suspension direction, towards the ground, chassis frame (default `{0, 0, -1}`)
+---@field radius? number m (default 0.35)
+---@field width? number m, for drawing (default 0.2)
+---@field min_length? number shortest suspension (bump stop), m (default 0.05)
+---@field max_length? number longest suspension (hanging), m (default 0.35)
+---@field rest_length? number the spring's unloaded length, in [min_length, max_length], m (default max_length)
+---@field stiffness? number spring, N/m (default 30000)
+---@field damping? number damper, N s/m (default 3000)
+---@field friction? number tyre friction coefficient along the rolling direction (default 1.2)
+---@field lateral_friction? number tyre friction coefficient across it (default 1.2)
+---@field inertia? number about the axle, kg m^2 (default 1)
+---@field steer? number steering angle at full steer, rad in [-pi/2, pi/2] (default 0)
+---@field brake_torque? number at full brake, N m (default 1500)
+---@field handbrake_torque? number at full handbrake, N m (default 0)
+---@field driven? boolean the engine drives it (default `false`)
+local tumble_WheelDef = {}
+
 ---The step-start state a custom constraint's rows function gets.
 ---@class tumble.ConstraintState
 ---@field joint tumble.Joint the joint
@@ -1103,6 +1205,22 @@ local tumble_CharacterDef = {}
 ---@field sub_dt number s
 ---@field sub_step integer sub-step index
 local tumble_ConstraintState = {}
+
+---`car:wheel(i)`: what a wheel did in the last step.
+---@class tumble.WheelState
+---@field in_contact boolean its ray found ground
+---@field contact tumble.Vec3? the ground point, m (`nil` in the air)
+---@field normal tumble.Vec3? the ground's normal (`nil` in the air)
+---@field ground tumble.Body? the Body under it (`nil` in the air)
+---@field length number suspension length, m (below `min_length` only while the bump stop pushes back)
+---@field compression number `rest_length - length`, m
+---@field force number suspension force along the normal, N
+---@field spin number rad/s about the axle, positive rolling forwards
+---@field angle number spin angle, rad in [0, 2 pi)
+---@field steer number steering angle, rad
+---@field longitudinal_force number tyre force along the rolling direction, N
+---@field lateral_force number tyre force across it, N
+local tumble_WheelState = {}
 
 ---A hit of `world:raycast`, `world:raycast_all` or `world:cast`.
 ---@class tumble.RayHit

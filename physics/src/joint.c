@@ -30,6 +30,7 @@ static const tbJointClass* const tb_jointClasses[tbJoint_typeCount] = {
 	[tbJoint_motor] = &tb_motorJointClass,
 	[tbJoint_mouse] = &tb_mouseJointClass,
 	[tbJoint_custom] = &tb_customJointClass,
+	[tbJoint_wheel] = &tb_wheelJointClass,
 };
 
 const tbJointClass* tbGetJointClass( tbJointType type )
@@ -953,6 +954,8 @@ static bool tbJointDrives( const tbJoint* joint )
 			return joint->slider.enableMotor && joint->slider.motorSpeed != 0.0f && joint->slider.maxMotorForce > 0.0f;
 		case tbJoint_motor:
 			return joint->motor.motorSpeed != 0.0f && joint->motor.maxMotorTorque > 0.0f;
+		case tbJoint_wheel:
+			return joint->wheel.enableMotor && joint->wheel.motorSpeed != 0.0f && joint->wheel.maxMotorTorque > 0.0f;
 		case tbJoint_sixDof:
 			for ( int i = 0; i < tbSixDof_axisCount; ++i )
 			{

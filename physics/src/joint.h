@@ -203,6 +203,18 @@ typedef struct tbMouseJointData
 	tbSoftness softness;
 } tbMouseJointData;
 
+typedef struct tbWheelJointData
+{
+	bool enableSpring, enableLimit, enableMotor;
+	float stiffness, damping, hertz, dampingRatio;
+	float lowerTranslation, upperTranslation;
+	float motorSpeed, maxMotorTorque;
+	float linearImpulse[2];  ///< along frame A's x and y: B's anchor on the suspension line
+	float angularImpulse[2]; ///< quaternion rows y and z: the axles parallel
+	float springImpulse, lowerImpulse, upperImpulse, motorImpulse;
+	tbSoftness springSoftness; ///< step data: the hertz form's softness
+} tbWheelJointData;
+
 typedef struct tbCustomJointData
 {
 	tbCustomRowsFcn* rowsFcn;
@@ -262,6 +274,7 @@ typedef struct tbJoint
 		tbSixDofJointData sixDof;
 		tbMotorJointData motor;
 		tbMouseJointData mouse;
+		tbWheelJointData wheel;
 		/// Its own allocation (528 bytes, four times any other type's), so the common record
 		/// stays small for the solver's passes over it; owned by the joint, cloned by snapshots.
 		tbCustomJointData* custom;
@@ -301,6 +314,7 @@ extern const tbJointClass tb_sixDofJointClass;
 extern const tbJointClass tb_motorJointClass;
 extern const tbJointClass tb_mouseJointClass;
 extern const tbJointClass tb_customJointClass;
+extern const tbJointClass tb_wheelJointClass;
 
 // Interface with the world and the solver (keep these signatures) --------------------------------
 

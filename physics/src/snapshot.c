@@ -36,7 +36,7 @@ struct tbSnapshot
 	tbWorldDef def;
 	int stepIndex;
 	tbWorldCounters counters;
-	tbPoolCopy bodies, shapes, contacts, joints;
+	tbPoolCopy bodies, shapes, contacts, joints, vehicles;
 	tbHull** hulls; ///< per shape slot: a clone for live hull shapes, else NULL
 	tbTreeCopy trees[tbBody_typeCount];
 	int32_t* moveBuffer;
@@ -99,6 +99,7 @@ typedef struct tbRestoreStage
 	void* shapes;
 	void* contacts;
 	void* joints;
+	void* vehicles; ///< NULL when neither the world nor the snapshot has a vehicle
 	tbTreeNode* nodes[tbBody_typeCount];
 	int32_t* moveBuffer; ///< NULL when the world's buffer holds the snapshot's moves
 	uint64_t* moveKeys;
@@ -159,6 +160,7 @@ static void tbFreeStage( tbRestoreStage* stage, const tbSnapshot* snap )
 	tbFree( stage->shapes, snap->shapes.elemSize * (size_t)tbPoolCapacity( &snap->shapes ) );
 	tbFree( stage->contacts, snap->contacts.elemSize * (size_t)tbPoolCapacity( &snap->contacts ) );
 	tbFree( stage->joints, snap->joints.elemSize * (size_t)tbPoolCapacity( &snap->joints ) );
+	tbFree( stage->vehicles, snap->vehicles.elemSize * (size_t)tbPoolCapacity( &snap->vehicles ) );
 	for ( int t = 0; t < tbBody_typeCount; ++t )
 	{
 		tbFree( stage->nodes[t], sizeof( tbTreeNode ) * (size_t)snap->trees[t].tree.nodeCapacity );
@@ -177,6 +179,11 @@ static bool tbStageRestore( tbRestoreStage* stage, const tbWorld* world, const t
 	ok = tbStagePool( &stage->shapes, &snap->shapes ) && ok;
 	ok = tbStagePool( &stage->contacts, &snap->contacts ) && ok;
 	ok = tbStagePool( &stage->joints, &snap->joints ) && ok;
+	// A world that never had a vehicle keeps its pool empty (no 16-slot array for nothing).
+	if ( snap->vehicles.count > 0 || world->vehicles.data != NULL )
+	{
+		ok = tbStagePool( &stage->vehicles, &snap->vehicles ) && ok;
+	}
 
 	// Every clone is attempted, so each owning field is a clone or NULL, never the snapshot's.
 	tbShape* shapes = stage->shapes;
@@ -268,6 +275,7 @@ tbSnapshot* tbWorld_TakeSnapshot( tbWorldId worldId )
 	TB_COPY_POOL( snap->shapes, world->shapes, tbShape, &tally );
 	TB_COPY_POOL( snap->contacts, world->contacts, tbContact, &tally );
 	TB_COPY_POOL( snap->joints, world->joints, tbJoint, &tally );
+	TB_COPY_POOL( snap->vehicles, world->vehicles, tbVehicle, &tally );
 	// A custom joint's rows are owned by the joint: the snapshot's copy gets a clone (or NULL, never
 	// the world's pointer, so tbDestroySnapshot can free a half-taken snapshot).
 	tbJoint* joints = snap->joints.data;
@@ -385,6 +393,10 @@ tbResult tbWorld_RestoreSnapshot( tbWorldId worldId, const tbSnapshot* snap )
 	TB_INSTALL_POOL( world->shapes, snap->shapes, stage.shapes, tbShape );
 	TB_INSTALL_POOL( world->contacts, snap->contacts, stage.contacts, tbContact );
 	TB_INSTALL_POOL( world->joints, snap->joints, stage.joints, tbJoint );
+	if ( stage.vehicles != NULL )
+	{
+		TB_INSTALL_POOL( world->vehicles, snap->vehicles, stage.vehicles, tbVehicle );
+	}
 	for ( int i = 0; i < world->shapes.count; ++i )
 	{
 		tbShape* shape = world->shapes.data + i;
@@ -453,6 +465,7 @@ void tbDestroySnapshot( tbSnapshot* snap )
 		}
 	}
 	tbFree( snap->joints.data, snap->joints.elemSize * (size_t)snap->joints.count );
+	tbFree( snap->vehicles.data, snap->vehicles.elemSize * (size_t)snap->vehicles.count );
 	if ( snap->hulls != NULL )
 	{
 		for ( int i = 0; i < snap->shapes.count; ++i )

@@ -163,6 +163,7 @@ tbResult tbCreateWorldChecked( const tbWorldDef* def, tbWorldId* outId )
 	world->shapes.freeList = -1;
 	world->contacts.freeList = -1;
 	world->joints.freeList = -1;
+	world->vehicles.freeList = -1;
 	bool made = tbBroadPhase_Create( &world->broadPhase );
 	world->pairSet = tbCreateSet( 256 );
 	if ( made == false || world->pairSet.keys == NULL )
@@ -217,6 +218,7 @@ void tbDestroyWorld( tbWorldId worldId )
 	tbFree( world->bodies.data, sizeof( tbBody ) * (size_t)world->bodies.capacity );
 	tbFree( world->shapes.data, sizeof( tbShape ) * (size_t)world->shapes.capacity );
 	tbFree( world->contacts.data, sizeof( tbContact ) * (size_t)world->contacts.capacity );
+	tbFree( world->vehicles.data, sizeof( tbVehicle ) * (size_t)world->vehicles.capacity );
 	tbFree( world->beginEvents, sizeof( tbContactBeginEvent ) * (size_t)world->beginCapacity );
 	tbFree( world->endEvents, sizeof( tbContactEndEvent ) * (size_t)world->endCapacity );
 	tbFree( world->sensorBeginEvents, sizeof( tbSensorEvent ) * (size_t)world->sensorBeginCapacity );
@@ -740,6 +742,9 @@ tbResult tbWorld_Step( tbWorldId worldId, float timeStep )
 	world->locked = true;
 
 	tbUpdateMovers( world, timeStep );
+	// Vehicles cast their wheels against last step's poses and give their chassis this step's
+	// suspension and tyre impulses before the solver adds gravity and solves the contacts.
+	tbUpdateVehicles( world, timeStep );
 
 	// New pairs from proxies that moved last step (or were created since).
 	tbBroadPhase_UpdatePairs( &world->broadPhase, tbPairCallback, world );

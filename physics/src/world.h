@@ -10,6 +10,7 @@
 #include "global_solver.h"
 #include "shape.h"
 #include "table.h"
+#include "vehicle_internal.h"
 #include "tumble/types.h"
 
 typedef struct tbJoint tbJoint;
@@ -37,6 +38,7 @@ typedef struct tbWorld
 	TB_POOL( tbShape ) shapes;
 	TB_POOL( tbContact ) contacts;
 	TB_POOL( tbJoint ) joints;
+	TB_POOL( tbVehicle ) vehicles;
 
 	tbBroadPhase broadPhase;
 	tbHashSet pairSet; ///< shape pairs that have a contact

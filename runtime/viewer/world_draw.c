@@ -592,6 +592,16 @@ static void tbDrawJoint( tbRenderer* r, tbJointId joint )
 		tbRenderer_Point( r, lo, limit );
 		tbRenderer_Point( r, hi, limit );
 	}
+	else if ( type == tbJoint_wheel && tbWheelJoint_IsLimitEnabled( joint ) )
+	{
+		// The suspension's travel, along frame A's z axis.
+		tbVec3 z = tbRotate( frameA.q, tbMakeVec3( 0, 0, 1 ) );
+		tbVec3 lo = tbMulAdd( frameA.p, tbWheelJoint_GetLowerLimit( joint ), z );
+		tbVec3 hi = tbMulAdd( frameA.p, tbWheelJoint_GetUpperLimit( joint ), z );
+		tbRenderer_Line( r, lo, hi, limit, true );
+		tbRenderer_Point( r, lo, limit );
+		tbRenderer_Point( r, hi, limit );
+	}
 	else if ( type == tbJoint_cone && tbConeJoint_IsConeLimitEnabled( joint ) )
 	{
 		tbDrawCone( r, frameA, 0.4f, tbConeJoint_GetConeAngle( joint ), limit );

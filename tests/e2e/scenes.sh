@@ -25,7 +25,7 @@ for b in r["bodies"]:
     if b["name"] != "ground":
         assert b["pos"][2] > -0.1, "a body fell through the ground: %r" % b
 for j in r["joints"]:
-    assert j["type"] in ("distance", "ball", "hinge", "cone", "fixed", "slider", "six_dof", "motor", "mouse", "custom"), j
+    assert j["type"] in ("distance", "ball", "hinge", "cone", "fixed", "slider", "six_dof", "motor", "mouse", "custom", "wheel"), j
     for v in (j["pos_error"], j["angle_error"]):
         assert v is not None and math.isfinite(v) and v >= 0, "bad joint error in %r" % j
 '
@@ -124,6 +124,12 @@ assert max(j["pos_error"] for j in r["joints"]) < 0.05, "a chain hinge came apar
 outcome[bench_ragdolls]='
 assert len(r["joints"]) == 1000, len(r["joints"])
 assert len(r["bodies"]) == 1101, len(r["bodies"])
+'
+outcome[vehicle_course]='
+b = body("car")
+assert b["pos"][0] > 125, "the car did not pass the finish line: %r" % b["pos"]
+near(b["pos"][2], 0.93, 0.05, "car resting on its wheels past the finish (z, m)")
+near(math.hypot(*b["vel"]), 0.0, 0.05, "car stopped (m/s)")
 '
 
 for scene in scripts/scenes/*.lua; do

@@ -1417,6 +1417,28 @@ static void tbOpCreateJoint( tbFuzzWorld* w )
 			call = "tbCreateMouseJoint";
 			break;
 		}
+		case tbJoint_wheel: {
+			tbWheelJointDef def = tbDefaultWheelJointDef();
+			tbFillJointBase( w, &def.base, &bad );
+			def.enableSpring = tbFuzz_Bool( w->in );
+			def.stiffness = tbValue( w, 0.0f, 1.0e5f );
+			def.damping = tbValue( w, 0.0f, 1.0e4f );
+			def.hertz = tbValue( w, 0.0f, 30.0f );
+			def.dampingRatio = tbValue( w, 0.0f, 2.0f );
+			def.enableLimit = tbFuzz_Bool( w->in );
+			def.lowerTranslation = tbValue( w, -3.0f, 3.0f );
+			def.upperTranslation = tbValue( w, -3.0f, 3.0f );
+			def.enableMotor = tbFuzz_Bool( w->in );
+			def.motorSpeed = tbValue( w, -20.0f, 20.0f );
+			def.maxMotorTorque = tbValue( w, 0.0f, 1000.0f );
+			bad = bad || !tbFinite( def.stiffness ) || def.stiffness < 0.0f || !tbFinite( def.damping ) ||
+				  def.damping < 0.0f || !tbFinite( def.hertz ) || def.hertz < 0.0f || !tbFinite( def.dampingRatio ) ||
+				  def.dampingRatio < 0.0f || !tbFinite( def.lowerTranslation ) || !tbFinite( def.upperTranslation ) ||
+				  !tbFinite( def.motorSpeed ) || !tbFinite( def.maxMotorTorque ) || def.maxMotorTorque < 0.0f;
+			id = tbCreateWheelJoint( w->world, &def, &r );
+			call = "tbCreateWheelJoint";
+			break;
+		}
 		default: {
 			tbCustomJointDef def = tbDefaultCustomJointDef();
 			tbFillJointBase( w, &def.base, &bad );

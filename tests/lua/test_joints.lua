@@ -138,7 +138,7 @@ local function constructors()
 	check.eq(w:stats().joints, 18, "stats().joints")
 	local disabled = w:ball{ a = a, b = b, enabled = false }
 	check.eq(disabled.enabled, false, "enabled = false")
-	check.eq(#tb.joint_types, 10, "tb.joint_types")
+	check.eq(#tb.joint_types, 11, "tb.joint_types")
 	w:destroy()
 end
 

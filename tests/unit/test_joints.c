@@ -661,6 +661,149 @@ static void slider_motor_and_limits( void** state )
 	}
 }
 
+// Wheel -------------------------------------------------------------------------------------------
+
+// A wheel frame at c: axle (frame x) along world y, suspension (frame z) along world z.
+static tbTransform wheelFrame( tbVec3 c )
+{
+	tbTransform frame = { c, tbMakeQuatAxisAngle( tbMakeVec3( 0.0f, 0.0f, 1.0f ), 0.5f * TB_PI ) };
+	return frame;
+}
+
+// A 10 kg wheel hung from the world on a wheel joint: the spring (2000 N/m) sags by m g / k =
+// 5 cm; pushed sideways and twisted, the wheel stays on the suspension line with its axle
+// parallel; the motor spins it up to its speed; the limits stop the travel.
+static void wheel_joint_spring_axle_motor( void** state )
+{
+	(void)state;
+	for ( int m = 0; m < 3; ++m )
+	{
+		tbWorldId world = makeWorld( s_modes[m], tbMakeVec3( 0.0f, 0.0f, -10.0f ) );
+		tbVec3 c = { 0.0f, 0.0f, 2.0f };
+		tbBodyId wheel = addBody( world, c, tb_quatIdentity, 10.0f, tbMakeVec3( 0.2f, 0.3f, 0.2f ) );
+		tbWheelJointDef def = tbDefaultWheelJointDef();
+		assert_int_equal( tbJointFramesFromWorldFrame( tb_nullBodyId, wheel, wheelFrame( c ), &def.base ), tbResult_ok );
+		def.stiffness = 2000.0f;
+		def.damping = 200.0f;
+		tbJointId joint = tbCreateWheelJoint( world, &def, NULL );
+		assert_true( tbJoint_IsValid( joint ) );
+		assert_int_equal( tbJoint_GetType( joint ), tbJoint_wheel );
+		run( world, 180 );
+		float sag = -tbWheelJoint_GetTranslation( joint );
+		printf( "wheel %s: sag %.5f m (m g / k = 0.05), spring force %.2f N (100)\n", s_modeNames[m], sag,
+				tbWheelJoint_GetSpringForce( joint ) );
+		assert_float_equal( sag, 0.05f, 0.001f );                          // m
+		assert_float_equal( tbWheelJoint_GetSpringForce( joint ), 100.0f, 2.0f ); // N
+		assert_float_equal( tbBody_GetPosition( wheel ).z, 2.0f - 0.05f, 0.001f );
+
+		// Pushed sideways (along x and y) and twisted about x and z: off its line by under 2 mm,
+		// its axle within half a degree.
+		float worstGap = 0.0f, worstTilt = 0.0f;
+		for ( int i = 0; i < 120; ++i )
+		{
+			tbBody_ApplyForceToCenter( wheel, tbMakeVec3( 60.0f, 40.0f, 0.0f ), true );
+			tbBody_ApplyTorque( wheel, tbMakeVec3( 8.0f, 0.0f, 6.0f ), true );
+			run( world, 1 );
+			tbVec3 p = tbBody_GetPosition( wheel );
+			worstGap = tbMaxFloat( worstGap, sqrtf( p.x * p.x + p.y * p.y ) );
+			worstTilt = tbMaxFloat( worstTilt, swingBetween( joint ) );
+		}
+		printf( "wheel %s: off the line %.5f m, axle tilt %.4f deg\n", s_modeNames[m], worstGap, worstTilt / DEG );
+		assert_true( worstGap < 0.002f );
+		assert_true( worstTilt < 0.5f * DEG );
+
+		// The motor: 10 rad/s with 20 N m against a 0.3 kg m^2 wheel, reached within a second.
+		tbWheelJoint_EnableMotor( joint, true );
+		tbWheelJoint_SetMotorSpeed( joint, 10.0f );
+		tbWheelJoint_SetMaxMotorTorque( joint, 20.0f );
+		run( world, 60 );
+		float spin = tbWheelJoint_GetSpinSpeed( joint );
+		printf( "wheel %s: spin %.4f rad/s (10)\n", s_modeNames[m], spin );
+		assert_float_equal( spin, 10.0f, 0.2f );
+		// Spinning about the world's y axis (the axle).
+		assert_float_equal( tbBody_GetAngularVelocity( wheel ).y, 10.0f, 0.2f );
+
+		// Limits: [-0.02, 0.02] m holds the sag at 2 cm.
+		tbWheelJoint_EnableLimit( joint, true );
+		assert_int_equal( tbWheelJoint_SetLimits( joint, -0.02f, 0.02f ), tbResult_ok );
+		run( world, 120 );
+		assert_float_equal( tbWheelJoint_GetTranslation( joint ), -0.02f, 0.002f );
+		assert_int_equal( tbWheelJoint_SetLimits( joint, 0.1f, -0.1f ), tbResult_invalidArgument );
+		assert_int_equal( tbWheelJoint_SetSpringStiffness( joint, -1.0f, 0.0f ), tbResult_invalidArgument );
+		assert_int_equal( tbWheelJoint_SetMaxMotorTorque( joint, NAN ), tbResult_invalidArgument );
+		tbDestroyWorld( world );
+	}
+}
+
+// A 200 kg cart on four 10 kg ball wheels held by wheel joints, its rear wheels driven by their
+// motors: it settles on its springs (each wheel's spring carries a quarter of the cart, 500 N, so
+// each sags by 500 N / k) and drives off at the wheels' rim speed.
+static void wheel_joint_cart( void** state )
+{
+	(void)state;
+	tbWorldId world = makeWorld( tbSolver_soft, tbMakeVec3( 0.0f, 0.0f, -10.0f ) );
+	tbBodyDef gd = tbDefaultBodyDef();
+	gd.position = tbMakeVec3( 0.0f, 0.0f, -1.0f );
+	tbBodyId ground = tbCreateBody( world, &gd );
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.friction = 1.0f;
+	tbCreateBoxShape( ground, &sd, tbMakeVec3( 100.0f, 100.0f, 1.0f ), tb_transformIdentity, NULL );
+
+	float k = 20000.0f;
+	tbVec3 cc = { 0.0f, 0.0f, 0.8f };
+	tbBodyId cart = addBox( world, cc, tbMakeVec3( 1.0f, 0.6f, 0.1f ), 200.0f );
+	tbJointId joints[4];
+	tbBodyId wheels[4];
+	for ( int i = 0; i < 4; ++i )
+	{
+		tbVec3 c = { i < 2 ? 0.8f : -0.8f, ( i % 2 ) == 0 ? 0.8f : -0.8f, 0.3f };
+		tbBodyDef bd = tbDefaultBodyDef();
+		bd.type = tbBody_dynamic;
+		bd.position = c;
+		wheels[i] = tbCreateBody( world, &bd );
+		tbShapeDef wd = tbDefaultShapeDef();
+		wd.friction = 1.0f;
+		wd.density = 10.0f / ( 4.0f / 3.0f * TB_PI * 0.027f );
+		tbSphere ball = { { 0.0f, 0.0f, 0.0f }, 0.3f };
+		tbCreateSphereShape( wheels[i], &wd, &ball, NULL );
+		tbWheelJointDef def = tbDefaultWheelJointDef();
+		tbJointFramesFromWorldFrame( cart, wheels[i], wheelFrame( c ), &def.base );
+		def.stiffness = k;
+		def.damping = 3000.0f;
+		def.enableLimit = true;
+		def.lowerTranslation = -0.2f;
+		def.upperTranslation = 0.1f;
+		def.enableMotor = i >= 2;
+		def.maxMotorTorque = 150.0f;
+		joints[i] = tbCreateWheelJoint( world, &def, NULL );
+		assert_true( tbJoint_IsValid( joints[i] ) );
+	}
+	run( world, 180 );
+	float total = 0.0f;
+	for ( int i = 0; i < 4; ++i )
+	{
+		float t = tbWheelJoint_GetTranslation( joints[i] );
+		// The cart sits lower than its wheels' rest: the spring compresses by t > 0 (frame A
+		// moves down with the cart; B is held up by the ground).
+		assert_float_equal( t, 500.0f / k, 0.1f * 500.0f / k ); // m
+		total += tbWheelJoint_GetSpringForce( joints[i] );
+	}
+	assert_float_equal( -total, 2000.0f, 0.03f * 2000.0f ); // N on the wheels: the cart's weight
+	// Drive: the rear motors at 10 rad/s about +y (the axle) roll the cart at 10 * 0.3 = 3 m/s
+	// along +x: spin w about y moves the bottom of a wheel at w x (0, 0, -R) = (-w R, 0, 0).
+	for ( int i = 2; i < 4; ++i )
+	{
+		tbWheelJoint_SetMotorSpeed( joints[i], 10.0f );
+	}
+	run( world, 180 );
+	tbVec3 v = tbBody_GetLinearVelocity( cart );
+	printf( "wheel cart: velocity (%.3f, %.3f, %.3f) m/s (3, 0, 0)\n", (double)v.x, (double)v.y, (double)v.z );
+	assert_float_equal( v.x, 3.0f, 0.1f );
+	assert_float_equal( v.y, 0.0f, 0.05f );
+	assert_float_equal( tbBody_GetPosition( cart ).y, 0.0f, 0.05f );
+	tbDestroyWorld( world );
+}
+
 // Fixed -------------------------------------------------------------------------------------------
 
 // A 2 m beam (10 kg) welded by one end to a static post: the tip sags less than 1 cm and does
@@ -2258,6 +2401,15 @@ static void every_type_to_static( void** state )
 					id = tbCreateMouseJoint( world, &d, NULL );
 					break;
 				}
+				case tbJoint_wheel: {
+					tbWheelJointDef d = tbDefaultWheelJointDef();
+					d.base = base;
+					d.enableLimit = true;
+					d.lowerTranslation = -0.1f;
+					d.upperTranslation = 0.1f;
+					id = tbCreateWheelJoint( world, &d, NULL );
+					break;
+				}
 				case tbJoint_custom: {
 					static int calls;
 					tbCustomJointDef d = tbDefaultCustomJointDef();
@@ -2336,6 +2488,8 @@ int main( void )
 		cmocka_unit_test( collide_connected ),
 		cmocka_unit_test( joints_sleep_and_wake ),
 		cmocka_unit_test( every_type_to_static ),
+		cmocka_unit_test( wheel_joint_spring_axle_motor ),
+		cmocka_unit_test( wheel_joint_cart ),
 		cmocka_unit_test( scenes_chains ),
 		cmocka_unit_test( scenes_ragdolls ),
 	};

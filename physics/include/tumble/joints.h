@@ -34,6 +34,7 @@ typedef enum tbJointType
 	tbJoint_motor,        ///< rotary motor: holds the anchor and axis, drives the speed about the axis
 	tbJoint_mouse,        ///< soft drag of body B's anchor to a target point (viewer picking)
 	tbJoint_custom,       ///< up to 6 rows supplied by a callback once per step
+	tbJoint_wheel,        ///< wheel on a suspension: free spin about frame x, spring along frame A's z, motor
 	tbJoint_typeCount
 } tbJointType;
 
@@ -147,6 +148,32 @@ typedef struct tbSliderJointDef
 	float motorSpeed;       ///< m/s
 	float maxMotorForce;    ///< N (>= 0), default 0
 } tbSliderJointDef;
+
+/// Wheel joint, for a wheel that is a body (body B) on a chassis (body A). Body B spins freely
+/// about frame B's x axis (the axle), which stays parallel to frame A's x axis (no camber, no
+/// steering: turn frame A to steer); frame B's origin stays on the line through frame A's origin
+/// along frame A's z axis (the suspension axis), where a spring holds it at translation 0 (both
+/// frames together) between optional limits. An optional motor drives the spin. The suspension
+/// translation is the offset of frame B's origin from frame A's along A's z axis.
+typedef struct tbWheelJointDef
+{
+	tbJointDef base;
+	bool enableSpring;      ///< default true (false: the suspension slides freely between the limits)
+	/// Spring stiffness, N/m (0 .. TB_MAX_FORCE): > 0 uses stiffness and damping; 0 uses hertz and
+	/// dampingRatio, default 0
+	float stiffness;
+	float damping;          ///< with stiffness: the damper, N s/m (0 .. TB_MAX_FORCE), default 0
+	/// Spring as a frequency, Hz (0 .. TB_MAX_HERTZ), of the suspension row's effective mass (for a
+	/// wheel on a chassis fixed in the world, the wheel's mass), default 4
+	float hertz;
+	float dampingRatio;     ///< with hertz (0 .. TB_MAX_DAMPING), default 0.7
+	bool enableLimit;       ///< default false
+	float lowerTranslation; ///< m along the suspension axis, lower <= upper, within TB_MAX_JOINT_LENGTH
+	float upperTranslation; ///< m
+	bool enableMotor;       ///< default false
+	float motorSpeed;       ///< spin of B relative to A about the axle, rad/s (within TB_MAX_ANGULAR_SPEED)
+	float maxMotorTorque;   ///< N m (>= 0; FLT_MAX: no cap), default 0
+} tbWheelJointDef;
 
 /// Axes of the 6-DOF joint: translations along and rotations about frame A's axes.
 typedef enum tbSixDofAxis
@@ -263,6 +290,7 @@ TB_API tbSixDofJointDef tbDefaultSixDofJointDef( void );
 TB_API tbMotorJointDef tbDefaultMotorJointDef( void );
 TB_API tbMouseJointDef tbDefaultMouseJointDef( void );
 TB_API tbCustomJointDef tbDefaultCustomJointDef( void );
+TB_API tbWheelJointDef tbDefaultWheelJointDef( void );
 
 /// Fill def->bodyA, def->bodyB and both local frames from a world anchor (m) and a world axis
 /// (any length > 0): frame x = axis, frame y = a fixed perpendicular. The bodies' current poses
@@ -285,6 +313,7 @@ TB_API tbJointId tbCreateSixDofJoint( tbWorldId worldId, const tbSixDofJointDef*
 TB_API tbJointId tbCreateMotorJoint( tbWorldId worldId, const tbMotorJointDef* def, tbResult* result );
 TB_API tbJointId tbCreateMouseJoint( tbWorldId worldId, const tbMouseJointDef* def, tbResult* result );
 TB_API tbJointId tbCreateCustomJoint( tbWorldId worldId, const tbCustomJointDef* def, tbResult* result );
+TB_API tbJointId tbCreateWheelJoint( tbWorldId worldId, const tbWheelJointDef* def, tbResult* result );
 
 /// Destroy a joint (wakes its bodies).
 TB_API tbResult tbDestroyJoint( tbJointId jointId );
@@ -417,6 +446,38 @@ TB_API float tbSliderJoint_GetMotorForce( tbJointId jointId );
 /// Current translation along the axis, m, and its rate, m/s.
 TB_API float tbSliderJoint_GetTranslation( tbJointId jointId );
 TB_API float tbSliderJoint_GetSpeed( tbJointId jointId );
+
+// Wheel joint ------------------------------------------------------------------------------------
+TB_API tbResult tbWheelJoint_EnableSpring( tbJointId jointId, bool enable );
+TB_API bool tbWheelJoint_IsSpringEnabled( tbJointId jointId );
+/// The spring in N/m and N s/m (stiffness > 0; 0 goes back to the hertz form).
+TB_API tbResult tbWheelJoint_SetSpringStiffness( tbJointId jointId, float stiffness, float damping );
+TB_API float tbWheelJoint_GetSpringStiffness( tbJointId jointId );
+TB_API float tbWheelJoint_GetSpringDamping( tbJointId jointId );
+/// The spring as a frequency and damping ratio (used while the stiffness is 0).
+TB_API tbResult tbWheelJoint_SetSpringHertz( tbJointId jointId, float hertz, float dampingRatio );
+TB_API float tbWheelJoint_GetSpringHertz( tbJointId jointId );
+TB_API float tbWheelJoint_GetSpringDampingRatio( tbJointId jointId );
+TB_API tbResult tbWheelJoint_EnableLimit( tbJointId jointId, bool enable );
+TB_API bool tbWheelJoint_IsLimitEnabled( tbJointId jointId );
+TB_API tbResult tbWheelJoint_SetLimits( tbJointId jointId, float lower, float upper );
+TB_API float tbWheelJoint_GetLowerLimit( tbJointId jointId );
+TB_API float tbWheelJoint_GetUpperLimit( tbJointId jointId );
+TB_API tbResult tbWheelJoint_EnableMotor( tbJointId jointId, bool enable );
+TB_API bool tbWheelJoint_IsMotorEnabled( tbJointId jointId );
+TB_API tbResult tbWheelJoint_SetMotorSpeed( tbJointId jointId, float speed );
+TB_API float tbWheelJoint_GetMotorSpeed( tbJointId jointId );
+TB_API tbResult tbWheelJoint_SetMaxMotorTorque( tbJointId jointId, float torque );
+TB_API float tbWheelJoint_GetMaxMotorTorque( tbJointId jointId );
+/// Torque the motor applied in the last step, N m.
+TB_API float tbWheelJoint_GetMotorTorque( tbJointId jointId );
+/// Force the spring applied in the last step (along the suspension axis, on B), N.
+TB_API float tbWheelJoint_GetSpringForce( tbJointId jointId );
+/// Current suspension translation (m) and its rate (m/s).
+TB_API float tbWheelJoint_GetTranslation( tbJointId jointId );
+TB_API float tbWheelJoint_GetSpeed( tbJointId jointId );
+/// Spin of B relative to A about the axle, rad/s.
+TB_API float tbWheelJoint_GetSpinSpeed( tbJointId jointId );
 
 // 6-DOF joint ------------------------------------------------------------------------------------
 TB_API tbResult tbSixDofJoint_SetAxisMode( tbJointId jointId, tbSixDofAxis axis, tbAxisMode mode );

@@ -9,6 +9,7 @@
 #include "types.h"
 #include "joints.h"
 #include "character.h"
+#include "vehicle.h"
 
 // World ------------------------------------------------------------------------------------------
 
