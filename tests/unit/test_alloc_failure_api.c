@@ -557,7 +557,7 @@ static void mover_path( void** state )
 // Snapshots ---------------------------------------------------------------------------------------
 
 // Every kind of owned geometry and state a snapshot copies: hull and mesh shapes, a custom joint,
-// a mover with a path, contacts after a few steps.
+// a mover with a path, a vehicle, contacts after a few steps.
 static void setup_snapshot_scene( Fixture* f )
 {
 	setup_chain( f );
@@ -591,6 +591,26 @@ static void setup_snapshot_scene( Fixture* f )
 	def.points = path;
 	def.pointCount = 3;
 	assert_int_equal( tbMover_SetPath( mover, &def ), tbResult_ok );
+
+	// A four-wheeled vehicle: its pool is copied and staged with the others.
+	tbBodyDef cd = tbDefaultBodyDef();
+	cd.type = tbBody_dynamic;
+	cd.position = tbMakeVec3( 30.0f, 0.0f, 1.0f );
+	tbBodyId chassis = tbCreateBody( f->world, &cd );
+	tbCreateBoxShape( chassis, &sd, tbMakeVec3( 1.0f, 0.5f, 0.2f ), tb_transformIdentity, NULL );
+	tbWheelDef wheels[4];
+	for ( int i = 0; i < 4; ++i )
+	{
+		wheels[i] = tbDefaultWheelDef();
+		wheels[i].position = tbMakeVec3( i < 2 ? 0.8f : -0.8f, i % 2 == 0 ? 0.5f : -0.5f, 0.0f );
+	}
+	tbVehicleDef vd = tbDefaultVehicleDef();
+	vd.chassis = chassis;
+	vd.wheels = wheels;
+	vd.wheelCount = 4;
+	tbResult vr = tbResult_ok;
+	tbCreateVehicle( f->world, &vd, &vr );
+	assert_int_equal( vr, tbResult_ok );
 	th_run( f->world, 10 );
 }
 
