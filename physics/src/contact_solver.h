@@ -10,6 +10,13 @@
 #define TB_CONTACT_BLOCK_SIZE 16
 /// Largest position correction of one point in one position pass (m).
 #define TB_MAX_LINEAR_CORRECTION 0.2f
+/// Soft mode: a manifold whose points approach faster than this when the step begins (m/s) is an
+/// impact; its normal rows are swept TB_IMPACT_SWEEPS times a pass in the sub-step it closes in
+/// (see tbSolveContact).
+#define TB_IMPACT_SPEED 2.0f
+#define TB_IMPACT_SWEEPS 4
+/// tbContactConstraint::impactSubStep of a manifold that is not an impact.
+#define TB_NO_IMPACT ( -100 )
 
 /// One Jacobian row of a contact point along a direction d (the normal or a tangent). The
 /// row's velocity is dot(d, vB - vA) + dot(angB, wB) - dot(angA, wA); an impulse L along it
@@ -47,6 +54,9 @@ typedef struct tbContactConstraint
 	float restitution;
 	tbSoftness softness;
 	int pointCount;
+	/// Soft mode, an impact (some point approached faster than TB_IMPACT_SPEED when the step
+	/// began): the sub-step in which it closes at that speed; TB_NO_IMPACT otherwise.
+	int impactSubStep;
 	/// For skipping the position passes: the smallest separation0 of the points and the largest
 	/// |rA|, |rB| (m). See tbSolveContactPosition.
 	float minSeparation0, maxLeverA, maxLeverB;
@@ -59,6 +69,13 @@ typedef struct tbContactConstraint
 static inline bool tbIsMovingBody( const tbStepContext* ctx, int index )
 {
 	return index >= 0 && ctx->bodies[index].isKinematic == false;
+}
+
+/// An impact's extra sweeps run in the sub-step it closes in at its speed when the step began (the
+/// next one too made a chaotic ragdoll pile's worst swing limit excess 4.3 deg against 0.2).
+static inline bool tbIsImpactSubStep( int impactSubStep, int subStep )
+{
+	return impactSubStep == subStep;
 }
 
 /// Gather the touching contacts of awake bodies into ctx->contacts and compute their masses. False
