@@ -40,6 +40,11 @@ typedef struct tbContactConstraintPoint
 	float normalImpulse;
 	float tangentImpulse[2];
 	float relativeVelocity; ///< normal velocity before the solve (restitution)
+	/// What the restitution pass aims the normal velocity at, negated (the bounce speed, see
+	/// tbPrepareContactBlock), for an impact faster than the threshold that the impact propagation
+	/// did not take; 0 for none (tbApplyRestitution)
+	float bounce;
+	float impactImpulse; ///< the impact propagation's impulse this step (tbPropagateImpacts)
 	float maxNormalImpulse;
 	float stepNormalImpulse; ///< soft mode: the sub-steps' impulses added up, plus the restitution's
 } tbContactConstraintPoint;
@@ -87,6 +92,10 @@ void tbWarmStartContacts( tbStepContext* ctx );
 void tbSolveContacts( tbStepContext* ctx, bool useBias );
 /// Split mode: move positions directly to remove penetration, leaving velocities alone.
 bool tbSolveContactPositions( tbStepContext* ctx );
+/// Before the velocity solve: resolves the impacts of bodies that touch others, one contact at a time
+/// along the impact, so that a bounce travels through a row of touching bodies (Newton's cradle)
+/// instead of being shared out by the simultaneous solve. See docs/SOLVER.md, "Restitution".
+void tbPropagateImpacts( tbStepContext* ctx );
 /// Also the end of the velocity solve: copies the wide constraints' impulses back to ctx->contacts
 /// (tbStoreContactImpulses reads them there), so call it once after the last velocity pass.
 void tbApplyRestitution( tbStepContext* ctx );

@@ -422,6 +422,7 @@ bool tbSolve( tbWorld* world, tbStepContext* ctx )
 	{
 		return false;
 	}
+	tbPropagateImpacts( ctx );
 
 	if ( ctx->mode == tbSolver_soft )
 	{
