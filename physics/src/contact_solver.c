@@ -508,8 +508,8 @@ static bool tbBounceContact( tbStepContext* ctx, tbContactConstraint* c )
 	const float threshold = ctx->restitutionThreshold;
 	tbBodyState a = *tbGetState( ctx, c->indexA );
 	tbBodyState b = *tbGetState( ctx, c->indexB );
-	float target[TB_MAX_MANIFOLD_POINTS], lambda[TB_MAX_MANIFOLD_POINTS];
-	int mask = 0, count = 0;
+	float target[TB_MAX_MANIFOLD_POINTS], lambda[TB_MAX_MANIFOLD_POINTS], slide[TB_MAX_MANIFOLD_POINTS][2];
+	int mask = 0;
 	bool fires = false;
 	for ( int p = 0; p < c->pointCount; ++p )
 	{
@@ -520,18 +520,19 @@ static bool tbBounceContact( tbStepContext* ctx, tbContactConstraint* c )
 			continue;
 		}
 		mask |= 1 << p;
-		count += 1;
 		fires = fires || vn < -threshold;
 		// A slower point of the manifold only does not sink (the bounce turns nothing into it).
 		target[p] = vn < -threshold ? -tbMaxFloat( c->restitution * vn, -TB_MAX_SPEED ) : 0.0f;
 		lambda[p] = 0.0f;
+		slide[p][0] = 0.0f;
+		slide[p][1] = 0.0f;
 	}
 	if ( fires == false )
 	{
 		return false;
 	}
-	int sweeps = count > 1 ? TB_BOUNCE_SWEEPS : 1;
-	for ( int sweep = 0; sweep < sweeps; ++sweep )
+	// With friction the rows depend on each other even for one point: always the full sweeps.
+	for ( int sweep = 0; sweep < TB_BOUNCE_SWEEPS; ++sweep )
 	{
 		for ( int k = 0; k < c->pointCount; ++k )
 		{
@@ -546,6 +547,31 @@ static bool tbBounceContact( tbStepContext* ctx, tbContactConstraint* c )
 			float impulse = newLambda - lambda[p];
 			lambda[p] = newLambda;
 			tbApplyRow( c, cp->rows + 0, c->normal, impulse, &a, &b );
+		}
+		// Friction during the impact, within the cone of its normal impulse: the solve after sees
+		// the contact separating and applies none, and a glancing impact would otherwise keep all
+		// of its sliding (a 100 m/s sphere and diamond meeting off centre slid past each other).
+		for ( int p = 0; p < c->pointCount; ++p )
+		{
+			if ( ( mask & ( 1 << p ) ) == 0 )
+			{
+				continue;
+			}
+			tbContactConstraintPoint* cp = c->points + p;
+			float l1 = slide[p][0] - cp->rows[1].mass * tbRowVelocity( cp->rows + 1, c->tangent1, &a, &b );
+			float l2 = slide[p][1] - cp->rows[2].mass * tbRowVelocity( cp->rows + 2, c->tangent2, &a, &b );
+			float maxFriction = c->friction * lambda[p];
+			float lenSq = l1 * l1 + l2 * l2;
+			if ( lenSq > maxFriction * maxFriction )
+			{
+				float scale = lenSq > 0.0f ? maxFriction / sqrtf( lenSq ) : 0.0f;
+				l1 *= scale;
+				l2 *= scale;
+			}
+			tbApplyRow( c, cp->rows + 1, c->tangent1, l1 - slide[p][0], &a, &b );
+			tbApplyRow( c, cp->rows + 2, c->tangent2, l2 - slide[p][1], &a, &b );
+			slide[p][0] = l1;
+			slide[p][1] = l2;
 		}
 	}
 	for ( int p = 0; p < c->pointCount; ++p )
@@ -606,9 +632,12 @@ void tbPropagateImpacts( tbStepContext* ctx )
 		{
 			continue;
 		}
-		bool touching = c->minSeparation0 <= slop;
-		bool inRow = touching || ( tbIsMovingBody( ctx, c->indexA ) && starts[c->indexA] > 0 ) ||
-					 ( tbIsMovingBody( ctx, c->indexB ) && starts[c->indexB] > 0 );
+		// In a row: a body of it touches something besides this contact. Two bodies that touch
+		// nothing else (two balls, a ball on the ground, a pair caught at their time of impact) are
+		// a lone impact, bounced after the solve.
+		int self = c->minSeparation0 <= slop ? 1 : 0;
+		bool inRow = ( tbIsMovingBody( ctx, c->indexA ) && starts[c->indexA] > self ) ||
+					 ( tbIsMovingBody( ctx, c->indexB ) && starts[c->indexB] > self );
 		if ( inRow )
 		{
 			candidates[candidateCount++] = i;
