@@ -139,10 +139,12 @@ static void tbPrepareContactBlock( int start, int end, int blockIndex, void* con
 				cp->bounce = tbMaxFloat( -( c->restitution * impactSpeed + 0.5f * gain ), -TB_MAX_SPEED );
 			}
 		}
-		// One row is settled by one sweep. The closing sub-step is bounded before the conversion
-		// (a far point over a slow approach is any large number).
+		// One row is settled by one sweep. Against a static or kinematic body only: sweeping a
+		// dynamic pair's impact let a 20 kg crate dropped on a 5 kg plank hung on ropes fall
+		// through it (suspension_bridge.lua); the cause is not found yet. The closing sub-step is
+		// bounded before the conversion (a far point over a slow approach is any large number).
 		c->impactSubStep = TB_NO_IMPACT;
-		if ( ctx->mode == tbSolver_soft && fastestApproach < -TB_IMPACT_SPEED && c->pointCount > 1 )
+		if ( ctx->mode == tbSolver_soft && rigidPartner && fastestApproach < -TB_IMPACT_SPEED && c->pointCount > 1 )
 		{
 			float closing = tbMaxFloat( c->minSeparation0, 0.0f ) * ctx->inv_h / -fastestApproach;
 			c->impactSubStep = (int)tbMinFloat( closing, (float)ctx->subStepCount );

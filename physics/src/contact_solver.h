@@ -10,8 +10,8 @@
 #define TB_CONTACT_BLOCK_SIZE 16
 /// Largest position correction of one point in one position pass (m).
 #define TB_MAX_LINEAR_CORRECTION 0.2f
-/// Soft mode: a manifold whose points approach faster than this when the step begins (m/s) is an
-/// impact; its normal rows are swept TB_IMPACT_SWEEPS times a pass in the sub-step it closes in
+/// Soft mode: a manifold against a static or kinematic body whose points approach faster than this
+/// when the step begins (m/s) is an impact; its normal rows are swept TB_IMPACT_SWEEPS times a pass in the sub-step it closes in
 /// (see tbSolveContact).
 #define TB_IMPACT_SPEED 2.0f
 #define TB_IMPACT_SWEEPS 4
