@@ -959,10 +959,19 @@ void tbUpdateBodyShapes( tbWorld* world, tbBody* body, bool forceMove )
 		if ( forceMove || tbAABB_Contains( shape->fatAABB, shape->aabb ) == false )
 		{
 			// Enlarge by a margin plus the motion of the last step so a moving body is not
-			// re-inserted every step.
+			// re-inserted every step, and so that it meets what it will reach next step while the
+			// pair can still get a speculative contact: a ball falling 4 to 7 cm a step (below the
+			// quarter of its size that makes it fast and swept) found the ground only once inside
+			// it, 1.7 cm deep, and bounced 7 % short.
 			float margin = body->type == tbBody_static ? 0.0f : TB_AABB_MARGIN;
 			tbVec3 m = { margin, margin, margin };
 			tbAABB fat = { tbSub( shape->aabb.lowerBound, m ), tbAdd( shape->aabb.upperBound, m ) };
+			if ( body->type != tbBody_static && forceMove == false )
+			{
+				tbVec3 motion = tbSub( body->center, body->center0 );
+				fat.lowerBound = tbMinVec( fat.lowerBound, tbAdd( shape->aabb.lowerBound, motion ) );
+				fat.upperBound = tbMaxVec( fat.upperBound, tbAdd( shape->aabb.upperBound, motion ) );
+			}
 			shape->fatAABB = fat;
 			tbBroadPhase_MoveProxy( &world->broadPhase, shape->proxyKey, fat );
 		}

@@ -70,6 +70,33 @@ TB_FN void TB_NAME( ApplyContactRow )( tbContactLaneRow* row, int lane0, tbV3 di
 	m->wB = TB_NAME( Add )( m->wB, TB_NAME( Scale )( L, impB ) );
 }
 
+// Lane-wise mask ? a : b of 3-vectors.
+TB_FN tbV3 TB_NAME( Select3 )( TB_VI mask, tbV3 a, tbV3 b )
+{
+	return ( tbV3 ){ TB_NAME( Select )( mask, a.x, b.x ), TB_NAME( Select )( mask, a.y, b.y ),
+					 TB_NAME( Select )( mask, a.z, b.z ) };
+}
+
+// One normal row towards -bias: the accumulated impulse clamped at zero, the largest step kept.
+// Returns the new accumulated impulse.
+TB_FN TB_VF TB_NAME( SolveNormalRow )( tbContactLanePoint* cp, int lane0, tbV3 n, TB_VF bias, TB_VF massScale,
+									  TB_VF impulseScale, TB_VF mA, TB_VF mB, tbCB* m )
+{
+	const TB_VF zero = TB_NAME( Splat )( 0.0f );
+	tbContactLaneRow* row = cp->rows + 0;
+	TB_VF accumulated = TB_NAME( Load )( cp->normalImpulse + lane0 );
+	TB_VF vn = TB_NAME( ContactRowVelocity )( row, lane0, n, m );
+	TB_VF impulse = zero - TB_NAME( Load )( row->mass + lane0 ) * massScale * ( vn + bias );
+	impulse = impulse - impulseScale * accumulated;
+	TB_VF newImpulse = TB_NAME( Max )( accumulated + impulse, zero );
+	impulse = newImpulse - accumulated;
+	TB_NAME( Store )( cp->normalImpulse + lane0, newImpulse );
+	TB_VF maxImpulse = TB_NAME( Load )( cp->maxNormalImpulse + lane0 );
+	TB_NAME( Store )( cp->maxNormalImpulse + lane0, TB_NAME( Max )( maxImpulse, impulse ) );
+	TB_NAME( ApplyContactRow )( row, lane0, n, impulse, mA, mB, m );
+	return newImpulse;
+}
+
 TB_FN void TB_NAME( WarmStartContacts )( tbContactLanes* g, int lane0 )
 {
 	tbCB m;
@@ -90,24 +117,88 @@ TB_FN void TB_NAME( WarmStartContacts )( tbContactLanes* g, int lane0 )
 	TB_NAME( ScatterContactBodies )( g, lane0, &m );
 }
 
+// What a pass's normal rows aim at: the pass's constants of the scalar solver's cases.
+typedef struct TB_NAME( ContactAims )
+{
+	tbSolverMode mode;
+	bool useBias;
+	TB_VF inv_h, minBias, softRange, baumgarteRate, slop;
+	TB_VF biasRate, softMassScale, softImpulseScale; ///< the lanes' tbSoftness
+} TB_NAME( ContactAims );
+
+// A point's bias, mass scale and impulse scale this pass, from its current separation (tbSolveContact).
+TB_FN void TB_NAME( NormalAim )( const TB_NAME( ContactAims ) * aims, tbContactLanePoint* cp, int lane0, tbV3 n,
+								  const tbCB* m, TB_VF* biasOut, TB_VF* massScaleOut, TB_VF* impulseScaleOut )
+{
+	const TB_VF zero = TB_NAME( Splat )( 0.0f );
+	const TB_VF one = TB_NAME( Splat )( 1.0f );
+	// Current separation from the motion since the step began (tbCurrentSeparation).
+	tbV3 rA = TB_NAME( Load3 )( cp->rA, lane0 );
+	tbV3 rB = TB_NAME( Load3 )( cp->rB, lane0 );
+	tbV3 prA = TB_NAME( Rotate )( m->dqA, rA );
+	tbV3 prB = TB_NAME( Rotate )( m->dqB, rB );
+	tbV3 d = TB_NAME( Add )( TB_NAME( Sub )( m->dpB, m->dpA ), TB_NAME( Sub )( prB, prA ) );
+	TB_VF s = TB_NAME( Dot )( n, d ) + TB_NAME( Load )( cp->adjustedSeparation + lane0 );
+
+	// The scalar solver's cases, selected lane by lane.
+	TB_VI positive = s > zero;
+	TB_VF speculative = s * aims->inv_h;
+	TB_VF bias = zero;
+	TB_VF massScale = one;
+	TB_VF impulseScale = zero;
+	if ( aims->useBias )
+	{
+		TB_VF overlapBias = zero;
+		if ( aims->mode == tbSolver_soft )
+		{
+			overlapBias =
+				TB_NAME( Select )( s > aims->softRange, TB_NAME( Max )( aims->biasRate * s, aims->minBias ), zero );
+			massScale = TB_NAME( Select )( positive, one, aims->softMassScale );
+			impulseScale = TB_NAME( Select )( positive, zero, aims->softImpulseScale );
+		}
+		else if ( aims->mode == tbSolver_baumgarte )
+		{
+			overlapBias = TB_NAME( Max )( aims->baumgarteRate * TB_NAME( Min )( zero, s + aims->slop ), aims->minBias );
+		}
+		bias = TB_NAME( Select )( positive, speculative, overlapBias );
+	}
+	else
+	{
+		TB_VF speculativeBias = speculative;
+		if ( aims->mode == tbSolver_soft )
+		{
+			// Relax: points pushed clear this step are held at zero relative velocity.
+			TB_VF separation0 = TB_NAME( Load )( cp->separation0 + lane0 );
+			speculativeBias = TB_NAME( Select )( separation0 < zero, zero, speculative );
+		}
+		bias = TB_NAME( Select )( positive, speculativeBias, zero );
+	}
+	*biasOut = bias;
+	*massScaleOut = massScale;
+	*impulseScaleOut = impulseScale;
+}
+
 TB_FN void TB_NAME( SolveContacts )( const tbStepContext* ctx, tbContactLanes* g, int lane0, bool useBias, bool reverse )
 {
 	const tbSolverMode mode = ctx->mode;
-	const TB_VF zero = TB_NAME( Splat )( 0.0f );
 	const TB_VF one = TB_NAME( Splat )( 1.0f );
-	const TB_VF inv_h = TB_NAME( Splat )( ctx->inv_h );
-	const TB_VF minBias = TB_NAME( Splat )( -ctx->maxBiasVelocity );
-	const TB_VF softRange = TB_NAME( Splat )( -TB_SOFT_RANGE );
-	const TB_VF baumgarteRate = TB_NAME( Splat )( ctx->baumgarte * ctx->inv_h );
-	const TB_VF slop = TB_NAME( Splat )( ctx->linearSlop );
+	TB_NAME( ContactAims ) aims;
+	aims.mode = mode;
+	aims.useBias = useBias;
+	aims.inv_h = TB_NAME( Splat )( ctx->inv_h );
+	aims.minBias = TB_NAME( Splat )( -ctx->maxBiasVelocity );
+	aims.softRange = TB_NAME( Splat )( -TB_SOFT_RANGE );
+	aims.baumgarteRate = TB_NAME( Splat )( ctx->baumgarte * ctx->inv_h );
+	aims.slop = TB_NAME( Splat )( ctx->linearSlop );
+	aims.biasRate = TB_NAME( Load )( g->biasRate + lane0 );
+	aims.softMassScale = TB_NAME( Load )( g->massScale + lane0 );
+	aims.softImpulseScale = TB_NAME( Load )( g->impulseScale + lane0 );
 	tbCB m;
 	TB_NAME( GatherContactBodies )( g, lane0, true, &m );
 	const TB_VF mA = TB_NAME( Load )( g->invMassA + lane0 );
 	const TB_VF mB = TB_NAME( Load )( g->invMassB + lane0 );
 	const tbV3 n = TB_NAME( Load3 )( g->normal, lane0 );
-	const TB_VF biasRate = TB_NAME( Load )( g->biasRate + lane0 );
-	const TB_VF softMassScale = TB_NAME( Load )( g->massScale + lane0 );
-	const TB_VF softImpulseScale = TB_NAME( Load )( g->impulseScale + lane0 );
+	const bool stepImpulse = mode == tbSolver_soft && useBias == false;
 
 	const int count = TB_NAME( ContactPointCount )( g, lane0 );
 	for ( int k = 0; k < count; ++k )
@@ -116,66 +207,67 @@ TB_FN void TB_NAME( SolveContacts )( const tbStepContext* ctx, tbContactLanes* g
 		// zero-mass padding in between applies nothing.
 		int p = reverse ? count - 1 - k : k;
 		tbContactLanePoint* cp = g->points + p;
-
-		// Current separation from the motion since the step began (tbCurrentSeparation).
-		tbV3 rA = TB_NAME( Load3 )( cp->rA, lane0 );
-		tbV3 rB = TB_NAME( Load3 )( cp->rB, lane0 );
-		tbV3 prA = TB_NAME( Rotate )( m.dqA, rA );
-		tbV3 prB = TB_NAME( Rotate )( m.dqB, rB );
-		tbV3 d = TB_NAME( Add )( TB_NAME( Sub )( m.dpB, m.dpA ), TB_NAME( Sub )( prB, prA ) );
-		TB_VF s = TB_NAME( Dot )( n, d ) + TB_NAME( Load )( cp->adjustedSeparation + lane0 );
-
-		// The scalar solver's cases, selected lane by lane.
-		TB_VI positive = s > zero;
-		TB_VF speculative = s * inv_h;
-		TB_VF bias = zero;
-		TB_VF massScale = one;
-		TB_VF impulseScale = zero;
-		if ( useBias )
-		{
-			TB_VF overlapBias = zero;
-			if ( mode == tbSolver_soft )
-			{
-				overlapBias = TB_NAME( Select )( s > softRange, TB_NAME( Max )( biasRate * s, minBias ), zero );
-				massScale = TB_NAME( Select )( positive, one, softMassScale );
-				impulseScale = TB_NAME( Select )( positive, zero, softImpulseScale );
-			}
-			else if ( mode == tbSolver_baumgarte )
-			{
-				overlapBias = TB_NAME( Max )( baumgarteRate * TB_NAME( Min )( zero, s + slop ), minBias );
-			}
-			bias = TB_NAME( Select )( positive, speculative, overlapBias );
-		}
-		else
-		{
-			TB_VF speculativeBias = speculative;
-			if ( mode == tbSolver_soft )
-			{
-				// Relax: points pushed clear this step are held at zero relative velocity.
-				TB_VF separation0 = TB_NAME( Load )( cp->separation0 + lane0 );
-				speculativeBias = TB_NAME( Select )( separation0 < zero, zero, speculative );
-			}
-			bias = TB_NAME( Select )( positive, speculativeBias, zero );
-		}
-
-		tbContactLaneRow* row = cp->rows + 0;
-		TB_VF accumulated = TB_NAME( Load )( cp->normalImpulse + lane0 );
-		TB_VF vn = TB_NAME( ContactRowVelocity )( row, lane0, n, &m );
-		TB_VF impulse = zero - TB_NAME( Load )( row->mass + lane0 ) * massScale * ( vn + bias );
-		impulse = impulse - impulseScale * accumulated;
-		TB_VF newImpulse = TB_NAME( Max )( accumulated + impulse, zero );
-		impulse = newImpulse - accumulated;
-		TB_NAME( Store )( cp->normalImpulse + lane0, newImpulse );
-		TB_VF maxImpulse = TB_NAME( Load )( cp->maxNormalImpulse + lane0 );
-		TB_NAME( Store )( cp->maxNormalImpulse + lane0, TB_NAME( Max )( maxImpulse, impulse ) );
-		if ( mode == tbSolver_soft && useBias == false )
+		TB_VF bias, massScale, impulseScale;
+		TB_NAME( NormalAim )( &aims, cp, lane0, n, &m, &bias, &massScale, &impulseScale );
+		TB_VF newImpulse = TB_NAME( SolveNormalRow )( cp, lane0, n, bias, massScale, impulseScale, mA, mB, &m );
+		if ( stepImpulse )
 		{
 			// A soft sub-step ends with its one relax pass: what the point holds then is the
 			// impulse of that sub-step (tbSolveContact).
 			TB_VF step = TB_NAME( Load )( cp->stepNormalImpulse + lane0 );
 			TB_NAME( Store )( cp->stepNormalImpulse + lane0, step + newImpulse );
 		}
-		TB_NAME( ApplyContactRow )( row, lane0, n, impulse, mA, mB, &m );
+	}
+
+	// Impact lanes (tbContactConstraint::impactSubStep) sweep their normal rows again, alternating the
+	// order, so that the rows settle together instead of the first point taking most of the
+	// impact; other lanes keep exactly what one sweep gave them. An impact has two points or more,
+	// so a half whose lanes have one point at most has none: both lane widths sweep the same lanes.
+	// Rare, so the aims are worked out again rather than kept from the first sweep.
+	const TB_VF subStep = TB_NAME( Splat )( (float)ctx->subStepIndex );
+	const TB_VF impactSubStep = TB_NAME( Load )( g->impactSubStep + lane0 );
+	// tbIsImpactSubStep, lane by lane.
+	const TB_VI impact = impactSubStep == subStep;
+	if ( count > 1 && TB_ANY( impact ) )
+	{
+		TB_VF firstImpulse[TB_MAX_MANIFOLD_POINTS];
+		for ( int p = 0; p < count; ++p )
+		{
+			firstImpulse[p] = TB_NAME( Load )( g->points[p].normalImpulse + lane0 );
+		}
+		for ( int sweep = 1; sweep < TB_IMPACT_SWEEPS; ++sweep )
+		{
+			bool backwards = ( ( sweep & 1 ) != 0 ) != reverse;
+			for ( int k = 0; k < count; ++k )
+			{
+				int p = backwards ? count - 1 - k : k;
+				tbContactLanePoint* cp = g->points + p;
+				TB_VF bias, massScale, impulseScale;
+				TB_NAME( NormalAim )( &aims, cp, lane0, n, &m, &bias, &massScale, &impulseScale );
+				TB_VF oldImpulse = TB_NAME( Load )( cp->normalImpulse + lane0 );
+				TB_VF oldMax = TB_NAME( Load )( cp->maxNormalImpulse + lane0 );
+				tbCB swept = m;
+				TB_VF newImpulse = TB_NAME( SolveNormalRow )( cp, lane0, n, bias, massScale, impulseScale, mA, mB, &swept );
+				TB_NAME( Store )( cp->normalImpulse + lane0, TB_NAME( Select )( impact, newImpulse, oldImpulse ) );
+				TB_NAME( Store )( cp->maxNormalImpulse + lane0,
+								  TB_NAME( Select )( impact, TB_NAME( Load )( cp->maxNormalImpulse + lane0 ), oldMax ) );
+				m.vA = TB_NAME( Select3 )( impact, swept.vA, m.vA );
+				m.wA = TB_NAME( Select3 )( impact, swept.wA, m.wA );
+				m.vB = TB_NAME( Select3 )( impact, swept.vB, m.vB );
+				m.wB = TB_NAME( Select3 )( impact, swept.wB, m.wB );
+			}
+		}
+		if ( stepImpulse )
+		{
+			// The sub-step's impulse is what the sweeps ended with.
+			for ( int p = 0; p < count; ++p )
+			{
+				tbContactLanePoint* cp = g->points + p;
+				TB_VF step = TB_NAME( Load )( cp->stepNormalImpulse + lane0 );
+				TB_VF change = TB_NAME( Load )( cp->normalImpulse + lane0 ) - firstImpulse[p];
+				TB_NAME( Store )( cp->stepNormalImpulse + lane0, TB_NAME( Select )( impact, step + change, step ) );
+			}
+		}
 	}
 
 	// Friction after the normal rows, clamped to the cone (circle) of this pass's normal impulse.

@@ -59,6 +59,7 @@ typedef struct tbContactLanes
 	float normal[3][TB_GROUP_LANES], tangent1[3][TB_GROUP_LANES], tangent2[3][TB_GROUP_LANES];
 	float friction[TB_GROUP_LANES];
 	float biasRate[TB_GROUP_LANES], massScale[TB_GROUP_LANES], impulseScale[TB_GROUP_LANES]; ///< tbSoftness
+	float impactSubStep[TB_GROUP_LANES]; ///< tbContactConstraint::impactSubStep (TB_NO_IMPACT: an empty lane)
 	tbContactLanePoint points[TB_MAX_MANIFOLD_POINTS];
 } tbContactLanes;
 
@@ -131,6 +132,7 @@ static void tbPackContactGroup( tbStepContext* ctx, tbContactLanes* g, const int
 			tbSetLaneVec3( g->tangent1, l, tb_vec3_zero );
 			tbSetLaneVec3( g->tangent2, l, tb_vec3_zero );
 			g->friction[l] = g->biasRate[l] = g->impulseScale[l] = 0.0f;
+			g->impactSubStep[l] = (float)TB_NO_IMPACT;
 			g->massScale[l] = 1.0f;
 			continue;
 		}
@@ -155,6 +157,7 @@ static void tbPackContactGroup( tbStepContext* ctx, tbContactLanes* g, const int
 		g->biasRate[l] = c->softness.biasRate;
 		g->massScale[l] = c->softness.massScale;
 		g->impulseScale[l] = c->softness.impulseScale;
+		g->impactSubStep[l] = (float)c->impactSubStep;
 	}
 	g->pointCount = tbMaxInt( g->halfPointCount[0], g->halfPointCount[1] );
 	for ( int p = 0; p < g->pointCount; ++p )

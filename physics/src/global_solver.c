@@ -221,7 +221,9 @@ static float tbContactTarget( const tbStepContext* ctx, const tbContactConstrain
 	float vn = cp->relativeVelocity;
 	if ( c->restitution > 0.0f && vn < -ctx->restitutionThreshold && s + vn * ctx->h <= 0.0f )
 	{
-		float bounce = tbMinFloat( -c->restitution * vn, TB_MAX_SPEED );
+		// The prepare's bounce is in the integrator's terms (the pull of one velocity update taken
+		// into account, contact_solver.c), so a drop rebounds to e^2 of its height.
+		float bounce = cp->bounce < 0.0f ? -cp->bounce : tbMinFloat( -c->restitution * vn, TB_MAX_SPEED );
 		if ( s > 0.0f )
 		{
 			*deferred = bounce;

@@ -393,6 +393,7 @@ bool tbSolve( tbWorld* world, tbStepContext* ctx )
 	ctx->iterations = def->iterations;
 	ctx->h = ctx->dt / (float)ctx->subStepCount;
 	ctx->inv_h = 1.0f / ctx->h;
+	ctx->subStepIndex = 0;
 	// Without memory for the step's solver data the step is not solved: every body keeps its pose
 	// and velocity (the world stands still for one step) and contacts and joints keep their
 	// impulses. The caller reports it.
@@ -426,6 +427,7 @@ bool tbSolve( tbWorld* world, tbStepContext* ctx )
 	{
 		return false;
 	}
+	tbPropagateImpacts( ctx );
 
 	if ( ctx->mode == tbSolver_global )
 	{
@@ -439,6 +441,7 @@ bool tbSolve( tbWorld* world, tbStepContext* ctx )
 	{
 		for ( int sub = 0; sub < ctx->subStepCount; ++sub )
 		{
+			ctx->subStepIndex = sub;
 			// The gyroscopic term once a step, over the whole step, in the first sub-step: the
 			// implicit step is stable for any h, and the T-handle and ragdoll figures hold
 			// (docs/SOLVER.md), at an eighth of the cost.

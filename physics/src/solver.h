@@ -115,6 +115,7 @@ typedef struct tbStepContext
 	/// true while solving position error in the split mode's pseudo-velocity pass
 	bool splitPass;
 	int passIndex;
+	int subStepIndex; ///< soft mode: the sub-step being solved (0 in the other modes)
 } tbStepContext;
 
 /// The state of a body by solver index. Static bodies (index -1) share a dummy slot after the awake
