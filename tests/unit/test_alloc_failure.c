@@ -2,6 +2,7 @@
 // pairs, contacts, events or the whole solve and says so), never crashes, leaks nothing, and the
 // world recovers once memory is back and can still be destroyed.
 // SPDX-License-Identifier: MIT
+#include "failing_alloc.h"
 #include "world_helpers.h"
 
 #include <math.h>
@@ -14,49 +15,6 @@
 #include <string.h>
 
 #include <cmocka.h>
-
-// The hook: counts the blocks handed out and given back, and once armed refuses requests: every
-// one after the first `allowed` (failAll) or only the one at that position. While `refuseLarge`
-// it refuses every request of 16 KiB or more.
-typedef struct FailingAllocator
-{
-	bool refuseLarge;
-	bool armed;
-	bool failAll;
-	long allowed;
-	long seen;     ///< requests since armed
-	long refused;
-	long live;     ///< blocks handed out and not yet freed
-} FailingAllocator;
-
-static FailingAllocator s_alloc;
-
-static void* failing_alloc( size_t size )
-{
-	if ( s_alloc.refuseLarge && size >= 16 * 1024 )
-	{
-		s_alloc.refused += 1;
-		return NULL;
-	}
-	if ( s_alloc.armed )
-	{
-		long position = s_alloc.seen++;
-		if ( s_alloc.failAll ? position >= s_alloc.allowed : position == s_alloc.allowed )
-		{
-			s_alloc.refused += 1;
-			return NULL;
-		}
-	}
-	void* p = malloc( size );
-	s_alloc.live += p != NULL ? 1 : 0;
-	return p;
-}
-
-static void failing_free( void* p )
-{
-	s_alloc.live -= p != NULL ? 1 : 0;
-	free( p );
-}
 
 #define DT ( 1.0f / 60.0f )
 #define ARMED_STEPS 40
@@ -197,7 +155,7 @@ static long run_with_failures( long allowed, bool failAll, bool starveArena, lon
 
 	s_alloc.armed = true;
 	s_alloc.failAll = failAll;
-	s_alloc.allowed = allowed;
+	s_alloc.refuseAt = allowed;
 	s_alloc.seen = 0;
 	s_alloc.refused = 0;
 	int reported = 0;

@@ -5,6 +5,7 @@
 // request was optional, leaves nothing half-made (the live block count is back at its baseline
 // once what was made is destroyed), and the world still steps and a box still lands on the ground.
 // SPDX-License-Identifier: MIT
+#include "failing_alloc.h"
 #include "world_helpers.h"
 
 #include <math.h>
@@ -17,56 +18,6 @@
 #include <string.h>
 
 #include <cmocka.h>
-
-// Counts live blocks; once armed refuses the request at position `refuseAt` (only that one, or
-// every one from it on).
-typedef struct FailingAllocator
-{
-	bool armed;
-	bool failAll;
-	long refuseAt;
-	long seen; ///< requests since armed
-	long refused;
-	long live;
-} FailingAllocator;
-
-static FailingAllocator s_alloc;
-
-static void* failing_alloc( size_t size )
-{
-	if ( s_alloc.armed )
-	{
-		long position = s_alloc.seen++;
-		if ( s_alloc.failAll ? position >= s_alloc.refuseAt : position == s_alloc.refuseAt )
-		{
-			s_alloc.refused += 1;
-			return NULL;
-		}
-	}
-	void* p = malloc( size );
-	s_alloc.live += p != NULL ? 1 : 0;
-	return p;
-}
-
-static void failing_free( void* p )
-{
-	s_alloc.live -= p != NULL ? 1 : 0;
-	free( p );
-}
-
-static void arm( long refuseAt, bool failAll )
-{
-	s_alloc.armed = true;
-	s_alloc.failAll = failAll;
-	s_alloc.refuseAt = refuseAt;
-	s_alloc.seen = 0;
-	s_alloc.refused = 0;
-}
-
-static void disarm( void )
-{
-	s_alloc.armed = false;
-}
 
 #define DT ( 1.0f / 60.0f )
 #define BOX_HALF 0.25f
