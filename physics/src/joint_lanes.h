@@ -413,7 +413,7 @@ TB_FN void TB_NAME( Solve )( tbStepContext* ctx, tbJointLanes* g, int lane0, tbS
 	tbLI iA, iB;
 	TB_NAME( LoadInertia )( g, lane0, &iA, &iB );
 	// A pass without bias (biasRate 0) reads neither the hinge errors nor the anchor gap, which
-	// keeps the chains' relax passes within the L2 cache.
+	// shortens what the relax passes stream through the cache.
 	const bool biased = soft.biasRate != 0.0f;
 	TB_VF biasRate = TB_NAME( Splat )( soft.biasRate );
 	TB_VF massScale = TB_NAME( Splat )( soft.massScale );

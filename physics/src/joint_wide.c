@@ -31,8 +31,9 @@ typedef struct tbJointLanes
 {
 	// What every pass reads, together: the bodies' rows, the masses and the sub-step's rows of the
 	// point block and the hinge. A pass over the chains' 2000 joints then reads about 175 bytes a
-	// joint (with the isotropic inertias), which with the bodies' rows stays within a 512 KiB L2
-	// cache; the definition and the limits' rows follow apart.
+	// joint (with the isotropic inertias), with the bodies' rows near the size of a 512 KiB L2
+	// cache (docs/SOLVER.md, "Joint lanes, second round"); the definition and the limits' rows
+	// follow apart.
 
 	/// Each side's tbBodyState as floats: v, w where the lanes read them (the static slot for the
 	/// world, static and sleeping bodies), and where they write them back: the same for awake
