@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-_Static_assert( TB_GRAPH_COLOR_COUNT <= 32, "colour sets are 32-bit masks" );
+_Static_assert( TB_GRAPH_COLOR_COUNT <= TB_COLOR_LIMIT, "colour sets are 32-bit masks" );
 
 static inline bool tbIsMoving( const tbSolverBody* bodies, int index )
 {
@@ -22,15 +22,15 @@ static inline bool tbIsMoving( const tbSolverBody* bodies, int index )
 bool tbColorConstraints( tbArena* arena, const int* written, int count, int bodyCount, int colorCount, bool spareFirst,
 						 int* order, int* starts )
 {
-	TB_ASSERT( colorCount >= 1 && colorCount <= 32 );
+	TB_ASSERT( colorCount >= 1 && colorCount <= TB_COLOR_LIMIT );
 	uint32_t* bodyColors = TB_ARENA_ARRAY( arena, uint32_t, bodyCount > 0 ? bodyCount : 1 );
 	uint8_t* colorOf = TB_ARENA_ARRAY_RAW( arena, uint8_t, count > 0 ? count : 1 );
 	if ( bodyColors == NULL || colorOf == NULL )
 	{
 		return false;
 	}
-	int counts[33] = { 0 };
-	const uint32_t allColors = colorCount == 32 ? UINT32_MAX : ( ( 1u << colorCount ) - 1u );
+	int counts[TB_COLOR_LIMIT + 1] = { 0 };
+	const uint32_t allColors = colorCount == TB_COLOR_LIMIT ? UINT32_MAX : ( ( 1u << colorCount ) - 1u );
 	for ( int i = 0; i < count; ++i )
 	{
 		int a = written[2 * i], b = written[2 * i + 1];
@@ -58,7 +58,7 @@ bool tbColorConstraints( tbArena* arena, const int* written, int count, int body
 	}
 
 	// Counting sort by colour; a stable pass keeps increasing constraint index within a colour.
-	int fill[33];
+	int fill[TB_COLOR_LIMIT + 1];
 	int offset = 0;
 	for ( int color = 0; color <= colorCount; ++color )
 	{

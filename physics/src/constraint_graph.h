@@ -25,13 +25,16 @@ typedef struct tbConstraintGraph
 	int activeColorCount; ///< colours with at least one constraint
 } tbConstraintGraph;
 
+/// Colours a colouring may use at most: a body's taken colours are a 32-bit mask.
+#define TB_COLOR_LIMIT 32
+
 /// In a constraint's written bodies: it takes no colour and goes to the overflow set.
 #define TB_COLOR_OVERFLOW ( -2 )
 
 /// The colouring both kinds of constraint share. written[2 i] and [2 i + 1] hold the solver indices of
 /// the bodies constraint i writes, -1 for a side the solver only reads, or TB_COLOR_OVERFLOW first. Visited in
 /// index order (so the colours, and the Gauss-Seidel order, are a function of the list alone,
-/// whatever the thread count), each takes the lowest of colorCount (<= 32) colours that neither of
+/// whatever the thread count), each takes the lowest of colorCount (<= TB_COLOR_LIMIT) colours that neither of
 /// its written bodies has taken, or colorCount, the overflow set, when none is free; with
 /// spareFirst, one that does not write two bodies skips colour 0. order[starts[c] ..
 /// starts[c + 1]) then lists colour c's constraints in increasing index, c = colorCount being the

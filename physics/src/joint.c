@@ -1070,3 +1070,32 @@ void tbLoadJointBodyMotion( tbWorld* world, const tbJoint* joint, tbJointMotion*
 		m->iB = &body->invWorldInertia;
 	}
 }
+
+float tbJointAxisTranslation( tbJointId jointId, tbJointType type, tbVec3 localAxis )
+{
+	tbWorld* world;
+	tbJoint* joint = tbGetJointChecked( jointId, type, &world );
+	if ( joint == NULL )
+	{
+		return 0.0f;
+	}
+	tbJointPose p;
+	tbComputeJointBodyPose( world, joint, &p );
+	return tbDot( tbRotate( p.qA, localAxis ), p.d );
+}
+
+float tbJointAxisSpeed( tbJointId jointId, tbJointType type, tbVec3 localAxis )
+{
+	tbWorld* world;
+	tbJoint* joint = tbGetJointChecked( jointId, type, &world );
+	if ( joint == NULL )
+	{
+		return 0.0f;
+	}
+	tbJointPose p;
+	tbComputeJointBodyPose( world, joint, &p );
+	tbJointMotion m;
+	tbLoadJointBodyMotion( world, joint, &m );
+	tbJointRow J = tbLinearAxisRow( &p, tbRotate( p.qA, localAxis ) );
+	return tbRowVelocity( &m, &J );
+}

@@ -396,6 +396,10 @@ void tbComputeJointPose( const tbJoint* joint, const tbJointMotion* m, tbJointPo
 void tbComputeJointStartPose( const tbJoint* joint, tbJointPose* pose );
 /// Current velocities (and masses) of the two bodies from the body store, zero for the world.
 void tbLoadJointBodyMotion( tbWorld* world, const tbJoint* joint, tbJointMotion* m );
+/// Along a frame-A axis (joint frame coordinates), of a joint of the given type: the anchors' offset
+/// and its rate now (slider and wheel getters); 0 for a stale id.
+float tbJointAxisTranslation( tbJointId jointId, tbJointType type, tbVec3 localAxis );
+float tbJointAxisSpeed( tbJointId jointId, tbJointType type, tbVec3 localAxis );
 /// Base def defaults shared by every tbDefault*JointDef.
 tbJointDef tbMakeDefaultJointDef( void );
 /// Store r in *result when result is not NULL and return the null id.

@@ -260,29 +260,10 @@ float tbSliderJoint_GetMotorForce( tbJointId jointId )
 
 float tbSliderJoint_GetTranslation( tbJointId jointId )
 {
-	tbWorld* world;
-	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_slider, &world );
-	if ( joint == NULL )
-	{
-		return 0.0f;
-	}
-	tbJointPose p;
-	tbComputeJointBodyPose( world, joint, &p );
-	return tbDot( tbRotate( p.qA, tbMakeVec3( 1.0f, 0.0f, 0.0f ) ), p.d );
+	return tbJointAxisTranslation( jointId, tbJoint_slider, tbMakeVec3( 1.0f, 0.0f, 0.0f ) );
 }
 
 float tbSliderJoint_GetSpeed( tbJointId jointId )
 {
-	tbWorld* world;
-	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_slider, &world );
-	if ( joint == NULL )
-	{
-		return 0.0f;
-	}
-	tbJointPose p;
-	tbComputeJointBodyPose( world, joint, &p );
-	tbJointMotion m;
-	tbLoadJointBodyMotion( world, joint, &m );
-	tbJointRow J = tbLinearAxisRow( &p, tbRotate( p.qA, tbMakeVec3( 1.0f, 0.0f, 0.0f ) ) );
-	return tbRowVelocity( &m, &J );
+	return tbJointAxisSpeed( jointId, tbJoint_slider, tbMakeVec3( 1.0f, 0.0f, 0.0f ) );
 }

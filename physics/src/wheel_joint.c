@@ -380,31 +380,12 @@ float tbWheelJoint_GetSpringForce( tbJointId jointId )
 
 float tbWheelJoint_GetTranslation( tbJointId jointId )
 {
-	tbWorld* world;
-	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_wheel, &world );
-	if ( joint == NULL )
-	{
-		return 0.0f;
-	}
-	tbJointPose p;
-	tbComputeJointBodyPose( world, joint, &p );
-	return tbDot( tbRotate( p.qA, tbMakeVec3( 0.0f, 0.0f, 1.0f ) ), p.d );
+	return tbJointAxisTranslation( jointId, tbJoint_wheel, tbMakeVec3( 0.0f, 0.0f, 1.0f ) );
 }
 
 float tbWheelJoint_GetSpeed( tbJointId jointId )
 {
-	tbWorld* world;
-	tbJoint* joint = tbGetJointChecked( jointId, tbJoint_wheel, &world );
-	if ( joint == NULL )
-	{
-		return 0.0f;
-	}
-	tbJointPose p;
-	tbComputeJointBodyPose( world, joint, &p );
-	tbJointMotion m;
-	tbLoadJointBodyMotion( world, joint, &m );
-	tbJointRow J = tbLinearAxisRow( &p, tbRotate( p.qA, tbMakeVec3( 0.0f, 0.0f, 1.0f ) ) );
-	return tbRowVelocity( &m, &J );
+	return tbJointAxisSpeed( jointId, tbJoint_wheel, tbMakeVec3( 0.0f, 0.0f, 1.0f ) );
 }
 
 float tbWheelJoint_GetSpinSpeed( tbJointId jointId )

@@ -2,7 +2,7 @@
 // solver's, Jacobi's convergence on a stack, the direct solve of joint trees (a heavy chain, a
 // pendulum's period), loops, the report and the settings' ranges.
 // SPDX-License-Identifier: MIT
-#include "tumble/tumble.h"
+#include "world_helpers.h"
 
 #include <float.h>
 #include <math.h>
@@ -35,19 +35,6 @@ static tbBodyId addGround( tbWorldId world )
 	tbShapeDef sd = tbDefaultShapeDef();
 	tbCreateBoxShape( ground, &sd, tbMakeVec3( 50.0f, 50.0f, 1.0f ), tb_transformIdentity, NULL );
 	return ground;
-}
-
-static tbBodyId addSphere( tbWorldId world, tbVec3 pos, float radius, float mass )
-{
-	tbBodyDef bd = tbDefaultBodyDef();
-	bd.type = tbBody_dynamic;
-	bd.position = pos;
-	tbBodyId body = tbCreateBody( world, &bd );
-	tbShapeDef sd = tbDefaultShapeDef();
-	sd.density = mass / ( 4.0f / 3.0f * TB_PI * radius * radius * radius );
-	tbSphere s = { { 0.0f, 0.0f, 0.0f }, radius };
-	tbCreateSphereShape( body, &sd, &s, NULL );
-	return body;
 }
 
 static tbBodyId addBox( tbWorldId world, tbVec3 pos, tbVec3 half, float mass )
@@ -136,8 +123,8 @@ static void gauss_seidel_matches_sequential( void** state )
 	{
 		tbWorldId world = makeWorld( modes[m], tbGlobal_gaussSeidel, false, 400 );
 		addGround( world );
-		tbBodyId lower = addSphere( world, tbMakeVec3( 0.0f, 0.0f, 0.5f ), 0.5f, 2.0f );
-		tbBodyId upper = addSphere( world, tbMakeVec3( 0.0f, 0.0f, 1.5f ), 0.5f, 1.0f );
+		tbBodyId lower = th_addSphere( world, tbMakeVec3( 0.0f, 0.0f, 0.5f ), 0.5f, 2.0f );
+		tbBodyId upper = th_addSphere( world, tbMakeVec3( 0.0f, 0.0f, 1.5f ), 0.5f, 1.0f );
 		tbBodyId prev = tb_nullBodyId;
 		tbJointId joints[3];
 		for ( int i = 0; i < 3; ++i )
@@ -374,7 +361,7 @@ static float bouncePeak( tbSolverMode mode )
 	tbShapeDef sd = tbDefaultShapeDef();
 	sd.restitution = 0.5f;
 	tbCreateBoxShape( ground, &sd, tbMakeVec3( 10.0f, 10.0f, 1.0f ), tb_transformIdentity, NULL );
-	tbBodyId ball = addSphere( world, tbMakeVec3( 0.0f, 0.0f, 2.25f ), 0.25f, 1.0f );
+	tbBodyId ball = th_addSphere( world, tbMakeVec3( 0.0f, 0.0f, 2.25f ), 0.25f, 1.0f );
 	tbShapeId shapes[1];
 	assert_int_equal( tbBody_GetShapes( ball, shapes, 1 ), 1 );
 	tbShape_SetRestitution( shapes[0], 0.5f );
@@ -466,7 +453,7 @@ static void steady_steps_do_not_allocate( void** state )
 		tbBodyId prev = tb_nullBodyId;
 		for ( int i = 0; i < 4; ++i )
 		{
-			tbBodyId link = addSphere( world, tbMakeVec3( 3.0f, 0.0f, 3.0f - 0.5f * (float)i ), 0.2f, 1.0f );
+			tbBodyId link = th_addSphere( world, tbMakeVec3( 3.0f, 0.0f, 3.0f - 0.5f * (float)i ), 0.2f, 1.0f );
 			addBall( world, prev, link, tbMakeVec3( 3.0f, 0.0f, 3.25f - 0.5f * (float)i ) );
 			prev = link;
 		}
@@ -510,7 +497,7 @@ static void settings_and_report( void** state )
 
 	// No global step yet: an empty report.
 	addGround( world );
-	tbBodyId ball = addSphere( world, tbMakeVec3( 0.0f, 0.0f, 0.5f ), 0.5f, 1.0f );
+	tbBodyId ball = th_addSphere( world, tbMakeVec3( 0.0f, 0.0f, 0.5f ), 0.5f, 1.0f );
 	run( world, 5 );
 	assert_int_equal( tbWorld_GetSolverReport( world ).iterations, 0 );
 	assert_int_equal( tbWorld_GetSolverResiduals( world, NULL, NULL, 0 ), 0 );
