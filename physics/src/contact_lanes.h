@@ -299,6 +299,60 @@ TB_FN void TB_NAME( SolveContacts )( const tbStepContext* ctx, tbContactLanes* g
 	TB_NAME( ScatterContactBodies )( g, lane0, &m );
 }
 
+// A 3x3 matrix given by its columns cx, cy, cz (9 lane arrays in that order) times v, as
+// tbMulMV sums it: v.x cx + v.y cy, then + v.z cz.
+TB_FN tbV3 TB_NAME( MulColumns )( float ( *m )[TB_GROUP_LANES], int lane0, tbV3 v )
+{
+	TB_VF c[9];
+	for ( int i = 0; i < 9; ++i )
+	{
+		c[i] = TB_NAME( Load )( m[i] + lane0 );
+	}
+	tbV3 r = { v.x * c[0] + v.y * c[3] + v.z * c[6], v.x * c[1] + v.y * c[4] + v.z * c[7],
+			   v.x * c[2] + v.y * c[5] + v.z * c[8] };
+	return r;
+}
+
+// The three rows of every point of the half [lane0, lane0 + TB_W) from the packed anchors and
+// directions and each side's inverse inertia (invIA, invIB: columns as in MulColumns): the scalar
+// tbMakeRow's operations in its order, so the lanes hold the rows the scalar constraint would. A
+// lane past its constraint's points (points[l] of them) gets a row of no mass, which applies nothing.
+TB_FN void TB_NAME( BuildContactRows )( tbContactLanes* g, int lane0, float ( *invIA )[TB_GROUP_LANES],
+										float ( *invIB )[TB_GROUP_LANES], const float* points )
+{
+	const TB_VF zero = TB_NAME( Splat )( 0.0f );
+	const TB_VF one = TB_NAME( Splat )( 1.0f );
+	const TB_VF mA = TB_NAME( Load )( g->invMassA + lane0 );
+	const TB_VF mB = TB_NAME( Load )( g->invMassB + lane0 );
+	const TB_VF laneCount = TB_NAME( Load )( points + lane0 );
+	tbV3 dirs[3] = { TB_NAME( Load3 )( g->normal, lane0 ), TB_NAME( Load3 )( g->tangent1, lane0 ),
+					 TB_NAME( Load3 )( g->tangent2, lane0 ) };
+	const int count = TB_NAME( ContactPointCount )( g, lane0 );
+	for ( int p = 0; p < count; ++p )
+	{
+		tbContactLanePoint* cp = g->points + p;
+		const TB_VI present = TB_NAME( Splat )( (float)p ) < laneCount;
+		const tbV3 rA = TB_NAME( Load3 )( cp->rA, lane0 );
+		const tbV3 rB = TB_NAME( Load3 )( cp->rB, lane0 );
+		for ( int r = 0; r < 3; ++r )
+		{
+			tbContactLaneRow* row = cp->rows + r;
+			tbV3 angA = TB_NAME( Cross )( rA, dirs[r] );
+			tbV3 angB = TB_NAME( Cross )( rB, dirs[r] );
+			tbV3 impA = TB_NAME( MulColumns )( invIA, lane0, angA );
+			tbV3 impB = TB_NAME( MulColumns )( invIB, lane0, angB );
+			TB_VF k = mA + mB + TB_NAME( Dot )( angA, impA ) + TB_NAME( Dot )( angB, impB );
+			// The quotient is discarded where k is not positive (an empty lane: 0 / 0).
+			TB_VF mass = TB_NAME( Select )( present & ( k > zero ), one / k, zero );
+			TB_NAME( Store3 )( row->angA, lane0, angA );
+			TB_NAME( Store3 )( row->angB, lane0, angB );
+			TB_NAME( Store3 )( row->impA, lane0, impA );
+			TB_NAME( Store3 )( row->impB, lane0, impB );
+			TB_NAME( Store )( row->mass + lane0, mass );
+		}
+	}
+}
+
 // The warm start or one pass over the groups [start, end) of one colour, every half of a group in
 // turn.
 TB_FN void TB_NAME( RunContactStage )( const tbStepContext* ctx, tbContactLanes* groups, int start, int end,

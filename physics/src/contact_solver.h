@@ -33,7 +33,7 @@ typedef struct tbContactRow
 
 typedef struct tbContactConstraintPoint
 {
-	tbContactRow rows[3];     ///< normal, tangent 1, tangent 2
+	tbContactRow rows[3];     ///< normal, tangent 1, tangent 2; built when rowsBuilt
 	tbVec3 rA, rB;            ///< anchors relative to the centres of mass, world frame, fixed for the step
 	float adjustedSeparation; ///< separation - dot(rB - rA, n): current separation = this + dot(n, dB - dA)
 	float separation0;        ///< separation at the start of the step
@@ -59,6 +59,7 @@ typedef struct tbContactConstraint
 	float restitution;
 	tbSoftness softness;
 	int pointCount;
+	bool rowsBuilt; ///< the points' rows are built (tbMakeContactRows, when a scalar pass first needs them)
 	/// Soft mode, an impact (some point approached faster than TB_IMPACT_SPEED when the step
 	/// began): the sub-step in which it closes at that speed; TB_NO_IMPACT otherwise.
 	int impactSubStep;

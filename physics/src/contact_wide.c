@@ -4,10 +4,12 @@
 // by side. They are packed eight to a group (tbContactLanes, structure of arrays, in the colour's
 // order) and solved one manifold per SIMD lane: 8 lanes at a time with AVX2 on CPUs that have it,
 // 4 with SSE2 otherwise (tbGetSimdLevel). A manifold's points are visited in turn; lanes with
-// fewer points than the group's most have zero rows there, which apply nothing. The rows are the
-// scalar constraints' (contact_solver.c), built once a step by the prepare; the lanes copy them,
-// carry the accumulated impulses through the passes and hand them back (tbUnpackWideContacts).
-// The scalar rows still solve the overflow colour and the position and restitution passes.
+// fewer points than the group's most have zero rows there, which apply nothing. The packing
+// copies each constraint's anchors, directions and impulses into the lanes and builds the rows
+// there, eight (or four) at a time (BuildContactRows), as the scalar constraints do
+// (contact_solver.c, tbMakeRow); the lanes carry the accumulated impulses through the passes and
+// hand them back (tbUnpackWideContacts). The scalar constraints solve the overflow colour and the
+// position and restitution passes, with rows of their own built when first needed.
 // SPDX-License-Identifier: MIT
 #include "contact_wide.h"
 
@@ -82,22 +84,22 @@ static void tbSetLaneVec3( float ( *lanes )[TB_GROUP_LANES], int l, tbVec3 v )
 	lanes[2][l] = v.z;
 }
 
-// Lane l of a point: the constraint's point, or zeros (no mass, no impulse) where it has none.
+// Lane l of a matrix's columns cx, cy, cz (tbLanes8MulColumns).
+static void tbSetLaneColumns( float ( *lanes )[TB_GROUP_LANES], int l, const tbMat3* m )
+{
+	tbSetLaneVec3( lanes + 0, l, m->cx );
+	tbSetLaneVec3( lanes + 3, l, m->cy );
+	tbSetLaneVec3( lanes + 6, l, m->cz );
+}
+
+// Lane l of a point: the constraint's point, or zeros (no impulse) where it has none. Its rows
+// are built after (BuildContactRows).
 static void tbSetLanePoint( tbContactLanePoint* lp, int l, const tbContactConstraintPoint* cp )
 {
 	static const tbContactConstraintPoint none = { 0 };
 	if ( cp == NULL )
 	{
 		cp = &none;
-	}
-	for ( int r = 0; r < 3; ++r )
-	{
-		tbContactLaneRow* row = lp->rows + r;
-		tbSetLaneVec3( row->angA, l, cp->rows[r].angA );
-		tbSetLaneVec3( row->angB, l, cp->rows[r].angB );
-		tbSetLaneVec3( row->impA, l, cp->rows[r].impA );
-		tbSetLaneVec3( row->impB, l, cp->rows[r].impB );
-		row->mass[l] = cp->rows[r].mass;
 	}
 	tbSetLaneVec3( lp->rA, l, cp->rA );
 	tbSetLaneVec3( lp->rB, l, cp->rB );
@@ -112,9 +114,12 @@ static void tbSetLanePoint( tbContactLanePoint* lp, int l, const tbContactConstr
 
 // Lanes [0, count) take the constraints order[0 .. count); the rest are empty: the static slot on
 // both sides, no mass.
-static void tbPackContactGroup( tbStepContext* ctx, tbContactLanes* g, const int* order, int count )
+static void tbPackContactGroup( tbStepContext* ctx, tbContactLanes* g, const int* order, int count, bool avx2 )
 {
 	float* staticRow = (float*)( ctx->states + ctx->bodyCount );
+	// Each side's inverse inertia by columns and each lane's point count, for the rows.
+	float invIA[9][TB_GROUP_LANES] = { { 0 } }, invIB[9][TB_GROUP_LANES] = { { 0 } };
+	float points[TB_GROUP_LANES] = { 0 };
 	g->halfPointCount[0] = 0;
 	g->halfPointCount[1] = 0;
 	for ( int l = 0; l < TB_GROUP_LANES; ++l )
@@ -148,6 +153,9 @@ static void tbPackContactGroup( tbStepContext* ctx, tbContactLanes* g, const int
 		}
 		int* half = g->halfPointCount + l / 4;
 		*half = c->pointCount > *half ? c->pointCount : *half;
+		points[l] = (float)c->pointCount;
+		tbSetLaneColumns( invIA, l, &tbGetSolverBody( ctx, c->indexA )->invInertia );
+		tbSetLaneColumns( invIB, l, &tbGetSolverBody( ctx, c->indexB )->invInertia );
 		g->invMassA[l] = c->invMassA;
 		g->invMassB[l] = c->invMassB;
 		tbSetLaneVec3( g->normal, l, c->normal );
@@ -168,12 +176,23 @@ static void tbPackContactGroup( tbStepContext* ctx, tbContactLanes* g, const int
 			tbSetLanePoint( g->points + p, l, c != NULL && p < c->pointCount ? c->points + p : NULL );
 		}
 	}
+#if TB_X86
+	if ( avx2 )
+	{
+		tbLanes8BuildContactRows( g, 0, invIA, invIB, points );
+		return;
+	}
+#endif
+	TB_UNUSED( avx2 );
+	tbLanes4BuildContactRows( g, 0, invIA, invIB, points );
+	tbLanes4BuildContactRows( g, 4, invIA, invIB, points );
 }
 
 typedef struct tbPackTask
 {
 	tbStepContext* ctx;
 	bool unpack;
+	bool avx2;
 } tbPackTask;
 
 // Group i belongs to the colour whose group range holds it; its lanes are the colour's
@@ -215,7 +234,8 @@ static void tbPackBlock( int start, int end, int blockIndex, void* context )
 		}
 		int offset = TB_GROUP_LANES * ( i - ctx->contactLaneStarts[color] );
 		int count = graph->colorStarts[color + 1] - graph->colorStarts[color] - offset;
-		tbPackContactGroup( ctx, g, graph->order + graph->colorStarts[color] + offset, tbMinInt( count, TB_GROUP_LANES ) );
+		tbPackContactGroup( ctx, g, graph->order + graph->colorStarts[color] + offset, tbMinInt( count, TB_GROUP_LANES ),
+							task->avx2 );
 	}
 }
 
@@ -237,14 +257,14 @@ bool tbPackWideContacts( tbStepContext* ctx )
 	{
 		return false;
 	}
-	tbPackTask task = { ctx, false };
+	tbPackTask task = { ctx, false, tbGetSimdLevel() == tbSimd_avx2 };
 	tbParallelFor( ctx->jobs, total, TB_CONTACT_GROUP_BLOCK_SIZE, tbPackBlock, &task );
 	return true;
 }
 
 void tbUnpackWideContacts( tbStepContext* ctx )
 {
-	tbPackTask task = { ctx, true };
+	tbPackTask task = { ctx, true, false };
 	tbParallelFor( ctx->jobs, ctx->contactLaneStarts[TB_GRAPH_COLOR_COUNT], TB_CONTACT_GROUP_BLOCK_SIZE, tbPackBlock, &task );
 }
 
