@@ -14,7 +14,8 @@
 // solved with lambda clamped to [c_min, c_max] after every row update (001 sec. 6.2.3, 7): normal
 // rows [0, inf), friction rows [-mu lambda_n, mu lambda_n] with lambda_n the current impulse of
 // their point's normal row (001 sec. 5.4 with the normal impulse in place of m g), joint limits
-// [0, inf), motors [-max, max].
+// [0, inf), motors [-max, max]; a mouse joint's three rows share a bound on their impulse's length,
+// maxForce h (tbSolveMouse's), applied by scaling the three back after each update.
 //
 // A is never formed: each row keeps J_i and W_i = M^-1 J_i^T, and the velocities
 // v = v_ext + M^-1 J^T lambda are kept current, so (A lambda)_i - b_i = J_i v - target_i costs one
@@ -37,14 +38,18 @@
 
 // Warm starting: lambda starts from the contacts' and joints' stored impulses of the last step.
 //
-// Every joint type exports its rows here from its record, the rows its own solve visits (joint
-// files), in the same order: equalities, limits, motors, and the soft rows of springs and of the
-// mouse joint. A soft row is the sequential solver's soft constraint (solver.h): its update
-// lambda += -massScale K^-1 (Cdot + bias) - impulseScale lambda stops changing where
-//   J v + C lambda = target,   C = (impulseScale / massScale) K,
-// K being the row's effective inverse mass (the mouse joint's 3 x 3 point block: its rows share C).
-// So a soft row is a row of A + C (still symmetric, positive semi-definite), and its Gauss-Seidel
-// update (target - J v - C lambda) / (A_ii + C_ii) is, for a row alone, the sequential update.
+// Every joint type exports its rows here from its record: the rows its own solve visits (the joint
+// files; the row geometry of the types without prepared rows comes from their files, joint.h),
+// with the same Jacobians, targets and bounds, in the order of that solve. Where the sequential
+// solve takes a block (a 2 x 2 or 3 x 3 equality block) the rows come one by one: Gauss-Seidel
+// converges to the same impulses. Springs and the mouse joint are soft rows, the sequential
+// solver's soft constraint (solver.h): its update
+//   lambda += -massScale K^-1 (Cdot + bias) - impulseScale lambda
+// stops changing where J v + C lambda = target, with C = (impulseScale / massScale) K and K the
+// row's effective inverse mass (the mouse joint's 3 x 3 point block: its three rows share C). So a
+// soft row is a row of A + C (symmetric, positive semi-definite), and its Gauss-Seidel update
+// (target - J v - C lambda) / (A_ii + C_ii) is, for a row alone, the sequential update. An unbounded
+// soft row (a spring) is an equality and joins the direct solve with C in its block.
 //
 // Joint trees (enableDirectSolve): the equality rows of joints whose graph over the moving bodies
 // has no loop are solved exactly in every sweep, before the projected rows (block Gauss-Seidel:
@@ -96,6 +101,7 @@ typedef struct tbGlobalRow
 	float friction;					   ///< mu for a friction row
 	float bounce;					   ///< a contact apart at the step start: its bounce after the positions, m/s
 	int normal;						   ///< friction row: its point's normal row; -1 otherwise
+	int mirror;						   ///< a reversed sweep visits row i + mirror in place of row i
 	int a, b;						   ///< state indices (the static slot for a side that does not move)
 	int block;						   ///< joint tree node solving this row exactly, -1: projected
 	bool equality;					   ///< unbounded joint row (a candidate for the direct solve)
@@ -196,6 +202,7 @@ static bool tbMakeGlobalRow( tbGlobalRow* row, tbVec3 linA, tbVec3 angA, tbVec3 
 	row->a = a;
 	row->b = b;
 	row->normal = -1;
+	row->mirror = 0;
 	row->friction = 0.0f;
 	row->bounce = 0.0f;
 	row->block = -1;
@@ -287,6 +294,19 @@ static void tbAddContactRows( tbGlobal* g )
 			row->lower = 0.0f;
 			row->store = &cp->normalImpulse;
 			normals[p] = g->rowCount++;
+		}
+		// Every other sweep visits the manifold's normal rows in reverse, as tbSolveContacts does
+		// (symmetric Gauss-Seidel: the point solved first takes more, and a box always solved in one
+		// order tips towards it; seed 001's offset 5-box stack then rocked and walked 13 cm in 10 s).
+		int first = g->rowCount - 1, added = 0;
+		for ( int p = 0; p < c->pointCount; ++p )
+		{
+			first = normals[p] >= 0 ? tbMinInt( first, normals[p] ) : first;
+			added += normals[p] >= 0 ? 1 : 0;
+		}
+		for ( int k = 0; k < added; ++k )
+		{
+			g->rows[first + k].mirror = added - 1 - 2 * k;
 		}
 		for ( int p = 0; p < c->pointCount; ++p )
 		{
@@ -1587,11 +1607,12 @@ static void tbProjectBall( float* next, int count, float radius )
 	}
 }
 
-static void tbSweepGaussSeidel( tbGlobal* g )
+static void tbSweepGaussSeidel( tbGlobal* g, bool reverse )
 {
 	tbStepContext* ctx = g->ctx;
-	for ( int i = 0; i < g->rowCount; ++i )
+	for ( int k = 0; k < g->rowCount; ++k )
 	{
+		int i = reverse ? k + g->rows[k].mirror : k;
 		const tbGlobalRow* row = g->rows + i;
 		if ( row->block >= 0 )
 		{
@@ -1924,7 +1945,7 @@ bool tbSolveGlobal( tbStepContext* ctx )
 		}
 		else
 		{
-			tbSweepGaussSeidel( &g );
+			tbSweepGaussSeidel( &g, ( it & 1 ) != 0 );
 		}
 		tbMeasure( &g, report->residuals + it, report->complementarity + it );
 	}
