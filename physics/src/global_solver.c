@@ -92,24 +92,24 @@
 
 typedef struct tbGlobalRow
 {
-	tbVec3 linA, angA, linB, angB;	   ///< J: row velocity = linA.vA + angA.wA + linB.vB + angB.wB
-	tbVec3 mLinA, mAngA, mLinB, mAngB; ///< W = M^-1 J^T, the velocity change per unit impulse
-	float target;					   ///< J v aims at this, m/s or rad/s
-	float lower, upper;				   ///< c_min, c_max, N s (friction: times lambda of its normal)
-	float invDiag;					   ///< 1 / A_ii
-	float invSplit;					   ///< 1 / D'_ii (Jacobi: a Gershgorin bound of row i of A)
-	float friction;					   ///< mu for a friction row
-	float bounce;					   ///< a contact apart at the step start: its bounce after the positions, m/s
-	int normal;						   ///< friction row: its point's normal row; -1 otherwise
-	int mirror;						   ///< a reversed sweep visits row i + mirror in place of row i
-	int a, b;						   ///< state indices (the static slot for a side that does not move)
-	int block;						   ///< joint tree node solving this row exactly, -1: projected
-	bool equality;					   ///< unbounded joint row (a candidate for the direct solve)
-	bool ball;						   ///< its soft group's impulse is bounded in length by upper (mouse)
-	int softIndex;					   ///< its place in its soft group (consecutive rows of one joint)
-	int softCount;					   ///< rows of its soft group, 0 for a rigid row
+	tbVec3 linA, angA, linB, angB;		   ///< J: row velocity = linA.vA + angA.wA + linB.vB + angB.wB
+	tbVec3 mLinA, mAngA, mLinB, mAngB;	   ///< W = M^-1 J^T, the velocity change per unit impulse
+	float target;						   ///< J v aims at this, m/s or rad/s
+	float lower, upper;					   ///< c_min, c_max, N s (friction: times lambda of its normal)
+	float invDiag;						   ///< 1 / A_ii
+	float invSplit;						   ///< 1 / D'_ii (Jacobi: a Gershgorin bound of row i of A)
+	float friction;						   ///< mu for a friction row
+	float bounce;						   ///< a contact apart at the step start: its bounce after the positions, m/s
+	int normal;							   ///< friction row: its point's normal row; -1 otherwise
+	int mirror;							   ///< a reversed sweep visits row i + mirror in place of row i
+	int a, b;							   ///< state indices (the static slot for a side that does not move)
+	int block;							   ///< joint tree node solving this row exactly, -1: projected
+	bool equality;						   ///< unbounded joint row (a candidate for the direct solve)
+	bool ball;							   ///< its soft group's impulse is bounded in length by upper (mouse)
+	int softIndex;						   ///< its place in its soft group (consecutive rows of one joint)
+	int softCount;						   ///< rows of its soft group, 0 for a rigid row
 	float compliance[TB_GLOBAL_SOFT_ROWS]; ///< C_ik for the rows k of its soft group, m/s per N s
-	float* store;					   ///< the contact point's or joint's impulse this row warm starts from
+	float* store;						   ///< the contact point's or joint's impulse this row warm starts from
 } tbGlobalRow;
 
 // Direct solve: a node of a joint tree, a body (6 unknowns) or a joint (its k equality rows).
@@ -593,7 +593,8 @@ static void tbAddCustomRows( tbJointRowMaker* mk, tbCustomJointData* c )
 	for ( int i = 0; i < c->rowCount; ++i )
 	{
 		const tbCustomRow* r = c->rows + i;
-		tbJointRow J = { tbCustomVec( r->J ), tbCustomVec( r->J + 3 ), tbCustomVec( r->J + 6 ), tbCustomVec( r->J + 9 ) };
+		tbJointRow J = { tbCustomVec( r->J ), tbCustomVec( r->J + 3 ), tbCustomVec( r->J + 6 ),
+						 tbCustomVec( r->J + 9 ) };
 		tbGlobalRow* row = tbAddJointRow( mk, &J, c->impulses + i );
 		if ( row != NULL )
 		{

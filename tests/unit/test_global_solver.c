@@ -631,7 +631,7 @@ static int sliderScene( tbWorldId world, tbJointId* joints, int* rows )
 	def.maxMotorForce = 1000.0f;
 	joints[1] = checkedJoint( tbCreateSliderJoint( world, &def, &r ), &r );
 	*rows = 7 + 6;
-	return 1 + 1;
+	return 2;
 }
 
 // A 2 kg box on a six-dof joint 0.2 m off its centre: x and rx fixed, y and ry limited (slack),
@@ -641,8 +641,8 @@ static int sixDofScene( tbWorldId world, tbJointId* joints, int* rows )
 	tbBodyId a = addLink( world, tbMakeVec3( 0.0f, 0.0f, 5.0f ), 2.0f, tbMakeVec3( 0.2f, 0.15f, 0.1f ) );
 	tbSixDofJointDef def = tbDefaultSixDofJointDef();
 	// Frame axes along the world's: z up.
-	assert_int_equal( tbJointFramesFromWorldFrame( tb_nullBodyId, a, frameAt( tbMakeVec3( 0.2f, 0.0f, 5.0f ), tb_quatIdentity ),
-												   &def.base ),
+	assert_int_equal( tbJointFramesFromWorldFrame(
+						  tb_nullBodyId, a, frameAt( tbMakeVec3( 0.2f, 0.0f, 5.0f ), tb_quatIdentity ), &def.base ),
 					  tbResult_ok );
 	def.mode[tbSixDof_y] = tbAxis_limited;
 	def.lower[tbSixDof_y] = -0.1f;
@@ -710,9 +710,9 @@ static tbJointId addWheel( tbWorldId world, tbBodyId* wheel )
 	tbWheelJointDef def = tbDefaultWheelJointDef();
 	// Axle (frame x) along world y, suspension (frame z) along world z.
 	tbQuat q = tbMakeQuatAxisAngle( tbMakeVec3( 0.0f, 0.0f, 1.0f ), 0.5f * TB_PI );
-	assert_int_equal( tbJointFramesFromWorldFrame( tb_nullBodyId, *wheel, frameAt( tbMakeVec3( 0.0f, 0.0f, 5.0f ), q ),
-												   &def.base ),
-					  tbResult_ok );
+	assert_int_equal(
+		tbJointFramesFromWorldFrame( tb_nullBodyId, *wheel, frameAt( tbMakeVec3( 0.0f, 0.0f, 5.0f ), q ), &def.base ),
+		tbResult_ok );
 	def.stiffness = 2000.0f;
 	def.damping = 50.0f;
 	def.enableLimit = true;
@@ -776,9 +776,10 @@ static void compareWithSequential( const char* name, SceneFcn* scene )
 	{
 		float fe = vectorError( force[1][j], force[0][j], 1.0e-3f );
 		float te = vectorError( torque[1][j], torque[0][j], 1.0e-3f );
-		printf( "  joint %d: force (%.5f %.5f %.5f) N sequential, error %.2g; torque (%.5f %.5f %.5f) N m, error %.2g\n",
-				j, (double)force[0][j].x, (double)force[0][j].y, (double)force[0][j].z, (double)fe,
-				(double)torque[0][j].x, (double)torque[0][j].y, (double)torque[0][j].z, (double)te );
+		printf(
+			"  joint %d: force (%.5f %.5f %.5f) N sequential, error %.2g; torque (%.5f %.5f %.5f) N m, error %.2g\n", j,
+			(double)force[0][j].x, (double)force[0][j].y, (double)force[0][j].z, (double)fe, (double)torque[0][j].x,
+			(double)torque[0][j].y, (double)torque[0][j].z, (double)te );
 		assert_true( tbLength( force[0][j] ) > 0.1f );
 		assert_true( fe < 1.0e-4f );
 		assert_true( te < 1.0e-4f );
@@ -798,10 +799,10 @@ static void every_joint_type_matches_sequential( void** state )
 }
 
 // The residual covers the new rows: one step of a slider resting on its limit (7 rows) and of a
-// double pendulum of rigid rods (2 rows), from rest and without warm starting, Gauss-Seidel without the direct solve: the
-// residual falls by more than 1000 times over 100 sweeps, below 1e-4 m/s (the slider's rows are
-// coupled through its lever and the tilt, so single-row sweeps take that many). With the direct solve the
-// slider's 5 equality rows are one tree and its limits are swept.
+// double pendulum of rigid rods (2 rows), from rest and without warm starting, Gauss-Seidel without the direct solve:
+// the residual falls by more than 1000 times over 100 sweeps, below 1e-4 m/s (the slider's rows are coupled through its
+// lever and the tilt, so single-row sweeps take that many). With the direct solve the slider's 5 equality rows are one
+// tree and its limits are swept.
 static void residual_includes_new_joint_rows( void** state )
 {
 	(void)state;
@@ -874,9 +875,9 @@ static void slider_limit_and_rod_length_hold( void** state )
 	tbWorldId world = makeWorld( tbSolver_global, tbGlobal_gaussSeidel, true, 10 );
 	tbBodyId box = addLink( world, tbMakeVec3( 0.0f, 0.0f, 20.0f ), 1.0f, tbMakeVec3( 0.1f, 0.1f, 0.1f ) );
 	tbSliderJointDef sd = tbDefaultSliderJointDef();
-	assert_int_equal( tbJointFramesFromWorld( tb_nullBodyId, box, tbMakeVec3( 0.0f, 0.0f, 20.0f ), tbMakeVec3( 0, 0, 1 ),
-											  &sd.base ),
-					  tbResult_ok );
+	assert_int_equal(
+		tbJointFramesFromWorld( tb_nullBodyId, box, tbMakeVec3( 0.0f, 0.0f, 20.0f ), tbMakeVec3( 0, 0, 1 ), &sd.base ),
+		tbResult_ok );
 	sd.enableLimit = true;
 	sd.lowerTranslation = -1.0f;
 	sd.upperTranslation = 1.0f;
@@ -906,8 +907,8 @@ static void slider_limit_and_rod_length_hold( void** state )
 		dd = tbDefaultDistanceJointDef();
 		dd.base.bodyA = prev;
 		dd.base.bodyB = link;
-		dd.base.localFrameA = frameAt( i == 0 ? tbMakeVec3( 10.0f, 0.0f, top ) : tbMakeVec3( 0.0f, 0.0f, -0.25f ),
-									   tb_quatIdentity );
+		dd.base.localFrameA =
+			frameAt( i == 0 ? tbMakeVec3( 10.0f, 0.0f, top ) : tbMakeVec3( 0.0f, 0.0f, -0.25f ), tb_quatIdentity );
 		dd.base.localFrameB = frameAt( tbMakeVec3( 0.0f, 0.0f, half ), tb_quatIdentity );
 		dd.length = 0.25f;
 		checkedJoint( tbCreateDistanceJoint( world, &dd, &r ), &r );
@@ -963,9 +964,9 @@ static void mouse_joint_pulls_to_target( void** state )
 	tbVec3 sequential = mouseRest( tbSolver_baumgarte );
 	float k = 1.0f * ( 2.0f * TB_PI * 3.0f ) * ( 2.0f * TB_PI * 3.0f );
 	tbVec3 expected = { 1.0f, 0.0f, 6.0f - 10.0f / k };
-	printf( "mouse joint: rest (%.4f %.4f %.4f) global, (%.4f %.4f %.4f) baumgarte, expected z %.4f\n", (double)global.x,
-			(double)global.y, (double)global.z, (double)sequential.x, (double)sequential.y, (double)sequential.z,
-			(double)expected.z );
+	printf( "mouse joint: rest (%.4f %.4f %.4f) global, (%.4f %.4f %.4f) baumgarte, expected z %.4f\n",
+			(double)global.x, (double)global.y, (double)global.z, (double)sequential.x, (double)sequential.y,
+			(double)sequential.z, (double)expected.z );
 	assert_true( tbDistance( global, expected ) < 0.005f );
 	assert_true( tbDistance( global, sequential ) < 0.001f );
 
