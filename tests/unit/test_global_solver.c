@@ -539,6 +539,13 @@ static tbTransform frameAt( tbVec3 p, tbQuat q )
 	return t;
 }
 
+// The frames of a joint from the world to body at a world anchor and axis (tbJointFramesFromWorld).
+static tbJointDef worldFrames( tbBodyId body, tbVec3 anchor, tbVec3 axis, tbJointDef base )
+{
+	assert_int_equal( tbJointFramesFromWorld( tb_nullBodyId, body, anchor, axis, &base ), tbResult_ok );
+	return base;
+}
+
 // The result is read through a pointer: an argument would be read before the call that sets it
 // (the order of evaluation of arguments is unspecified).
 static tbJointId checkedJoint( tbJointId joint, const tbResult* r )
@@ -613,9 +620,7 @@ static int sliderScene( tbWorldId world, tbJointId* joints, int* rows )
 {
 	tbBodyId a = addLink( world, tbMakeVec3( 0.0f, 0.0f, 5.0f ), 1.0f, tbMakeVec3( 0.2f, 0.1f, 0.1f ) );
 	tbSliderJointDef def = tbDefaultSliderJointDef();
-	assert_int_equal(
-		tbJointFramesFromWorld( tb_nullBodyId, a, tbMakeVec3( 0.3f, 0.1f, 5.0f ), tbMakeVec3( 1, 0, 1 ), &def.base ),
-		tbResult_ok );
+	def.base = worldFrames( a, tbMakeVec3( 0.3f, 0.1f, 5.0f ), tbMakeVec3( 1, 0, 1 ), def.base );
 	def.enableLimit = true;
 	def.lowerTranslation = 0.0f;
 	def.upperTranslation = 0.5f;
@@ -623,9 +628,7 @@ static int sliderScene( tbWorldId world, tbJointId* joints, int* rows )
 	joints[0] = checkedJoint( tbCreateSliderJoint( world, &def, &r ), &r );
 	tbBodyId b = addLink( world, tbMakeVec3( 3.0f, 0.0f, 5.0f ), 1.0f, tbMakeVec3( 0.2f, 0.1f, 0.1f ) );
 	def = tbDefaultSliderJointDef();
-	assert_int_equal(
-		tbJointFramesFromWorld( tb_nullBodyId, b, tbMakeVec3( 3.0f, 0.2f, 5.1f ), tbMakeVec3( 1, 0, 0 ), &def.base ),
-		tbResult_ok );
+	def.base = worldFrames( b, tbMakeVec3( 3.0f, 0.2f, 5.1f ), tbMakeVec3( 1, 0, 0 ), def.base );
 	def.enableMotor = true;
 	def.motorSpeed = 1.0f;
 	def.maxMotorForce = 1000.0f;
@@ -668,9 +671,7 @@ static int motorScene( tbWorldId world, tbJointId* joints, int* rows )
 {
 	tbBodyId a = addLink( world, tbMakeVec3( 0.0f, 0.0f, 5.0f ), 1.0f, tbMakeVec3( 0.2f, 0.15f, 0.1f ) );
 	tbMotorJointDef def = tbDefaultMotorJointDef();
-	assert_int_equal(
-		tbJointFramesFromWorld( tb_nullBodyId, a, tbMakeVec3( 0.1f, 0.2f, 5.3f ), tbMakeVec3( 1, 0, 0 ), &def.base ),
-		tbResult_ok );
+	def.base = worldFrames( a, tbMakeVec3( 0.1f, 0.2f, 5.3f ), tbMakeVec3( 1, 0, 0 ), def.base );
 	def.motorSpeed = 2.0f;
 	def.maxMotorTorque = 500.0f;
 	tbResult r;
@@ -883,9 +884,7 @@ static void slider_limit_and_rod_length_hold( void** state )
 	tbWorldId world = makeWorld( tbSolver_global, tbGlobal_gaussSeidel, true, 10 );
 	tbBodyId box = addLink( world, tbMakeVec3( 0.0f, 0.0f, 20.0f ), 1.0f, tbMakeVec3( 0.1f, 0.1f, 0.1f ) );
 	tbSliderJointDef sd = tbDefaultSliderJointDef();
-	assert_int_equal(
-		tbJointFramesFromWorld( tb_nullBodyId, box, tbMakeVec3( 0.0f, 0.0f, 20.0f ), tbMakeVec3( 0, 0, 1 ), &sd.base ),
-		tbResult_ok );
+	sd.base = worldFrames( box, tbMakeVec3( 0.0f, 0.0f, 20.0f ), tbMakeVec3( 0, 0, 1 ), sd.base );
 	sd.enableLimit = true;
 	sd.lowerTranslation = -1.0f;
 	sd.upperTranslation = 1.0f;
