@@ -1663,14 +1663,14 @@ static void tbSweepJacobi( tbGlobal* g, float omega )
 		if ( row->ball && row->softIndex == 0 )
 		{
 			float ball[TB_GLOBAL_SOFT_ROWS];
-			for ( int k = 0; k < row->softCount; ++k )
+			for ( int c = 0; c < row->softCount; ++c )
 			{
-				ball[k] = g->lambda[i + k] + g->delta[i + k];
+				ball[c] = g->lambda[i + c] + g->delta[i + c];
 			}
 			tbProjectBall( ball, row->softCount, row->upper );
-			for ( int k = 0; k < row->softCount; ++k )
+			for ( int c = 0; c < row->softCount; ++c )
 			{
-				g->delta[i + k] = ball[k] - g->lambda[i + k];
+				g->delta[i + c] = ball[c] - g->lambda[i + c];
 			}
 		}
 	}

@@ -134,7 +134,7 @@ void tbMakeWheelRows( const tbJointPose* p, tbWheelRows* rows )
 
 // The spring's softness for this pass: the N/m form made a frequency of the row's effective mass.
 tbSoftness tbWheelSpringSoftness( const tbStepContext* ctx, const tbWheelJointData* w, const tbJointMotion* m,
-										 const tbJointRow* J )
+								  const tbJointRow* J )
 {
 	if ( w->stiffness <= 0.0f )
 	{
