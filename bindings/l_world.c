@@ -1033,7 +1033,6 @@ static int tbWorld_SolverReport( lua_State* L )
 		{ "direct_rows", r.directRowCount },
 		{ "trees", r.treeCount },
 		{ "loops", r.loopCount },
-		{ "fallback_joints", r.fallbackJointCount },
 	};
 	for ( size_t i = 0; i < sizeof( ints ) / sizeof( ints[0] ); ++i )
 	{

@@ -404,7 +404,7 @@ function tumble_World:off(event, fn) end
 ---@return tumble.Stats
 function tumble_World:stats() end
 
----the last `"global"` step's system and convergence: `{ method, iterations, rows, contact_rows, joint_rows, direct_rows, trees, loops, fallback_joints, residual, complementarity, residuals, complementarity_errors }`; `residuals[i]` is \|A lambda - b\| of the unclamped rows after sweep i and `complementarity_errors[i]` the clamped rows' error, m/s (docs/SOLVER.md); zeros until a global step
+---the last `"global"` step's system and convergence: `{ method, iterations, rows, contact_rows, joint_rows, direct_rows, trees, loops, residual, complementarity, residuals, complementarity_errors }`; `residuals[i]` is \|A lambda - b\| of the unclamped rows after sweep i and `complementarity_errors[i]` the clamped rows' error, m/s (docs/SOLVER.md); zeros until a global step
 ---@return tumble.SolverReport
 function tumble_World:solver_report() end
 
@@ -1284,7 +1284,6 @@ local tumble_Stats = {}
 ---@field direct_rows integer joint equality rows solved exactly (joint trees)
 ---@field trees integer joint trees solved directly
 ---@field loops integer joint groups with a loop (iterated instead)
----@field fallback_joints integer joints of types without exported rows, solved by their own rows in each sweep
 ---@field residual number \|A lambda - b\| of the unclamped rows after the last sweep, m/s
 ---@field complementarity number error of the clamped rows after the last sweep, m/s
 ---@field residuals number[] the residual after each sweep, m/s

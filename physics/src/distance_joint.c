@@ -79,23 +79,23 @@ tbJointId tbCreateDistanceJoint( tbWorldId worldId, const tbDistanceJointDef* de
 }
 
 // Rigid rod when there is no spring and the limits (if any) leave no slack.
-static bool tbIsRigid( const tbDistanceJointData* d )
+bool tbDistanceIsRigid( const tbDistanceJointData* d )
 {
 	return d->enableSpring == false && ( d->enableLimit == false || d->minLength >= d->maxLength );
 }
 
-static float tbRodLength( const tbDistanceJointData* d )
+float tbDistanceRodLength( const tbDistanceJointData* d )
 {
 	return d->enableLimit ? d->minLength : d->length;
 }
 
-static bool tbIsPointMode( const tbDistanceJointData* d )
+bool tbDistanceIsPointMode( const tbDistanceJointData* d )
 {
-	return tbIsRigid( d ) && tbRodLength( d ) < TB_MIN_ROD_LENGTH;
+	return tbDistanceIsRigid( d ) && tbDistanceRodLength( d ) < TB_MIN_ROD_LENGTH;
 }
 
 // Axis of the rod; keeps the last good axis when the anchors meet.
-static tbVec3 tbDistanceAxis( tbJoint* joint, const tbJointPose* p, float* length )
+tbVec3 tbDistanceAxis( tbJoint* joint, const tbJointPose* p, float* length )
 {
 	tbVec3 n = tbGetLengthAndNormalize( length, p->d );
 	if ( *length < 1.0e-6f )
@@ -106,20 +106,14 @@ static tbVec3 tbDistanceAxis( tbJoint* joint, const tbJointPose* p, float* lengt
 	return n;
 }
 
-static tbJointRow tbDistanceRow( const tbJointPose* p, tbVec3 n )
+tbJointRow tbDistanceRow( const tbJointPose* p, tbVec3 n )
 {
 	tbJointRow J = { tbNeg( n ), tbNeg( tbCross( p->rA, n ) ), n, tbCross( p->rB, n ) };
 	return J;
 }
 
-static tbJointRow tbNegateRow( tbJointRow J )
-{
-	tbJointRow K = { tbNeg( J.linearA ), tbNeg( J.angularA ), tbNeg( J.linearB ), tbNeg( J.angularB ) };
-	return K;
-}
-
 // A spring that pulls: one in Hz, or one in N/m.
-static bool tbHasSpringForce( const tbDistanceJointData* d )
+bool tbDistanceHasSpringForce( const tbDistanceJointData* d )
 {
 	return d->enableSpring && ( d->hertz > 0.0f || d->stiffness > 0.0f );
 }
@@ -127,8 +121,8 @@ static bool tbHasSpringForce( const tbDistanceJointData* d )
 // The spring's soft row. In N/m it becomes a frequency of the row's effective mass m (the same
 // mass the hertz form is stated in): k = m w^2 and c = 2 zeta m w, so w = sqrt(k / m) and
 // zeta = c / (2 sqrt(k m)).
-static tbSoftness tbSpringSoftness( const tbStepContext* ctx, tbDistanceJointData* d, tbJointMotion* m,
-									const tbJointRow* J )
+tbSoftness tbDistanceSpringSoftness( const tbStepContext* ctx, tbDistanceJointData* d, const tbJointMotion* m,
+									 const tbJointRow* J )
 {
 	if ( d->stiffness <= 0.0f )
 	{
@@ -159,7 +153,7 @@ static void tbPrepareDistance( tbStepContext* ctx, tbJoint* joint )
 	float biasRate = d->springSoftness.biasRate;
 	float maxSpeed = ctx->world->def.maxLinearSpeed;
 	d->maxSpringError = biasRate * FLT_MAX > maxSpeed ? maxSpeed / biasRate : FLT_MAX;
-	if ( tbIsPointMode( d ) )
+	if ( tbDistanceIsPointMode( d ) )
 	{
 		d->impulse = 0.0f;
 	}
@@ -167,11 +161,11 @@ static void tbPrepareDistance( tbStepContext* ctx, tbJoint* joint )
 	{
 		d->pointImpulse = tb_vec3_zero;
 	}
-	if ( d->enableSpring && tbHasSpringForce( d ) == false )
+	if ( d->enableSpring && tbDistanceHasSpringForce( d ) == false )
 	{
 		d->impulse = 0.0f;
 	}
-	if ( d->enableLimit == false || tbIsRigid( d ) )
+	if ( d->enableLimit == false || tbDistanceIsRigid( d ) )
 	{
 		d->lowerImpulse = 0.0f;
 		d->upperImpulse = 0.0f;
@@ -184,7 +178,7 @@ static void tbWarmStartDistance( tbStepContext* ctx, tbJoint* joint, tbJointMoti
 	tbDistanceJointData* d = &joint->distance;
 	tbJointPose p;
 	tbComputeJointPose( joint, m, &p );
-	if ( tbIsPointMode( d ) )
+	if ( tbDistanceIsPointMode( d ) )
 	{
 		tbApplyPointImpulse( m, &p, d->pointImpulse );
 		return;
@@ -200,7 +194,7 @@ static void tbSolveDistance( tbStepContext* ctx, tbJoint* joint, tbJointMotion* 
 	tbDistanceJointData* d = &joint->distance;
 	tbJointPose p;
 	tbComputeJointPose( joint, m, &p );
-	if ( tbIsPointMode( d ) )
+	if ( tbDistanceIsPointMode( d ) )
 	{
 		tbSolvePointBlock( m, &p, tbJointSoftness( ctx, useBias ), &d->pointImpulse );
 		return;
@@ -209,16 +203,16 @@ static void tbSolveDistance( tbStepContext* ctx, tbJoint* joint, tbJointMotion* 
 	tbVec3 n = tbDistanceAxis( joint, &p, &length );
 	tbJointRow J = tbDistanceRow( &p, n );
 
-	if ( tbIsRigid( d ) )
+	if ( tbDistanceIsRigid( d ) )
 	{
-		tbSolveEqualityRow( m, &J, length - tbRodLength( d ), tbJointSoftness( ctx, useBias ), &d->impulse );
+		tbSolveEqualityRow( m, &J, length - tbDistanceRodLength( d ), tbJointSoftness( ctx, useBias ), &d->impulse );
 		return;
 	}
 
 	// The spring acts in every pass: it is a force law, not position correction.
-	if ( tbHasSpringForce( d ) )
+	if ( tbDistanceHasSpringForce( d ) )
 	{
-		tbSoftness soft = tbSpringSoftness( ctx, d, m, &J );
+		tbSoftness soft = tbDistanceSpringSoftness( ctx, d, m, &J );
 		float stretch = tbClampFloat( length - d->length, -d->maxSpringError, d->maxSpringError );
 		tbSolveSpringRow( m, &J, stretch, soft, FLT_MAX, &d->impulse );
 	}
@@ -257,9 +251,9 @@ static void tbErrorDistance( const tbJoint* joint, const tbJointPose* p, float* 
 	const tbDistanceJointData* d = &joint->distance;
 	float length = tbLength( p->d );
 	*angular = 0.0f;
-	if ( tbIsRigid( d ) )
+	if ( tbDistanceIsRigid( d ) )
 	{
-		*linear = tbAbsFloat( length - tbRodLength( d ) );
+		*linear = tbAbsFloat( length - tbDistanceRodLength( d ) );
 		return;
 	}
 	*linear = 0.0f;

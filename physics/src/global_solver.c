@@ -14,7 +14,8 @@
 // solved with lambda clamped to [c_min, c_max] after every row update (001 sec. 6.2.3, 7): normal
 // rows [0, inf), friction rows [-mu lambda_n, mu lambda_n] with lambda_n the current impulse of
 // their point's normal row (001 sec. 5.4 with the normal impulse in place of m g), joint limits
-// [0, inf), motors [-max, max].
+// [0, inf), motors [-max, max]; a mouse joint's three rows share a bound on their impulse's length,
+// maxForce h (tbSolveMouse's), applied by scaling the three back after each update.
 //
 // A is never formed: each row keeps J_i and W_i = M^-1 J_i^T, and the velocities
 // v = v_ext + M^-1 J^T lambda are kept current, so (A lambda)_i - b_i = J_i v - target_i costs one
@@ -37,12 +38,18 @@
 
 // Warm starting: lambda starts from the contacts' and joints' stored impulses of the last step.
 //
-// Joints export their rows here from their records (point rows along the world axes, the hinge's
-// quaternion rows, twist limits, motor and servo, the cone joint's twist, pyramid and cone limits,
-// the fixed joint's rotation lock, custom Lua rows). Types without exported rows (distance, slider,
-// six-dof, motor, mouse) are solved
-// by their own sequential rows once in every sweep, after the assembled rows (a block
-// Gauss-Seidel step, also with Jacobi); they are counted in the report but not in its residual.
+// Every joint type exports its rows here from its record: the rows its own solve visits (the joint
+// files; the row geometry of the types without prepared rows comes from their files, joint.h),
+// with the same Jacobians, targets and bounds, in the order of that solve. Where the sequential
+// solve takes a block (a 2 x 2 or 3 x 3 equality block) the rows come one by one: Gauss-Seidel
+// converges to the same impulses. Springs and the mouse joint are soft rows, the sequential
+// solver's soft constraint (solver.h): its update
+//   lambda += -massScale K^-1 (Cdot + bias) - impulseScale lambda
+// stops changing where J v + C lambda = target, with C = (impulseScale / massScale) K and K the
+// row's effective inverse mass (the mouse joint's 3 x 3 point block: its three rows share C). So a
+// soft row is a row of A + C (symmetric, positive semi-definite), and its Gauss-Seidel update
+// (target - J v - C lambda) / (A_ii + C_ii) is, for a row alone, the sequential update. An unbounded
+// soft row (a spring) is an equality and joins the direct solve with C in its block.
 //
 // Joint trees (enableDirectSolve): the equality rows of joints whose graph over the moving bodies
 // has no loop are solved exactly in every sweep, before the projected rows (block Gauss-Seidel:
@@ -72,9 +79,11 @@
 #include <math.h>
 #include <string.h>
 
-/// Most rows a joint exports (cone: 3 point, 2 twist limits, 4 pyramid limits, the cone limit; hinge:
-/// 3 point, 2 quaternion, 2 limits, motor, servo; custom: 6).
-#define TB_GLOBAL_JOINT_ROWS 10
+/// Most rows a joint exports (six-dof: every axis limited with a motor, 3 rows each; cone: 10;
+/// hinge: 10; custom: 6).
+#define TB_GLOBAL_JOINT_ROWS 18
+/// Most rows that share a compliance block (the mouse joint's point rows).
+#define TB_GLOBAL_SOFT_ROWS 3
 /// Largest equality block of a joint (fixed: 3 point + 3 rotation rows; custom: 6), and the most
 /// anchor rows a body node of a joint tree takes.
 #define TB_GLOBAL_BLOCK_ROWS 6
@@ -83,19 +92,24 @@
 
 typedef struct tbGlobalRow
 {
-	tbVec3 linA, angA, linB, angB;	   ///< J: row velocity = linA.vA + angA.wA + linB.vB + angB.wB
-	tbVec3 mLinA, mAngA, mLinB, mAngB; ///< W = M^-1 J^T, the velocity change per unit impulse
-	float target;					   ///< J v aims at this, m/s or rad/s
-	float lower, upper;				   ///< c_min, c_max, N s (friction: times lambda of its normal)
-	float invDiag;					   ///< 1 / A_ii
-	float invSplit;					   ///< 1 / D'_ii (Jacobi: a Gershgorin bound of row i of A)
-	float friction;					   ///< mu for a friction row
-	float bounce;					   ///< a contact apart at the step start: its bounce after the positions, m/s
-	int normal;						   ///< friction row: its point's normal row; -1 otherwise
-	int a, b;						   ///< state indices (the static slot for a side that does not move)
-	int block;						   ///< joint tree node solving this row exactly, -1: projected
-	bool equality;					   ///< unbounded joint row (a candidate for the direct solve)
-	float* store;					   ///< the contact point's or joint's impulse this row warm starts from
+	tbVec3 linA, angA, linB, angB;		   ///< J: row velocity = linA.vA + angA.wA + linB.vB + angB.wB
+	tbVec3 mLinA, mAngA, mLinB, mAngB;	   ///< W = M^-1 J^T, the velocity change per unit impulse
+	float target;						   ///< J v aims at this, m/s or rad/s
+	float lower, upper;					   ///< c_min, c_max, N s (friction: times lambda of its normal)
+	float invDiag;						   ///< 1 / A_ii
+	float invSplit;						   ///< 1 / D'_ii (Jacobi: a Gershgorin bound of row i of A)
+	float friction;						   ///< mu for a friction row
+	float bounce;						   ///< a contact apart at the step start: its bounce after the positions, m/s
+	int normal;							   ///< friction row: its point's normal row; -1 otherwise
+	int mirror;							   ///< a reversed sweep visits row i + mirror in place of row i
+	int a, b;							   ///< state indices (the static slot for a side that does not move)
+	int block;							   ///< joint tree node solving this row exactly, -1: projected
+	bool equality;						   ///< unbounded joint row (a candidate for the direct solve)
+	bool ball;							   ///< its soft group's impulse is bounded in length by upper (mouse)
+	int softIndex;						   ///< its place in its soft group (consecutive rows of one joint)
+	int softCount;						   ///< rows of its soft group, 0 for a rigid row
+	float compliance[TB_GLOBAL_SOFT_ROWS]; ///< C_ik for the rows k of its soft group, m/s per N s
+	float* store;						   ///< the contact point's or joint's impulse this row warm starts from
 } tbGlobalRow;
 
 // Direct solve: a node of a joint tree, a body (6 unknowns) or a joint (its k equality rows).
@@ -123,8 +137,10 @@ typedef struct tbGlobal
 	float* lambda;
 	float* delta; ///< Jacobi's updates of one sweep
 	int rowCount, contactRows, jointRows;
-	int* fallback; ///< joints solved by their own rows
-	int fallbackCount;
+	/// The rows the sweeps visit, in order: every row not solved by a tree (a chain's rows are all
+	/// in its tree, and skipping them row by row was 2 % of its step).
+	int* swept;
+	int sweptCount;
 	tbJointTreeNode* nodes; ///< in elimination order: every node after its children
 	int nodeCount;
 	int directRows, treeCount, loopCount;
@@ -155,6 +171,18 @@ static inline void tbGlobalRowApply( tbStepContext* ctx, const tbGlobalRow* row,
 	b->w = tbMulAdd( b->w, impulse, row->mAngB );
 }
 
+// (C lambda)_i of a soft row, 0 for a rigid one: the row's error is J v + C lambda - target.
+static inline float tbSoftTerm( const tbGlobal* g, const tbGlobalRow* row, int i )
+{
+	const float* l = g->lambda + i - row->softIndex;
+	float s = 0.0f;
+	for ( int k = 0; k < row->softCount; ++k )
+	{
+		s += row->compliance[k] * l[k];
+	}
+	return s;
+}
+
 // Fill J, W and the diagonal; false for a row no body can move along (A_ii = 0), which is left out.
 static bool tbMakeGlobalRow( tbGlobalRow* row, tbVec3 linA, tbVec3 angA, tbVec3 linB, tbVec3 angB, int a, float mA,
 							 const tbMat3* iA, int b, float mB, const tbMat3* iB )
@@ -178,10 +206,14 @@ static bool tbMakeGlobalRow( tbGlobalRow* row, tbVec3 linA, tbVec3 angA, tbVec3 
 	row->a = a;
 	row->b = b;
 	row->normal = -1;
+	row->mirror = 0;
 	row->friction = 0.0f;
 	row->bounce = 0.0f;
 	row->block = -1;
 	row->equality = false;
+	row->ball = false;
+	row->softIndex = 0;
+	row->softCount = 0;
 	row->lower = -FLT_MAX;
 	row->upper = FLT_MAX;
 	row->target = 0.0f;
@@ -267,6 +299,20 @@ static void tbAddContactRows( tbGlobal* g )
 			row->store = &cp->normalImpulse;
 			normals[p] = g->rowCount++;
 		}
+		// Every other sweep visits the manifold's normal rows in reverse, as tbSolveContacts does
+		// (symmetric Gauss-Seidel: the point solved first takes more, and a box always solved in one
+		// order tips towards it; the book's offset 5-box stack, box_stack.lua, rocked and walked 13 cm
+		// in 10 s).
+		int first = g->rowCount - 1, added = 0;
+		for ( int p = 0; p < c->pointCount; ++p )
+		{
+			first = normals[p] >= 0 ? tbMinInt( first, normals[p] ) : first;
+			added += normals[p] >= 0 ? 1 : 0;
+		}
+		for ( int k = 0; k < added; ++k )
+		{
+			g->rows[first + k].mirror = added - 1 - 2 * k;
+		}
 		for ( int p = 0; p < c->pointCount; ++p )
 		{
 			tbContactConstraintPoint* cp = c->points + p;
@@ -299,19 +345,19 @@ static void tbAddContactRows( tbGlobal* g )
 typedef struct tbJointRowMaker
 {
 	tbGlobal* g;
-	const tbJoint* joint;
+	tbJoint* joint;
+	const tbJointMotion* m; ///< the bodies' masses (the springs' softness is stated in them)
 	int a, b;
 	float biasRate;
 } tbJointRowMaker;
 
-static tbGlobalRow* tbAddJointRow( tbJointRowMaker* mk, tbVec3 linA, tbVec3 angA, tbVec3 linB, tbVec3 angB,
-								   float* store )
+static tbGlobalRow* tbAddJointRow( tbJointRowMaker* mk, const tbJointRow* J, float* store )
 {
 	tbGlobal* g = mk->g;
 	const tbJoint* j = mk->joint;
 	tbGlobalRow* row = g->rows + g->rowCount;
-	if ( tbMakeGlobalRow( row, linA, angA, linB, angB, mk->a, j->sideA.invMass, &j->sideA.invI, mk->b, j->sideB.invMass,
-						  &j->sideB.invI ) == false )
+	if ( tbMakeGlobalRow( row, J->linearA, J->angularA, J->linearB, J->angularB, mk->a, j->sideA.invMass,
+						  &j->sideA.invI, mk->b, j->sideB.invMass, &j->sideB.invI ) == false )
 	{
 		return NULL;
 	}
@@ -320,31 +366,10 @@ static tbGlobalRow* tbAddJointRow( tbJointRowMaker* mk, tbVec3 linA, tbVec3 angA
 	return row;
 }
 
-// The anchors coincide (ball_joint.c): one row per world axis e, Cdot = e . (vB + wB x rB - vA - wA x rA),
-// aiming at the clamped Baumgarte correction of the gap d, as tbSolvePoint does.
-static void tbAddPointRows( tbJointRowMaker* mk, tbVec3* impulse )
+// An equality row C = 0 (tbSolveEqualityRow): J v aims at the clamped Baumgarte correction.
+static void tbAddEqualityRow( tbJointRowMaker* mk, const tbJointRow* J, float C, float* store )
 {
-	const tbJoint* j = mk->joint;
-	tbVec3 bias = tbClampCorrectionVec( tbMulSV( mk->biasRate, j->pose.d ) );
-	float* store[3] = { &impulse->x, &impulse->y, &impulse->z };
-	float C[3] = { bias.x, bias.y, bias.z };
-	for ( int k = 0; k < 3; ++k )
-	{
-		tbVec3 e = tb_vec3_zero;
-		( &e.x )[k] = 1.0f;
-		tbGlobalRow* row =
-			tbAddJointRow( mk, tbNeg( e ), tbNeg( tbCross( j->rA, e ) ), e, tbCross( j->rB, e ), store[k] );
-		if ( row != NULL )
-		{
-			row->target = -C[k];
-			row->equality = true;
-		}
-	}
-}
-
-static void tbAddAngularEquality( tbJointRowMaker* mk, tbVec3 axis, float C, float* store )
-{
-	tbGlobalRow* row = tbAddJointRow( mk, tb_vec3_zero, tbNeg( axis ), tb_vec3_zero, axis, store );
+	tbGlobalRow* row = tbAddJointRow( mk, J, store );
 	if ( row != NULL )
 	{
 		row->target = -tbClampCorrection( mk->biasRate * C );
@@ -352,12 +377,11 @@ static void tbAddAngularEquality( tbJointRowMaker* mk, tbVec3 axis, float C, flo
 	}
 }
 
-// A limit C >= 0 along sign * axis (tbSolveLimitRow): speculative while inside, Baumgarte beyond.
-static void tbAddAngularLimit( tbJointRowMaker* mk, tbVec3 axis, float sign, float C, float* store )
+// A limit C >= 0 (tbSolveLimitRow): speculative while inside, Baumgarte beyond.
+static void tbAddLimitRow( tbJointRowMaker* mk, const tbJointRow* J, float C, float* store )
 {
 	const tbStepContext* ctx = mk->g->ctx;
-	tbVec3 a = tbMulSV( sign, axis );
-	tbGlobalRow* row = tbAddJointRow( mk, tb_vec3_zero, tbNeg( a ), tb_vec3_zero, a, store );
+	tbGlobalRow* row = tbAddJointRow( mk, J, store );
 	if ( row != NULL )
 	{
 		row->target =
@@ -366,15 +390,131 @@ static void tbAddAngularLimit( tbJointRowMaker* mk, tbVec3 axis, float sign, flo
 	}
 }
 
-static void tbAddAngularMotor( tbJointRowMaker* mk, tbVec3 axis, float speed, float maxImpulse, float* store )
+// A velocity row (tbSolveMotorRow): J v aims at the speed, within what a body may reach.
+static void tbAddMotorRow( tbJointRowMaker* mk, const tbJointRow* J, float speed, float maxSpeed, float maxImpulse,
+						   float* store )
 {
-	tbGlobalRow* row = tbAddJointRow( mk, tb_vec3_zero, tbNeg( axis ), tb_vec3_zero, axis, store );
+	tbGlobalRow* row = tbAddJointRow( mk, J, store );
 	if ( row != NULL )
 	{
-		row->target = tbClampMotorSpeed( speed, TB_MAX_ANGULAR_SPEED );
+		row->target = tbClampMotorSpeed( speed, maxSpeed );
 		row->lower = -maxImpulse;
 		row->upper = maxImpulse;
 	}
+}
+
+// The rows [first, first + count) share one soft constraint (header comment): C = s K with
+// s = impulseScale / massScale and K their block of A (the rows lie on the same two bodies).
+static void tbMakeSoftGroup( tbGlobal* g, int first, int count, tbSoftness soft )
+{
+	TB_ASSERT( count <= TB_GLOBAL_SOFT_ROWS );
+	float s = soft.impulseScale / soft.massScale;
+	for ( int i = 0; i < count; ++i )
+	{
+		tbGlobalRow* row = g->rows + first + i;
+		for ( int k = 0; k < count; ++k )
+		{
+			const tbGlobalRow* other = g->rows + first + k;
+			float K = tbDot( row->linA, other->mLinA ) + tbDot( row->angA, other->mAngA ) +
+					  tbDot( row->linB, other->mLinB ) + tbDot( row->angB, other->mAngB );
+			row->compliance[k] = s * K;
+		}
+		row->softIndex = i;
+		row->softCount = count;
+	}
+	for ( int i = 0; i < count; ++i )
+	{
+		tbGlobalRow* row = g->rows + first + i;
+		row->invDiag = 1.0f / ( 1.0f / row->invDiag + row->compliance[i] );
+		row->invSplit = row->invDiag;
+	}
+}
+
+// A spring (tbSolveSpringRow, unbounded): J v + C lambda aims at -biasRate C_position. A softness
+// with no mass scale (a spring too weak for float) applies nothing: the row is left out.
+static void tbAddSpringRow( tbJointRowMaker* mk, const tbJointRow* J, float C, tbSoftness soft, float* store )
+{
+	if ( !( soft.massScale > 0.0f ) )
+	{
+		*store = 0.0f;
+		return;
+	}
+	tbGlobalRow* row = tbAddJointRow( mk, J, store );
+	if ( row != NULL )
+	{
+		row->target = -soft.biasRate * C;
+		row->equality = true;
+		tbMakeSoftGroup( mk->g, (int)( row - mk->g->rows ), 1, soft );
+	}
+}
+
+// The anchors coincide (ball_joint.c): one row per world axis e, Cdot = e . (vB + wB x rB - vA - wA x rA),
+// aiming at -bias (the clamped Baumgarte correction of the gap for a rigid joint, as tbSolvePoint).
+static void tbAddPointRows( tbJointRowMaker* mk, tbVec3* impulse, tbVec3 bias )
+{
+	const tbJoint* j = mk->joint;
+	float* store[3] = { &impulse->x, &impulse->y, &impulse->z };
+	float C[3] = { bias.x, bias.y, bias.z };
+	for ( int k = 0; k < 3; ++k )
+	{
+		tbVec3 e = tb_vec3_zero;
+		( &e.x )[k] = 1.0f;
+		tbJointRow J = { tbNeg( e ), tbNeg( tbCross( j->rA, e ) ), e, tbCross( j->rB, e ) };
+		tbGlobalRow* row = tbAddJointRow( mk, &J, store[k] );
+		if ( row != NULL )
+		{
+			row->target = -C[k];
+			row->equality = true;
+		}
+	}
+}
+
+static void tbAddRigidPointRows( tbJointRowMaker* mk, tbVec3* impulse )
+{
+	tbAddPointRows( mk, impulse, tbClampCorrectionVec( tbMulSV( mk->biasRate, mk->joint->pose.d ) ) );
+}
+
+static void tbAddAngularEquality( tbJointRowMaker* mk, tbVec3 axis, float C, float* store )
+{
+	tbJointRow J = tbAngularRow( axis );
+	tbAddEqualityRow( mk, &J, C, store );
+}
+
+static void tbAddAngularLimit( tbJointRowMaker* mk, tbVec3 axis, float sign, float C, float* store )
+{
+	tbJointRow J = tbAngularRow( tbMulSV( sign, axis ) );
+	tbAddLimitRow( mk, &J, C, store );
+}
+
+static void tbAddAngularMotor( tbJointRowMaker* mk, tbVec3 axis, float speed, float maxImpulse, float* store )
+{
+	tbJointRow J = tbAngularRow( axis );
+	tbAddMotorRow( mk, &J, speed, TB_MAX_ANGULAR_SPEED, maxImpulse, store );
+}
+
+// Two quaternion rows C_i = qRel.y, qRel.z on their axes, left out where tbSolveAngularBlock skips
+// them: near a half turn the axes turn parallel and the 2 x 2 block is singular.
+static void tbAddQuatRows( tbJointRowMaker* mk, const tbVec3 axes[2], const tbJointPose* p, float* store )
+{
+	const tbJoint* j = mk->joint;
+	tbMat3 I = tbAddMM( j->sideA.invI, j->sideB.invI );
+	tbVec3 Ia0 = tbMulMV( I, axes[0] ), Ia1 = tbMulMV( I, axes[1] );
+	float k00 = tbDot( axes[0], Ia0 ), k01 = tbDot( axes[0], Ia1 ), k11 = tbDot( axes[1], Ia1 );
+	if ( k00 * k11 - k01 * k01 > 1.0e-5f * k00 * k11 )
+	{
+		tbAddAngularEquality( mk, axes[0], p->qRel.y, store + 0 );
+		tbAddAngularEquality( mk, axes[1], p->qRel.z, store + 1 );
+	}
+}
+
+// A limited translation or rotation on a row (slider, wheel, six-dof, distance): C = x - lower >= 0
+// on J and upper - x >= 0 on -J.
+static void tbAddRangeRows( tbJointRowMaker* mk, const tbJointRow* J, float x, float lower, float upper,
+							float* lowerStore, float* upperStore )
+{
+	tbAddLimitRow( mk, J, x - lower, lowerStore );
+	tbJointRow K = tbNegateRow( *J );
+	tbAddLimitRow( mk, &K, upper - x, upperStore );
 }
 
 static tbVec3 tbCustomVec( const float* f )
@@ -382,117 +522,313 @@ static tbVec3 tbCustomVec( const float* f )
 	return tbMakeVec3( f[0], f[1], f[2] );
 }
 
-// The rows of a joint whose type exports them; false for the types solved by their own rows.
-static bool tbAddJointRows( tbGlobal* g, tbJoint* joint )
+static void tbAddHingeRows( tbJointRowMaker* mk, tbHingeJointData* h )
+{
+	// tbSolveHinge's order: motor, servo, limits, then the quaternion rows and the anchors.
+	const tbStepContext* ctx = mk->g->ctx;
+	tbJointPose* p = &mk->joint->pose;
+	if ( h->enableLimit || h->enableMotor || h->enableServo )
+	{
+		float angle = tbPoseTwist( p );
+		if ( h->enableMotor )
+		{
+			tbAddAngularMotor( mk, h->twist.axis, h->motorSpeed, tbMaxImpulse( h->maxMotorTorque, ctx->h ),
+							   &h->motorImpulse );
+		}
+		if ( h->enableServo )
+		{
+			float error = tbWrapAngle( h->servoAngle - angle );
+			float speed = tbClampFloat( h->servoGain * error, -h->maxServoSpeed, h->maxServoSpeed );
+			tbAddAngularMotor( mk, h->twist.axis, speed, tbMaxImpulse( h->maxServoTorque, ctx->h ), &h->servoImpulse );
+		}
+		if ( h->enableLimit )
+		{
+			tbAddAngularLimit( mk, h->twist.axis, 1.0f, angle - h->lowerAngle, &h->lowerImpulse );
+			tbAddAngularLimit( mk, h->twist.axis, -1.0f, h->upperAngle - angle, &h->upperImpulse );
+		}
+	}
+	// A singular quaternion block (near a half turn) is left out, as tbSolvePreparedAngularBlock does.
+	if ( h->block.invK.cx.x != 0.0f || h->block.invK.cy.y != 0.0f )
+	{
+		tbAddAngularEquality( mk, h->block.axes[0], p->qRel.y, h->angularImpulse + 0 );
+		tbAddAngularEquality( mk, h->block.axes[1], p->qRel.z, h->angularImpulse + 1 );
+	}
+	tbAddRigidPointRows( mk, &h->linearImpulse );
+}
+
+static void tbAddConeRows( tbJointRowMaker* mk, tbConeJointData* c )
+{
+	// tbSolveCone's order: twist, pyramid and cone limits, then the anchors.
+	tbJointPose* p = &mk->joint->pose;
+	if ( c->enableTwistLimit )
+	{
+		float angle = tbPoseTwist( p );
+		if ( tbIsConeTwistLocked( c ) )
+		{
+			float target = 0.5f * ( c->lowerTwist + c->upperTwist );
+			tbAddAngularEquality( mk, c->twist.axis, tbWrapAngle( angle - target ), &c->twistImpulse );
+		}
+		else
+		{
+			tbAddAngularLimit( mk, c->twist.axis, 1.0f, angle - c->lowerTwist, &c->twistLowerImpulse );
+			tbAddAngularLimit( mk, c->twist.axis, -1.0f, c->upperTwist - angle, &c->twistUpperImpulse );
+		}
+	}
+	if ( c->enablePyramidLimit )
+	{
+		float limits[2] = { sinf( 0.5f * c->maxSwingY ), sinf( 0.5f * c->maxSwingZ ) };
+		float comps[2] = { p->qRel.y, p->qRel.z };
+		for ( int i = 0; i < 2; ++i )
+		{
+			tbAddAngularLimit( mk, c->pyramid[i].axis, 1.0f, comps[i] + limits[i], c->pyramidLowerImpulse + i );
+			tbAddAngularLimit( mk, c->pyramid[i].axis, -1.0f, limits[i] - comps[i], c->pyramidUpperImpulse + i );
+		}
+	}
+	if ( c->enableConeLimit )
+	{
+		tbAddAngularLimit( mk, c->swing.axis, 1.0f, c->coneAngle - tbPoseSwing( p ), &c->coneImpulse );
+	}
+	tbAddRigidPointRows( mk, &c->linearImpulse );
+}
+
+static void tbAddCustomRows( tbJointRowMaker* mk, tbCustomJointData* c )
+{
+	// The callback's rows (made in the prepare, bounds already per step of one sub-step):
+	// J v = bias - correction(C), C the error at the step start (nothing has moved yet).
+	for ( int i = 0; i < c->rowCount; ++i )
+	{
+		const tbCustomRow* r = c->rows + i;
+		tbJointRow J = { tbCustomVec( r->J ), tbCustomVec( r->J + 3 ), tbCustomVec( r->J + 6 ),
+						 tbCustomVec( r->J + 9 ) };
+		tbGlobalRow* row = tbAddJointRow( mk, &J, c->impulses + i );
+		if ( row != NULL )
+		{
+			row->target = r->bias - tbClampCorrection( mk->biasRate * r->positionError );
+			row->lower = r->lower;
+			row->upper = r->upper;
+			row->equality = r->lower <= -FLT_MAX && r->upper >= FLT_MAX;
+		}
+	}
+}
+
+static void tbAddDistanceRows( tbJointRowMaker* mk, tbDistanceJointData* d )
+{
+	// tbSolveDistance: the point rows of a zero-length rod, the rod's row, or the spring then the limits.
+	const tbStepContext* ctx = mk->g->ctx;
+	tbJointPose* p = &mk->joint->pose;
+	if ( tbDistanceIsPointMode( d ) )
+	{
+		tbAddRigidPointRows( mk, &d->pointImpulse );
+		return;
+	}
+	float length;
+	tbVec3 n = tbDistanceAxis( mk->joint, p, &length );
+	tbJointRow J = tbDistanceRow( p, n );
+	if ( tbDistanceIsRigid( d ) )
+	{
+		tbAddEqualityRow( mk, &J, length - tbDistanceRodLength( d ), &d->impulse );
+		return;
+	}
+	if ( tbDistanceHasSpringForce( d ) )
+	{
+		tbSoftness soft = tbDistanceSpringSoftness( ctx, d, mk->m, &J );
+		float stretch = tbClampFloat( length - d->length, -d->maxSpringError, d->maxSpringError );
+		tbAddSpringRow( mk, &J, stretch, soft, &d->impulse );
+	}
+	if ( d->enableLimit )
+	{
+		if ( d->minLength > 0.0f )
+		{
+			tbAddLimitRow( mk, &J, length - d->minLength, &d->lowerImpulse );
+		}
+		if ( d->maxLength < FLT_MAX )
+		{
+			tbJointRow K = tbNegateRow( J );
+			tbAddLimitRow( mk, &K, d->maxLength - length, &d->upperImpulse );
+		}
+	}
+}
+
+static void tbAddSliderRows( tbJointRowMaker* mk, tbSliderJointData* s )
+{
+	// tbSolveSlider's order: motor, limits, the rotation lock, the two translation rows.
+	const tbStepContext* ctx = mk->g->ctx;
+	const tbJointPose* p = &mk->joint->pose;
+	tbSliderRows rows;
+	tbMakeSliderRows( p, &rows );
+	float translation = tbDot( rows.axis, p->d );
+	if ( s->enableMotor )
+	{
+		tbAddMotorRow( mk, &rows.axial, s->motorSpeed, TB_MAX_SPEED, tbMaxImpulse( s->maxMotorForce, ctx->h ),
+					   &s->motorImpulse );
+	}
+	if ( s->enableLimit )
+	{
+		tbAddRangeRows( mk, &rows.axial, translation, s->lowerTranslation, s->upperTranslation, &s->lowerImpulse,
+						&s->upperImpulse );
+	}
+	tbVec3 lock = tbRotationLockError( p );
+	tbAddAngularEquality( mk, rows.lock[0], lock.x, &s->angularImpulse.x );
+	tbAddAngularEquality( mk, rows.lock[1], lock.y, &s->angularImpulse.y );
+	tbAddAngularEquality( mk, rows.lock[2], lock.z, &s->angularImpulse.z );
+	for ( int i = 0; i < 2; ++i )
+	{
+		tbAddEqualityRow( mk, rows.normal + i, tbDot( rows.normal[i].linearB, p->d ), s->linearImpulse + i );
+	}
+}
+
+static void tbAddSixDofRows( tbJointRowMaker* mk, tbSixDofJointData* s )
+{
+	// tbSolveSixDof's order: motors, limits, the fixed rotations, the fixed translations.
+	const tbStepContext* ctx = mk->g->ctx;
+	tbSixDofRows r;
+	tbMakeSixDofRows( &mk->joint->pose, &r );
+	for ( int i = 0; i < tbSixDof_axisCount; ++i )
+	{
+		if ( s->enableMotor[i] && s->mode[i] != tbAxis_fixed )
+		{
+			float maxSpeed = i < tbSixDof_rx ? TB_MAX_SPEED : TB_MAX_ANGULAR_SPEED;
+			tbAddMotorRow( mk, r.motor + i, s->motorSpeed[i], maxSpeed, tbMaxImpulse( s->maxMotorForce[i], ctx->h ),
+						   s->motorImpulse + i );
+		}
+	}
+	for ( int i = 0; i < tbSixDof_axisCount; ++i )
+	{
+		if ( s->mode[i] == tbAxis_limited )
+		{
+			tbAddRangeRows( mk, r.row + i, r.position[i], tbSixDofAxisLimit( i, s->lower[i] ),
+							tbSixDofAxisLimit( i, s->upper[i] ), s->lowerImpulse + i, s->upperImpulse + i );
+		}
+	}
+	const int order[tbSixDof_axisCount] = { tbSixDof_rx, tbSixDof_ry, tbSixDof_rz, tbSixDof_x, tbSixDof_y, tbSixDof_z };
+	for ( int k = 0; k < tbSixDof_axisCount; ++k )
+	{
+		int i = order[k];
+		if ( s->mode[i] == tbAxis_fixed )
+		{
+			tbAddEqualityRow( mk, r.row + i, r.position[i], s->fixedImpulse + i );
+		}
+	}
+}
+
+static void tbAddMotorJointRows( tbJointRowMaker* mk, tbMotorJointData* d )
+{
+	// tbSolveMotor's order: the twist motor, the quaternion rows, the anchors.
+	const tbStepContext* ctx = mk->g->ctx;
+	const tbJointPose* p = &mk->joint->pose;
+	tbAddAngularMotor( mk, tbTwistAxis( p ), d->motorSpeed, tbMaxImpulse( d->maxMotorTorque, ctx->h ),
+					   &d->motorImpulse );
+	tbVec3 axes[2] = { tbQuatRowAxis( p, 1 ), tbQuatRowAxis( p, 2 ) };
+	tbAddQuatRows( mk, axes, p, d->angularImpulse );
+	tbAddRigidPointRows( mk, &d->linearImpulse );
+}
+
+static void tbAddMouseRows( tbJointRowMaker* mk, tbMouseJointData* d )
+{
+	// tbSolveMouse: one soft 3 x 3 point block (its softness, its bias unclamped), the impulse's
+	// length within maxForce h.
+	tbGlobal* g = mk->g;
+	tbSoftness soft = d->softness;
+	if ( !( soft.massScale > 0.0f ) )
+	{
+		d->linearImpulse = tb_vec3_zero;
+		return;
+	}
+	int first = g->rowCount;
+	tbAddPointRows( mk, &d->linearImpulse, tbMulSV( soft.biasRate, mk->joint->pose.d ) );
+	float maxImpulse = tbMaxImpulse( d->maxForce, g->ctx->h );
+	tbMakeSoftGroup( g, first, g->rowCount - first, soft );
+	for ( int i = first; i < g->rowCount; ++i )
+	{
+		tbGlobalRow* row = g->rows + i;
+		row->ball = true;
+		row->lower = -maxImpulse;
+		row->upper = maxImpulse;
+		row->equality = maxImpulse >= FLT_MAX;
+	}
+}
+
+static void tbAddWheelRows( tbJointRowMaker* mk, tbWheelJointData* w )
+{
+	// tbSolveWheel's order: motor, spring, limits, the axle's quaternion rows, the suspension line.
+	const tbStepContext* ctx = mk->g->ctx;
+	const tbJointPose* p = &mk->joint->pose;
+	tbWheelRows rows;
+	tbMakeWheelRows( p, &rows );
+	float translation = tbDot( rows.suspension, p->d );
+	if ( w->enableMotor )
+	{
+		tbAddAngularMotor( mk, rows.twist, w->motorSpeed, tbMaxImpulse( w->maxMotorTorque, ctx->h ), &w->motorImpulse );
+	}
+	if ( tbWheelHasSpring( w ) )
+	{
+		tbSoftness soft = tbWheelSpringSoftness( ctx, w, mk->m, &rows.travel );
+		tbAddSpringRow( mk, &rows.travel, translation, soft, &w->springImpulse );
+	}
+	if ( w->enableLimit )
+	{
+		tbAddRangeRows( mk, &rows.travel, translation, w->lowerTranslation, w->upperTranslation, &w->lowerImpulse,
+						&w->upperImpulse );
+	}
+	tbAddQuatRows( mk, rows.angular, p, w->angularImpulse );
+	tbAddEqualityRow( mk, rows.line + 0, tbDot( rows.axle, p->d ), w->linearImpulse + 0 );
+	tbAddEqualityRow( mk, rows.line + 1, tbDot( rows.line[1].linearB, p->d ), w->linearImpulse + 1 );
+}
+
+// The rows of a joint, in the order of its own solve.
+static void tbAddJointRows( tbGlobal* g, tbJoint* joint, const tbJointMotion* m )
 {
 	tbStepContext* ctx = g->ctx;
-	tbJointRowMaker mk = { g, joint, tbStateIndex( ctx, joint->sideA.solverIndex ),
-						   tbStateIndex( ctx, joint->sideB.solverIndex ), ctx->baumgarte * ctx->inv_h };
+	tbJointRowMaker mk = { g,
+						   joint,
+						   m,
+						   tbStateIndex( ctx, joint->sideA.solverIndex ),
+						   tbStateIndex( ctx, joint->sideB.solverIndex ),
+						   ctx->baumgarte * ctx->inv_h };
 	switch ( joint->type )
 	{
 		case tbJoint_ball:
-			tbAddPointRows( &mk, &joint->ball.linearImpulse );
-			return true;
-		case tbJoint_hinge: {
-			// tbSolveHinge's order: motor, servo, limits, then the quaternion rows and the anchors.
-			tbHingeJointData* h = &joint->hinge;
-			if ( h->enableLimit || h->enableMotor || h->enableServo )
-			{
-				float angle = tbPoseTwist( &joint->pose );
-				if ( h->enableMotor )
-				{
-					tbAddAngularMotor( &mk, h->twist.axis, h->motorSpeed, tbMaxImpulse( h->maxMotorTorque, ctx->h ),
-									   &h->motorImpulse );
-				}
-				if ( h->enableServo )
-				{
-					float error = tbWrapAngle( h->servoAngle - angle );
-					float speed = tbClampFloat( h->servoGain * error, -h->maxServoSpeed, h->maxServoSpeed );
-					tbAddAngularMotor( &mk, h->twist.axis, speed, tbMaxImpulse( h->maxServoTorque, ctx->h ),
-									   &h->servoImpulse );
-				}
-				if ( h->enableLimit )
-				{
-					tbAddAngularLimit( &mk, h->twist.axis, 1.0f, angle - h->lowerAngle, &h->lowerImpulse );
-					tbAddAngularLimit( &mk, h->twist.axis, -1.0f, h->upperAngle - angle, &h->upperImpulse );
-				}
-			}
-			// A singular quaternion block (near a half turn) is left out, as tbSolvePreparedAngularBlock does.
-			if ( h->block.invK.cx.x != 0.0f || h->block.invK.cy.y != 0.0f )
-			{
-				tbAddAngularEquality( &mk, h->block.axes[0], joint->pose.qRel.y, h->angularImpulse + 0 );
-				tbAddAngularEquality( &mk, h->block.axes[1], joint->pose.qRel.z, h->angularImpulse + 1 );
-			}
-			tbAddPointRows( &mk, &h->linearImpulse );
-			return true;
-		}
-		case tbJoint_cone: {
-			// tbSolveCone's order: twist, pyramid and cone limits, then the anchors.
-			tbConeJointData* c = &joint->cone;
-			tbJointPose* p = &joint->pose;
-			if ( c->enableTwistLimit )
-			{
-				float angle = tbPoseTwist( p );
-				if ( tbIsConeTwistLocked( c ) )
-				{
-					float target = 0.5f * ( c->lowerTwist + c->upperTwist );
-					tbAddAngularEquality( &mk, c->twist.axis, tbWrapAngle( angle - target ), &c->twistImpulse );
-				}
-				else
-				{
-					tbAddAngularLimit( &mk, c->twist.axis, 1.0f, angle - c->lowerTwist, &c->twistLowerImpulse );
-					tbAddAngularLimit( &mk, c->twist.axis, -1.0f, c->upperTwist - angle, &c->twistUpperImpulse );
-				}
-			}
-			if ( c->enablePyramidLimit )
-			{
-				float limits[2] = { sinf( 0.5f * c->maxSwingY ), sinf( 0.5f * c->maxSwingZ ) };
-				float comps[2] = { p->qRel.y, p->qRel.z };
-				for ( int i = 0; i < 2; ++i )
-				{
-					tbAddAngularLimit( &mk, c->pyramid[i].axis, 1.0f, comps[i] + limits[i],
-									   c->pyramidLowerImpulse + i );
-					tbAddAngularLimit( &mk, c->pyramid[i].axis, -1.0f, limits[i] - comps[i],
-									   c->pyramidUpperImpulse + i );
-				}
-			}
-			if ( c->enableConeLimit )
-			{
-				tbAddAngularLimit( &mk, c->swing.axis, 1.0f, c->coneAngle - tbPoseSwing( p ), &c->coneImpulse );
-			}
-			tbAddPointRows( &mk, &c->linearImpulse );
-			return true;
-		}
+			tbAddRigidPointRows( &mk, &joint->ball.linearImpulse );
+			break;
+		case tbJoint_hinge:
+			tbAddHingeRows( &mk, &joint->hinge );
+			break;
+		case tbJoint_cone:
+			tbAddConeRows( &mk, &joint->cone );
+			break;
 		case tbJoint_fixed: {
 			tbFixedJointData* f = &joint->fixed;
 			tbVec3 lock = tbRotationLockError( &joint->pose );
 			tbAddAngularEquality( &mk, f->block.axes[0], lock.x, &f->angularImpulse.x );
 			tbAddAngularEquality( &mk, f->block.axes[1], lock.y, &f->angularImpulse.y );
 			tbAddAngularEquality( &mk, f->block.axes[2], lock.z, &f->angularImpulse.z );
-			tbAddPointRows( &mk, &f->linearImpulse );
-			return true;
+			tbAddRigidPointRows( &mk, &f->linearImpulse );
+			break;
 		}
-		case tbJoint_custom: {
-			// The callback's rows (made in the prepare, bounds already per step of one sub-step):
-			// J v = bias - correction(C), C the error at the step start (nothing has moved yet).
-			tbCustomJointData* c = joint->custom;
-			for ( int i = 0; i < c->rowCount; ++i )
-			{
-				const tbCustomRow* r = c->rows + i;
-				tbGlobalRow* row = tbAddJointRow( &mk, tbCustomVec( r->J ), tbCustomVec( r->J + 3 ),
-												  tbCustomVec( r->J + 6 ), tbCustomVec( r->J + 9 ), c->impulses + i );
-				if ( row != NULL )
-				{
-					row->target = r->bias - tbClampCorrection( mk.biasRate * r->positionError );
-					row->lower = r->lower;
-					row->upper = r->upper;
-					row->equality = r->lower <= -FLT_MAX && r->upper >= FLT_MAX;
-				}
-			}
-			return true;
-		}
+		case tbJoint_custom:
+			tbAddCustomRows( &mk, joint->custom );
+			break;
+		case tbJoint_distance:
+			tbAddDistanceRows( &mk, &joint->distance );
+			break;
+		case tbJoint_slider:
+			tbAddSliderRows( &mk, &joint->slider );
+			break;
+		case tbJoint_sixDof:
+			tbAddSixDofRows( &mk, &joint->sixDof );
+			break;
+		case tbJoint_motor:
+			tbAddMotorJointRows( &mk, &joint->motor );
+			break;
+		case tbJoint_mouse:
+			tbAddMouseRows( &mk, &joint->mouse );
+			break;
+		case tbJoint_wheel:
+			tbAddWheelRows( &mk, &joint->wheel );
+			break;
 		default:
-			return false;
+			TB_ASSERT( false );
+			break;
 	}
 }
 
@@ -515,20 +851,6 @@ static void tbLoadGlobalMotion( tbStepContext* ctx, const tbJoint* joint, tbJoin
 	m->mB = joint->sideB.invMass;
 	m->iA = &joint->sideA.invI;
 	m->iB = &joint->sideB.invI;
-}
-
-static void tbStoreGlobalMotion( tbStepContext* ctx, const tbJoint* joint, const tbJointMotion* m )
-{
-	if ( joint->sideA.solverIndex >= 0 && joint->sideA.invMass > 0.0f )
-	{
-		ctx->states[joint->sideA.solverIndex].v = m->vA;
-		ctx->states[joint->sideA.solverIndex].w = m->wA;
-	}
-	if ( joint->sideB.solverIndex >= 0 && joint->sideB.invMass > 0.0f )
-	{
-		ctx->states[joint->sideB.solverIndex].v = m->vB;
-		ctx->states[joint->sideB.solverIndex].w = m->wB;
-	}
 }
 
 // Direct solve of joint trees -------------------------------------------------------------------------
@@ -651,12 +973,25 @@ static bool tbIsSideB( const tbGlobalRow* row, int body )
 	return row->b == body;
 }
 
-// The rows' compliance: 1e-10 of each row's own A_ii, so that a dependent row stays finite while
-// the solve stays exact to far below float precision (with 1e-7 a 1000 kg load on 1 kg links left
-// 4e-3 m/s of residual).
-static double tbCompliance( const tbGlobalRow* row )
+// -C of a node's rows into its block from row and column first on (the block is zero there): each
+// row's own compliance, that is a soft group's (header comment), plus on the diagonal 1e-10 of the
+// row's A_ii, so that a dependent row stays finite while the solve stays exact to far below float
+// precision (with 1e-7 a 1000 kg load on 1 kg links left 4e-3 m/s of residual).
+static void tbSetNodeCompliance( const tbGlobal* g, tbJointTreeNode* node, int first )
 {
-	return 1.0e-10 / (double)row->invDiag;
+	int n = node->size;
+	for ( int k = 0; k < node->rowCount; ++k )
+	{
+		const tbGlobalRow* row = g->rows + node->rows[k];
+		double* out = node->dinv + ( first + k ) * n + first;
+		out[k] = -1.0e-10 / (double)row->invDiag;
+		int group = node->rows[k] - row->softIndex;
+		for ( int l = 0; row->softCount > 0 && l < node->rowCount; ++l )
+		{
+			int c = node->rows[l] - group;
+			out[l] -= c >= 0 && c < row->softCount ? (double)row->compliance[c] : 0.0;
+		}
+	}
 }
 
 // Find the joint trees, order their nodes leaves first and factor them (once per step: J and M do
@@ -951,18 +1286,6 @@ static bool tbBuildTrees( tbGlobal* g, const int* jointRowStart, const int* join
 			}
 		}
 	}
-	for ( int i = 0; i < g->fallbackCount; ++i )
-	{
-		const tbJoint* joint = g->world->joints.data + g->fallback[i];
-		int ends[2] = { joint->sideA.solverIndex, joint->sideB.solverIndex };
-		for ( int e = 0; e < 2; ++e )
-		{
-			if ( ends[e] >= 0 && bodyNode[ends[e]] >= 0 )
-			{
-				g->treeCoupled[g->nodes[bodyNode[ends[e]]].tree] = true;
-			}
-		}
-	}
 	double* scratch = pool;
 	double* block = pool + TB_TREE_MAX_SIZE * TB_TREE_MAX_SIZE;
 	pool += 2 * TB_TREE_MAX_SIZE * TB_TREE_MAX_SIZE;
@@ -1018,15 +1341,12 @@ static bool tbBuildTrees( tbGlobal* g, const int* jointRowStart, const int* join
 					node->dinv[( 6 + k ) * n + c] = part[c];
 					node->dinv[c * n + 6 + k] = part[c];
 				}
-				node->dinv[( 6 + k ) * n + 6 + k] = -tbCompliance( row );
 			}
+			tbSetNodeCompliance( g, node, 6 );
 		}
 		else
 		{
-			for ( int k = 0; k < n; ++k )
-			{
-				node->dinv[k * n + k] = -tbCompliance( g->rows + node->rows[k] );
-			}
+			tbSetNodeCompliance( g, node, 0 );
 		}
 		if ( node->parent < 0 )
 		{
@@ -1267,45 +1587,96 @@ static inline void tbRowBounds( const tbGlobal* g, const tbGlobalRow* row, float
 	*hi = row->upper;
 }
 
-static void tbSweepGaussSeidel( tbGlobal* g )
+// A row's error (A lambda - b)_i, or (A lambda + C lambda - b)_i for a soft row: a velocity, m/s.
+static inline float tbRowError( const tbGlobal* g, const tbGlobalRow* row, int i )
+{
+	float error = tbGlobalRowVelocity( g->ctx, row ) - row->target;
+	return row->softCount == 0 ? error : error + tbSoftTerm( g, row, i );
+}
+
+// The mouse joint's bound (tbSolveMouse): its impulse vector scaled back to the length radius.
+// Writes the group's new impulses to next (lambda + delta on entry).
+static void tbProjectBall( float* next, int count, float radius )
+{
+	float lengthSquared = 0.0f;
+	for ( int k = 0; k < count; ++k )
+	{
+		lengthSquared += next[k] * next[k];
+	}
+	if ( lengthSquared > radius * radius )
+	{
+		float scale = radius / sqrtf( lengthSquared );
+		for ( int k = 0; k < count; ++k )
+		{
+			next[k] *= scale;
+		}
+	}
+}
+
+static void tbSweepGaussSeidel( tbGlobal* g, bool reverse )
 {
 	tbStepContext* ctx = g->ctx;
-	for ( int i = 0; i < g->rowCount; ++i )
+	for ( int k = 0; k < g->sweptCount; ++k )
 	{
+		int i = g->swept[k];
+		i = reverse ? i + g->rows[i].mirror : i;
 		const tbGlobalRow* row = g->rows + i;
-		if ( row->block >= 0 )
-		{
-			continue;
-		}
 		float lo, hi;
 		tbRowBounds( g, row, &lo, &hi );
 		float old = g->lambda[i];
-		float next = tbClampFloat( old + ( row->target - tbGlobalRowVelocity( ctx, row ) ) * row->invDiag, lo, hi );
+		float next = tbClampFloat( old - tbRowError( g, row, i ) * row->invDiag, lo, hi );
 		g->lambda[i] = next;
 		tbGlobalRowApply( ctx, row, next - old );
+		if ( row->ball )
+		{
+			int first = i - row->softIndex;
+			float ball[TB_GLOBAL_SOFT_ROWS];
+			memcpy( ball, g->lambda + first, sizeof( float ) * (size_t)row->softCount );
+			tbProjectBall( ball, row->softCount, row->upper );
+			for ( int k = 0; k < row->softCount; ++k )
+			{
+				tbGlobalRowApply( ctx, g->rows + first + k, ball[k] - g->lambda[first + k] );
+				g->lambda[first + k] = ball[k];
+			}
+		}
 	}
 }
 
 static void tbSweepJacobi( tbGlobal* g, float omega )
 {
 	tbStepContext* ctx = g->ctx;
-	for ( int i = 0; i < g->rowCount; ++i )
+	for ( int k = 0; k < g->sweptCount; ++k )
 	{
+		int i = g->swept[k];
 		const tbGlobalRow* row = g->rows + i;
-		if ( row->block >= 0 )
-		{
-			g->delta[i] = 0.0f;
-			continue;
-		}
 		float lo, hi;
 		tbRowBounds( g, row, &lo, &hi );
 		float old = g->lambda[i];
-		float next =
-			tbClampFloat( old + omega * ( row->target - tbGlobalRowVelocity( ctx, row ) ) * row->invSplit, lo, hi );
+		float next = tbClampFloat( old - omega * tbRowError( g, row, i ) * row->invSplit, lo, hi );
 		g->delta[i] = next - old;
 	}
-	for ( int i = 0; i < g->rowCount; ++i )
+	// The mouse joint's bound on the group's updated impulse.
+	for ( int k = 0; k < g->sweptCount; ++k )
 	{
+		int i = g->swept[k];
+		const tbGlobalRow* row = g->rows + i;
+		if ( row->ball && row->softIndex == 0 )
+		{
+			float ball[TB_GLOBAL_SOFT_ROWS];
+			for ( int c = 0; c < row->softCount; ++c )
+			{
+				ball[c] = g->lambda[i + c] + g->delta[i + c];
+			}
+			tbProjectBall( ball, row->softCount, row->upper );
+			for ( int c = 0; c < row->softCount; ++c )
+			{
+				g->delta[i + c] = ball[c] - g->lambda[i + c];
+			}
+		}
+	}
+	for ( int k = 0; k < g->sweptCount; ++k )
+	{
+		int i = g->swept[k];
 		if ( g->delta[i] != 0.0f )
 		{
 			g->lambda[i] += g->delta[i];
@@ -1314,25 +1685,39 @@ static void tbSweepJacobi( tbGlobal* g, float omega )
 	}
 }
 
-static void tbSolveFallbackJoints( tbGlobal* g, bool warmStart )
+// The error of a mouse joint's rows, added to free or clamped. Inside its bound each row is free;
+// on it (|lambda| = radius) the optimality condition is r = -mu lambda with mu >= 0, and the part of
+// r across lambda plus any part along it is the complementarity error.
+static void tbMeasureBall( const tbGlobal* g, int first, double* free, double* clamped )
 {
-	tbStepContext* ctx = g->ctx;
-	for ( int i = 0; i < g->fallbackCount; ++i )
+	const tbGlobalRow* row = g->rows + first;
+	double r[TB_GLOBAL_SOFT_ROWS], lengthSquared = 0.0;
+	for ( int k = 0; k < row->softCount; ++k )
 	{
-		tbJoint* joint = g->world->joints.data + g->fallback[i];
-		const tbJointClass* cls = tbGetJointClass( joint->type );
-		tbJointMotion m;
-		tbLoadGlobalMotion( ctx, joint, &m );
-		if ( warmStart )
-		{
-			cls->warmStart( ctx, joint, &m );
-		}
-		else
-		{
-			cls->solve( ctx, joint, &m, true );
-		}
-		tbStoreGlobalMotion( ctx, joint, &m );
+		r[k] = tbRowError( g, row + k, first + k );
+		lengthSquared += (double)g->lambda[first + k] * g->lambda[first + k];
 	}
+	double radius = row->upper;
+	if ( radius >= FLT_MAX || lengthSquared < radius * radius * ( 1.0 - 1.0e-5 ) )
+	{
+		for ( int k = 0; k < row->softCount; ++k )
+		{
+			*free += r[k] * r[k];
+		}
+		return;
+	}
+	if ( lengthSquared == 0.0 )
+	{
+		return;
+	}
+	double along = 0.0, total = 0.0;
+	for ( int k = 0; k < row->softCount; ++k )
+	{
+		along += r[k] * g->lambda[first + k];
+		total += r[k] * r[k];
+	}
+	along /= sqrt( lengthSquared );
+	*clamped += fmax( total - along * along, 0.0 ) + ( along > 0.0 ? along * along : 0.0 );
 }
 
 // |A lambda - b| over the rows strictly inside their bounds, and the complementarity error of the
@@ -1340,14 +1725,25 @@ static void tbSolveFallbackJoints( tbGlobal* g, bool warmStart )
 // c_max only slower; a row with c_min = c_max (friction without load) has none.
 static void tbMeasure( const tbGlobal* g, float* residual, float* complementarity )
 {
-	const tbStepContext* ctx = g->ctx;
 	double free = 0.0, clamped = 0.0;
 	for ( int i = 0; i < g->rowCount; ++i )
 	{
 		const tbGlobalRow* row = g->rows + i;
+		float r = tbGlobalRowVelocity( g->ctx, row ) - row->target;
+		if ( row->softCount > 0 )
+		{
+			if ( row->ball )
+			{
+				if ( row->softIndex == 0 )
+				{
+					tbMeasureBall( g, i, &free, &clamped );
+				}
+				continue;
+			}
+			r += tbSoftTerm( g, row, i );
+		}
 		float lo, hi;
 		tbRowBounds( g, row, &lo, &hi );
-		float r = tbGlobalRowVelocity( ctx, row ) - row->target;
 		float l = g->lambda[i];
 		float tolerance = 1.0e-6f * tbMaxFloat( 1.0f, tbAbsFloat( l ) );
 		bool atLower = lo > -FLT_MAX && l <= lo + tolerance;
@@ -1432,6 +1828,11 @@ static bool tbJacobiScale( tbGlobal* g )
 				sum += tbAbsFloat( tbDot( jl, wl ) + tbDot( ja, wa ) );
 			}
 		}
+		// A soft row's row of C (the bound is then on the rows of A + C).
+		for ( int k = 0; k < row->softCount; ++k )
+		{
+			sum += tbAbsFloat( row->compliance[k] );
+		}
 		row->invSplit = sum > 0.0f ? 1.0f / sum : 0.0f;
 	}
 	return true;
@@ -1455,11 +1856,9 @@ bool tbSolveGlobal( tbStepContext* ctx )
 	g.rows = TB_ARENA_ARRAY_RAW( ctx->arena, tbGlobalRow, capacity + 1 );
 	g.lambda = TB_ARENA_ARRAY_RAW( ctx->arena, float, capacity + 1 );
 	g.delta = TB_ARENA_ARRAY_RAW( ctx->arena, float, capacity + 1 );
-	g.fallback = TB_ARENA_ARRAY_RAW( ctx->arena, int, ctx->jointCount + 1 );
 	int* jointRowStart = TB_ARENA_ARRAY_RAW( ctx->arena, int, ctx->jointCount + 1 );
 	int* jointRowEnd = TB_ARENA_ARRAY_RAW( ctx->arena, int, ctx->jointCount + 1 );
-	if ( g.rows == NULL || g.lambda == NULL || g.delta == NULL || g.fallback == NULL || jointRowStart == NULL ||
-		 jointRowEnd == NULL )
+	if ( g.rows == NULL || g.lambda == NULL || g.delta == NULL || jointRowStart == NULL || jointRowEnd == NULL )
 	{
 		return false;
 	}
@@ -1482,10 +1881,7 @@ bool tbSolveGlobal( tbStepContext* ctx )
 			cls->refresh( ctx, joint, &joint->pose );
 		}
 		jointRowStart[i] = g.rowCount;
-		if ( tbAddJointRows( &g, joint ) == false )
-		{
-			g.fallback[g.fallbackCount++] = ctx->jointIds[i];
-		}
+		tbAddJointRows( &g, joint, &m );
 		jointRowEnd[i] = g.rowCount;
 	}
 	g.contactRows = contactRows;
@@ -1517,6 +1913,18 @@ bool tbSolveGlobal( tbStepContext* ctx )
 	{
 		return false;
 	}
+	g.swept = TB_ARENA_ARRAY_RAW( ctx->arena, int, g.rowCount + 1 );
+	if ( g.swept == NULL )
+	{
+		return false;
+	}
+	for ( int i = 0; i < g.rowCount; ++i )
+	{
+		if ( g.rows[i].block < 0 )
+		{
+			g.swept[g.sweptCount++] = i;
+		}
+	}
 
 	// Nothing has moved so far: from here on the step is solved.
 	ctx->gyroscopicH = ctx->h;
@@ -1538,7 +1946,6 @@ bool tbSolveGlobal( tbStepContext* ctx )
 			tbGlobalRowApply( ctx, g.rows + i, g.lambda[i] );
 		}
 	}
-	tbSolveFallbackJoints( &g, true );
 
 	tbGlobalReport* report = &world->globalReport;
 	int iterations = tbMinInt( ctx->iterations, TB_GLOBAL_MAX_ITERATIONS );
@@ -1555,9 +1962,8 @@ bool tbSolveGlobal( tbStepContext* ctx )
 		}
 		else
 		{
-			tbSweepGaussSeidel( &g );
+			tbSweepGaussSeidel( &g, ( it & 1 ) != 0 );
 		}
-		tbSolveFallbackJoints( &g, false );
 		tbMeasure( &g, report->residuals + it, report->complementarity + it );
 	}
 
@@ -1588,7 +1994,6 @@ bool tbSolveGlobal( tbStepContext* ctx )
 	s->directRowCount = g.directRows;
 	s->treeCount = g.treeCount;
 	s->loopCount = g.loopCount;
-	s->fallbackJointCount = g.fallbackCount;
 	s->residual = iterations > 0 ? report->residuals[iterations - 1] : 0.0f;
 	s->complementarity = iterations > 0 ? report->complementarity[iterations - 1] : 0.0f;
 

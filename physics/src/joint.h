@@ -573,6 +573,66 @@ float tbSwingAngle( tbQuat qRel );
 float tbPoseTwist( tbJointPose* p );
 /// tbSwingAngle( p->qRel ), cached in the pose until it is measured again.
 float tbPoseSwing( tbJointPose* p );
+/// The same row with the opposite sign (the upper side of a limit).
+static inline tbJointRow tbNegateRow( tbJointRow J )
+{
+	tbJointRow K = { tbNeg( J.linearA ), tbNeg( J.angularA ), tbNeg( J.linearB ), tbNeg( J.angularB ) };
+	return K;
+}
+
+// Row geometry of the types without prepared rows, shared by their solve and the global solver
+// (global_solver.c assembles the same rows into its system) -----------------------------------------
+
+/// Distance joint (distance_joint.c): a rigid rod when there is no spring and the limits leave no
+/// slack; a point constraint when that rod is shorter than TB_MIN_ROD_LENGTH.
+bool tbDistanceIsRigid( const tbDistanceJointData* d );
+bool tbDistanceIsPointMode( const tbDistanceJointData* d );
+float tbDistanceRodLength( const tbDistanceJointData* d );
+bool tbDistanceHasSpringForce( const tbDistanceJointData* d );
+/// The rod's axis at a pose and the current length (the last good axis when the anchors meet).
+tbVec3 tbDistanceAxis( tbJoint* joint, const tbJointPose* p, float* length );
+tbJointRow tbDistanceRow( const tbJointPose* p, tbVec3 n );
+/// The spring's softness for a pass, with the row J whose effective mass the N/m form is stated in.
+tbSoftness tbDistanceSpringSoftness( const tbStepContext* ctx, tbDistanceJointData* d, const tbJointMotion* m,
+									 const tbJointRow* J );
+
+/// Slider joint rows at a pose (slider_joint.c).
+typedef struct tbSliderRows
+{
+	tbVec3 axis;
+	tbJointRow axial;     ///< along the slider axis
+	tbJointRow normal[2]; ///< along frame y and z
+	tbVec3 lock[3];       ///< rotation lock rows: the world axes
+} tbSliderRows;
+void tbMakeSliderRows( const tbJointPose* p, tbSliderRows* rows );
+
+/// Six-dof joint rows at a pose (six_dof_joint.c).
+typedef struct tbSixDofRows
+{
+	tbVec3 axis[3];      ///< frame A axes, world
+	tbJointRow row[6];   ///< constraint rows: 3 translations, twist, swing y, swing z
+	tbJointRow motor[6]; ///< motor rows: translations as above, then rotation rates
+	float position[6];   ///< e_i . d (m); twist angle (rad); swing y and z components
+} tbSixDofRows;
+void tbMakeSixDofRows( const tbJointPose* p, tbSixDofRows* r );
+/// A limit in the units of axis i's C: metres, radians for the twist, sin(angle / 2) for the swings.
+float tbSixDofAxisLimit( int axis, float value );
+
+/// Wheel joint rows at a pose (wheel_joint.c).
+typedef struct tbWheelRows
+{
+	tbVec3 axle, suspension;
+	tbJointRow line[2]; ///< along frame A's x and y
+	tbJointRow travel;  ///< along frame A's z
+	tbVec3 angular[2];  ///< quaternion rows y and z
+	tbVec3 twist;       ///< spin
+} tbWheelRows;
+void tbMakeWheelRows( const tbJointPose* p, tbWheelRows* rows );
+bool tbWheelHasSpring( const tbWheelJointData* w );
+/// The suspension spring's softness for a pass (the N/m form made a frequency of J's effective mass).
+tbSoftness tbWheelSpringSoftness( const tbStepContext* ctx, const tbWheelJointData* w, const tbJointMotion* m,
+								  const tbJointRow* J );
+
 /// Sub-step impulse bound from a force or torque bound (FLT_MAX stays unbounded).
 static inline float tbMaxImpulse( float maxForce, float h )
 {

@@ -121,14 +121,6 @@ static void tbPrepareSixDof( tbStepContext* ctx, tbJoint* joint )
 	}
 }
 
-typedef struct tbSixDofRows
-{
-	tbVec3 axis[3];     ///< frame A axes, world
-	tbJointRow row[6];  ///< constraint rows: 3 translations, twist, swing y, swing z
-	tbJointRow motor[6]; ///< motor rows: translations as above, then rotation rates
-	float position[6];  ///< e_i . d (m); twist angle (rad); swing y and z components
-} tbSixDofRows;
-
 // Swing components of q = swing * twist (twist about x), and their rates per unit relative angular
 // velocity in frame A: d(swing.y)/dt = gy . omega_A, d(swing.z)/dt = gz . omega_A.
 static void tbSwingComponents( tbQuat q, float* sy, float* sz, tbVec3* gy, tbVec3* gz )
@@ -158,7 +150,7 @@ static void tbSwingComponents( tbQuat q, float* sy, float* sz, tbVec3* gy, tbVec
 	*gz = tbMakeVec3( g[1][0], g[1][1], g[1][2] );
 }
 
-static void tbMakeSixDofRows( const tbJointPose* p, tbSixDofRows* r )
+void tbMakeSixDofRows( const tbJointPose* p, tbSixDofRows* r )
 {
 	for ( int i = 0; i < 3; ++i )
 	{
@@ -183,14 +175,7 @@ static void tbMakeSixDofRows( const tbJointPose* p, tbSixDofRows* r )
 	r->motor[5] = tbAngularRow( r->axis[2] );
 }
 
-static tbJointRow tbNegRow( tbJointRow J )
-{
-	tbJointRow K = { tbNeg( J.linearA ), tbNeg( J.angularA ), tbNeg( J.linearB ), tbNeg( J.angularB ) };
-	return K;
-}
-
-// Limits in the units of the row's C: metres, radians for the twist, sin(angle / 2) for the swings.
-static float tbAxisLimit( int axis, float value )
+float tbSixDofAxisLimit( int axis, float value )
 {
 	return axis > tbSixDof_rx ? sinf( 0.5f * value ) : value;
 }
@@ -268,9 +253,9 @@ static void tbSolveSixDof( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m,
 			continue;
 		}
 		float x = r.position[i];
-		tbSolveLimitRow( ctx, m, r.row + i, x - tbAxisLimit( i, s->lower[i] ), useBias, &s->lowerImpulse[i] );
-		tbJointRow upper = tbNegRow( r.row[i] );
-		tbSolveLimitRow( ctx, m, &upper, tbAxisLimit( i, s->upper[i] ) - x, useBias, &s->upperImpulse[i] );
+		tbSolveLimitRow( ctx, m, r.row + i, x - tbSixDofAxisLimit( i, s->lower[i] ), useBias, &s->lowerImpulse[i] );
+		tbJointRow upper = tbNegateRow( r.row[i] );
+		tbSolveLimitRow( ctx, m, &upper, tbSixDofAxisLimit( i, s->upper[i] ) - x, useBias, &s->upperImpulse[i] );
 	}
 	tbSoftness soft = tbJointSoftness( ctx, useBias );
 	tbSolveFixedGroup( m, s, &r, tbSixDof_rx, soft );

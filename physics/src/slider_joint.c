@@ -79,15 +79,7 @@ static void tbPrepareSlider( tbStepContext* ctx, tbJoint* joint )
 	}
 }
 
-typedef struct tbSliderRows
-{
-	tbVec3 axis;
-	tbJointRow axial;      ///< along the slider axis
-	tbJointRow normal[2];  ///< along frame y and z
-	tbVec3 lock[3];        ///< rotation lock rows: the world axes
-} tbSliderRows;
-
-static void tbMakeSliderRows( const tbJointPose* p, tbSliderRows* rows )
+void tbMakeSliderRows( const tbJointPose* p, tbSliderRows* rows )
 {
 	rows->axis = tbRotate( p->qA, tbMakeVec3( 1.0f, 0.0f, 0.0f ) );
 	rows->axial = tbLinearAxisRow( p, rows->axis );
@@ -132,8 +124,7 @@ static void tbSolveSlider( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m,
 	if ( s->enableLimit )
 	{
 		tbSolveLimitRow( ctx, m, &rows.axial, translation - s->lowerTranslation, useBias, &s->lowerImpulse );
-		tbJointRow upper = { tbNeg( rows.axial.linearA ), tbNeg( rows.axial.angularA ), tbNeg( rows.axial.linearB ),
-							 tbNeg( rows.axial.angularB ) };
+		tbJointRow upper = tbNegateRow( rows.axial );
 		tbSolveLimitRow( ctx, m, &upper, s->upperTranslation - translation, useBias, &s->upperImpulse );
 	}
 

@@ -96,7 +96,7 @@ tbJointId tbCreateWheelJoint( tbWorldId worldId, const tbWheelJointDef* def, tbR
 	return tbMakeJointId( world, joint );
 }
 
-static bool tbWheelHasSpring( const tbWheelJointData* w )
+bool tbWheelHasSpring( const tbWheelJointData* w )
 {
 	return w->enableSpring && ( w->stiffness > 0.0f || w->hertz > 0.0f );
 }
@@ -120,16 +120,7 @@ static void tbPrepareWheel( tbStepContext* ctx, tbJoint* joint )
 	}
 }
 
-typedef struct tbWheelRows
-{
-	tbVec3 axle, suspension;
-	tbJointRow line[2];    ///< along frame A's x and y
-	tbJointRow travel;     ///< along frame A's z
-	tbVec3 angular[2];     ///< quaternion rows y and z
-	tbVec3 twist;          ///< spin
-} tbWheelRows;
-
-static void tbMakeWheelRows( const tbJointPose* p, tbWheelRows* rows )
+void tbMakeWheelRows( const tbJointPose* p, tbWheelRows* rows )
 {
 	rows->axle = tbRotate( p->qA, tbMakeVec3( 1.0f, 0.0f, 0.0f ) );
 	rows->suspension = tbRotate( p->qA, tbMakeVec3( 0.0f, 0.0f, 1.0f ) );
@@ -142,8 +133,8 @@ static void tbMakeWheelRows( const tbJointPose* p, tbWheelRows* rows )
 }
 
 // The spring's softness for this pass: the N/m form made a frequency of the row's effective mass.
-static tbSoftness tbWheelSpringSoftness( const tbStepContext* ctx, const tbWheelJointData* w, const tbJointMotion* m,
-										 const tbJointRow* J )
+tbSoftness tbWheelSpringSoftness( const tbStepContext* ctx, const tbWheelJointData* w, const tbJointMotion* m,
+								  const tbJointRow* J )
 {
 	if ( w->stiffness <= 0.0f )
 	{
@@ -203,8 +194,7 @@ static void tbSolveWheel( tbStepContext* ctx, tbJoint* joint, tbJointMotion* m, 
 	if ( w->enableLimit )
 	{
 		tbSolveLimitRow( ctx, m, &rows.travel, translation - w->lowerTranslation, useBias, &w->lowerImpulse );
-		tbJointRow upper = { tbNeg( rows.travel.linearA ), tbNeg( rows.travel.angularA ), tbNeg( rows.travel.linearB ),
-							 tbNeg( rows.travel.angularB ) };
+		tbJointRow upper = tbNegateRow( rows.travel );
 		tbSolveLimitRow( ctx, m, &upper, w->upperTranslation - translation, useBias, &w->upperImpulse );
 	}
 

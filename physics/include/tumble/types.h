@@ -112,7 +112,6 @@ typedef struct tbSolverReport
 	int directRowCount;    ///< joint equality rows solved exactly (joint trees)
 	int treeCount;         ///< joint trees solved directly
 	int loopCount;         ///< joint groups with a loop (their rows are iterated)
-	int fallbackJointCount; ///< joints solved by their own rows inside the sweeps (types without exported rows)
 	float residual;        ///< |A lambda - b| over the unclamped rows after the last sweep, m/s
 	float complementarity; ///< error of the clamped rows after the last sweep, m/s
 } tbSolverReport;
