@@ -37,11 +37,9 @@ static tbContactRow tbMakeRow( float mA, float mB, const tbMat3* iA, const tbMat
 	return row;
 }
 
-// The scalar rows of a constraint's points, built when a pass on the scalar constraints first
-// visits it (the overflow colour, a deep point's position pass, a bounce), from the inertia the
-// bodies have then. The velocity passes build theirs in the lanes (tbPackWideContacts): building
-// the scalar rows of every contact in the prepare as well was 8 % of the rain scene's step.
-static void tbMakeContactRows( tbStepContext* ctx, tbContactConstraint* c )
+// Building the scalar rows of every contact in the prepare as well as the lanes' was 8 % of the
+// rain scene's step.
+void tbMakeContactRows( tbStepContext* ctx, tbContactConstraint* c )
 {
 	if ( c->rowsBuilt )
 	{

@@ -277,6 +277,7 @@ static void tbAddContactRows( tbGlobal* g )
 	for ( int k = 0; k < count; ++k )
 	{
 		tbContactConstraint* c = ctx->contacts + graph->order[k];
+		tbMakeContactRows( ctx, c );
 		int a = tbStateIndex( ctx, c->indexA );
 		int b = tbStateIndex( ctx, c->indexB );
 		const tbSolverBody* sa = tbGetSolverBody( ctx, c->indexA );
