@@ -184,21 +184,23 @@ static int tbGetOwner( lua_State* L )
 
 // Creation and lifetime --------------------------------------------------------------------------
 
-// The worlds a state owns and has not destroyed, kept in its registry (tbLua_GetOwnedWorldCount).
-static const char* const tb_ownedWorldsKey = "tumble.owned_worlds";
+// The worlds a state owns and has not destroyed, kept in its registry (tbLua_GetOwnedWorldCount)
+// under this variable's address: reading it allocates nothing, so a host may count another state's
+// worlds while that state is in the middle of a call.
+static const char tb_ownedWorldsKey = 0;
 
 static void tbCountOwnedWorld( lua_State* L, int delta )
 {
-	lua_getfield( L, LUA_REGISTRYINDEX, tb_ownedWorldsKey );
+	lua_rawgetp( L, LUA_REGISTRYINDEX, &tb_ownedWorldsKey );
 	lua_Integer count = lua_tointeger( L, -1 ) + delta;
 	lua_pop( L, 1 );
 	lua_pushinteger( L, count );
-	lua_setfield( L, LUA_REGISTRYINDEX, tb_ownedWorldsKey );
+	lua_rawsetp( L, LUA_REGISTRYINDEX, &tb_ownedWorldsKey );
 }
 
 int tbLua_GetOwnedWorldCount( lua_State* L )
 {
-	lua_getfield( L, LUA_REGISTRYINDEX, tb_ownedWorldsKey );
+	lua_rawgetp( L, LUA_REGISTRYINDEX, &tb_ownedWorldsKey );
 	int count = (int)lua_tointeger( L, -1 );
 	lua_pop( L, 1 );
 	return count;
@@ -747,6 +749,26 @@ static int tbDispatchProtected( lua_State* L )
 	return 0;
 }
 
+int tbLua_DispatchEvents( lua_State* L, int worldIndex )
+{
+	tbLuaWorld* world = tbLua_TestUdata( L, worldIndex, TB_LUA_WORLD );
+	if ( world == NULL || world->destroyed || world->dispatching || tbWorld_IsValid( world->id ) == false )
+	{
+		return LUA_OK;
+	}
+	// Pushing a C function and a copy allocate nothing: the first allocation is inside the pcall.
+	if ( lua_checkstack( L, 2 ) == 0 )
+	{
+		return LUA_OK;
+	}
+	worldIndex = lua_absindex( L, worldIndex );
+	lua_pushcfunction( L, tbDispatchProtected );
+	lua_pushvalue( L, worldIndex );
+	int status = lua_pcall( L, 1, 0, 0 );
+	world->dispatching = false;
+	return status;
+}
+
 // Methods ----------------------------------------------------------------------------------------
 
 // Set while world:step runs the physics step (tbLua_GetSteppingWorld); the outer value comes back
@@ -806,6 +828,11 @@ static int tbWorld_StepMethod( lua_State* L )
 	int status = lua_pcall( L, 1, 0, 0 );
 	// Reset even when a handler's error (or an out-of-memory error) escapes the dispatch.
 	world->dispatching = false;
+	const tbLuaHost* host = tbGetHost( L );
+	if ( host != NULL && host->stepped != NULL )
+	{
+		host->stepped( L, 1, host->context );
+	}
 	if ( lua_isnil( L, 2 ) == false )
 	{
 		// The callback's error came first: raise it after the handlers ran.

@@ -1635,7 +1635,7 @@ static long tbCreateCost( lua_State* L, const char* fn )
 	return TB_SANDBOX_CREATE_COST + TB_SANDBOX_CREATE_COST_PER_ELEMENT * elements;
 }
 
-void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn )
+void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn, int heldWorlds )
 {
 	if ( what == tbLuaGuard_world || what == tbLuaGuard_threads )
 	{
@@ -1647,13 +1647,13 @@ void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn )
 			luaL_error( L, "%s: a sandboxed script's world may have at most %d worker threads, got %d", fn,
 						TB_SANDBOX_MAX_THREADS, (int)threads );
 		}
-		// Counted in this state, not the process: a reload's new state must not find the running
-		// one's worlds in its way.
-		if ( what == tbLuaGuard_world && tbLua_GetOwnedWorldCount( L ) >= TB_SANDBOX_MAX_WORLDS )
+		// Counted over the scene's states, not the process: a reload's new states must not find the
+		// running ones' worlds in their way.
+		if ( what == tbLuaGuard_world && heldWorlds >= TB_SANDBOX_MAX_WORLDS )
 		{
 			luaL_error( L, "%s: sandbox budget reached: %d worlds exist (a sandboxed script may create worlds while "
 						   "fewer than %d exist)",
-						fn, tbLua_GetOwnedWorldCount( L ), TB_SANDBOX_MAX_WORLDS );
+						fn, heldWorlds, TB_SANDBOX_MAX_WORLDS );
 		}
 		return;
 	}

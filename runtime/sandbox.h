@@ -100,8 +100,8 @@ bool tbSandbox_IsRegularFile( const char* path );
 #define TB_SANDBOX_MAX_SHAPES 2000
 #define TB_SANDBOX_MAX_JOINTS 1000
 #define TB_SANDBOX_MAX_PAIRS 20000
-/// Sandboxed code may create a world while its state holds fewer than this many (the scene's
-/// included), each with at most TB_SANDBOX_MAX_THREADS worker threads.
+/// Sandboxed code may create a world while the scene and its mods hold fewer than this many (the
+/// scene's included), each with at most TB_SANDBOX_MAX_THREADS worker threads.
 #define TB_SANDBOX_MAX_WORLDS 32
 #define TB_SANDBOX_MAX_THREADS 4
 
@@ -118,8 +118,10 @@ bool tbSandbox_CheckPhysics( tbWorldId world, bool predict, char* message, size_
 /// refused on a world at the budget; and steps, snapshots, restores and constructors charge their
 /// C work to the instruction budget (a loop of them runs few VM instructions per iteration). A body
 /// or joint just made (tbLuaGuard_created) goes to the running script's memory account; one that
-/// would take it past its cap is destroyed again and refused.
-void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn );
+/// would take it past its cap is destroyed again and refused. heldWorlds: for tbLuaGuard_world, the
+/// worlds the script's scene and its mods hold over all their states (a new one is refused from
+/// TB_SANDBOX_MAX_WORLDS on).
+void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn, int heldWorlds );
 /// While set, the next world:step call is the scene host's own frame step: not charged to the
 /// budget. The host sets it just before that call and clears it after.
 void tbSandbox_SetHostStep( lua_State* L, bool hostStep );
