@@ -165,7 +165,7 @@ static void tbPushMemoryError( tbInstance* inst, int owner )
 {
 	tbScript* script = tbGetScript( inst, owner );
 	lua_State* L = script->L;
-	const char* trip = tbSandbox_GetTrip( L, 0 );
+	const char* trip = tbSandbox_GetTrip( L );
 	if ( trip != NULL )
 	{
 		lua_pushfstring( L, "%s: %s", script->path, trip );
@@ -174,9 +174,9 @@ static void tbPushMemoryError( tbInstance* inst, int owner )
 	{
 		// Each script has its own cap: the message says what this one holds, so a hoarding mod is
 		// told apart from one that merely came last.
-		size_t lua = 0;
+		size_t lua = tbSandbox_GetMemoryUsed( L );
 		size_t physics = 0;
-		tbSandbox_GetOwnerMemory( L, 0, &lua, &physics );
+		tbSandbox_GetPhysicsMemory( L, &physics );
 		char held[96];
 		snprintf( held, sizeof( held ), "%.1f MiB of Lua memory, %.1f MiB of bodies and joints", (double)lua / 1048576.0,
 				  (double)physics / 1048576.0 );
@@ -243,11 +243,11 @@ static bool tbEnter( tbInstance* inst, int owner )
 		lua_State* outerL = tbGetScript( inst, outer )->L;
 		if ( outerL != L )
 		{
-			r->paused = tbSandbox_BeginCall( outerL, 0, false );
+			r->paused = tbSandbox_BeginCall( outerL, false );
 			r->pausedOwner = outer;
 		}
 	}
-	r->own = tbSandbox_BeginCall( L, 0, tbIsLimited( inst, owner ) );
+	r->own = tbSandbox_BeginCall( L, tbIsLimited( inst, owner ) );
 	inst->runningCount += 1;
 	return true;
 }
@@ -468,10 +468,10 @@ static bool tbHostBeginCall( lua_State* L, int owner, void* context )
 		tbPushNestingError( L, script );
 		return false;
 	}
-	if ( tbIsLimited( inst, script->owner ) && tbSandbox_GetTrip( L, 0 ) != NULL )
+	if ( tbIsLimited( inst, script->owner ) && tbSandbox_GetTrip( L ) != NULL )
 	{
 		// Out of budget in this step: its other handlers are not started at all.
-		lua_pushfstring( L, "%s: event handler not run: %s", script->path, tbSandbox_GetTrip( L, 0 ) );
+		lua_pushfstring( L, "%s: event handler not run: %s", script->path, tbSandbox_GetTrip( L ) );
 		return false;
 	}
 	return tbEnter( inst, script->owner );
