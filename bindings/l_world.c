@@ -174,7 +174,7 @@ void tbLua_ApplyWorldSettings( lua_State* L, int worldIndex, int tableIndex )
 	tbWorld_EnableSleeping( world->id, settings.enableSleep );
 }
 
-static int tbGetOwner( lua_State* L )
+int tbLua_GetOwner( lua_State* L )
 {
 	lua_getfield( L, LUA_REGISTRYINDEX, tb_ownerKey );
 	int owner = (int)lua_tointeger( L, -1 );
@@ -259,7 +259,7 @@ int tbLua_NewWorld( lua_State* L )
 						   tbResultString( result ), TB_MAX_WORLDS );
 	}
 	tbLua_PushWorld( L, id, true );
-	( (tbLuaWorld*)lua_touserdata( L, -1 ) )->owner = tbGetOwner( L );
+	( (tbLuaWorld*)lua_touserdata( L, -1 ) )->owner = tbLua_GetOwner( L );
 	return 1;
 }
 
@@ -317,7 +317,7 @@ static int tbWorld_Destroy( lua_State* L )
 	{
 		return luaL_error( L, "destroy: cannot destroy the world from its own event handler" );
 	}
-	int caller = tbGetOwner( L );
+	int caller = tbLua_GetOwner( L );
 	if ( caller != 0 && caller != world->owner )
 	{
 		return luaL_error( L, "destroy: a mod may destroy only the worlds it made" );
@@ -503,7 +503,7 @@ static int tbWorld_On( lua_State* L )
 	lua_createtable( L, 3, 0 );
 	lua_pushvalue( L, 3 );
 	lua_rawseti( L, -2, 1 );
-	lua_pushinteger( L, tbGetOwner( L ) );
+	lua_pushinteger( L, tbLua_GetOwner( L ) );
 	lua_rawseti( L, -2, 2 );
 	lua_rawseti( L, -2, (lua_Integer)lua_rawlen( L, -2 ) + 1 );
 	lua_settop( L, 3 );
@@ -522,7 +522,7 @@ static int tbWorld_Off( lua_State* L )
 						   tbLua_Describe( L, 3, got, sizeof( got ) ) );
 	}
 	// Only the caller's own handlers: a mod cannot remove the scene's, nor the scene a mod's.
-	tbRemoveHandlers( L, 1, tbGetOwner( L ), tb_eventNames[e], lua_isnoneornil( L, 3 ) ? 0 : 3 );
+	tbRemoveHandlers( L, 1, tbLua_GetOwner( L ), tb_eventNames[e], lua_isnoneornil( L, 3 ) ? 0 : 3 );
 	return 0;
 }
 

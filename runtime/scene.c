@@ -28,7 +28,7 @@ typedef struct tbScript
 	const char* path; ///< owned by the scene
 	lua_State* L;	  ///< NULL once a stopped mod's state is closed
 	int tableRef;	  ///< the script's table in L; LUA_NOREF while a mod is stopped or not loaded
-	int worldRef;	  ///< the World userdata of the scene's world in L; LUA_NOREF before there is one
+	int worldRef;	  ///< a mod's World userdata of the scene's world in L (the scene's: inst->worldRef)
 	char* error;	  ///< a mod's first error, NULL while it runs
 } tbScript;
 
@@ -320,6 +320,13 @@ static void tbPushWorld( tbInstance* inst )
 	lua_rawgeti( inst->L, LUA_REGISTRYINDEX, inst->worldRef );
 }
 
+// The registry reference of the script's World of the scene's world (the scene's own is the
+// instance's).
+static int tbWorldRefOf( const tbScript* script )
+{
+	return script->owner == 0 ? script->inst->worldRef : script->worldRef;
+}
+
 // Gives the script's World of the scene's world the clock of the scene's own, which the host's
 // steps advance. Pushes nothing; allocates nothing.
 static void tbSyncClock( tbScript* script )
@@ -378,7 +385,7 @@ typedef int tbPushArgs( tbScript* script, void* context );
 static int tbPushWorldArg( tbScript* script, void* context )
 {
 	(void)context;
-	lua_rawgeti( script->L, LUA_REGISTRYINDEX, script->owner == 0 ? script->inst->worldRef : script->worldRef );
+	lua_rawgeti( script->L, LUA_REGISTRYINDEX, tbWorldRefOf( script ) );
 	return 1;
 }
 
@@ -518,14 +525,6 @@ static void tbHostGuard( lua_State* L, tbLuaGuard what, const char* fn, void* co
 					"process can have, so that a reload can build the new scene beside the running one)",
 					fn, TB_SCENE_MAX_WORLDS, worlds, TB_MAX_WORLDS );
 	}
-	if ( what == tbLuaGuard_create && script->owner != 0 && strcmp( fn, "constraint" ) == 0 &&
-		 tbSameWorld( tbLua_ToWorld( L, 1 ), inst->worldId ) )
-	{
-		// The rows function would live in the mod's state, and the scene's state steps the world.
-		luaL_error( L, "%s: a mod cannot add a custom constraint to the scene's world (its rows function would have "
-					   "to run in the scene); add it to a world of the mod's own",
-					fn );
-	}
 	if ( tbIsLimited( inst, script->owner ) )
 	{
 		tbSandbox_Guard( L, what, fn, worlds );
@@ -570,7 +569,7 @@ static void tbHostStepped( lua_State* L, int worldIndex, void* context )
 	{
 		tbScript* script = tbGetScript( inst, owner );
 		lua_State* S = script->L;
-		int worldRef = owner == 0 ? inst->worldRef : script->worldRef;
+		int worldRef = tbWorldRefOf( script );
 		if ( script == stepper || S == NULL || worldRef == LUA_NOREF || script->error != NULL ||
 			 lua_checkstack( S, 2 ) == 0 )
 		{
