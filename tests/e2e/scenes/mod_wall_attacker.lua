@@ -1,6 +1,6 @@
 -- A mod that breaks everything it can reach: its globals, its library tables and the string
--- methods, its tumble module and tb.input, its World and Body handles, and the event tables it is
--- given. Each change must hold in its own state (checked, so the attack is real) and nowhere else.
+-- methods, its tumble module and tb.input, its World and Body handles, the event tables it is
+-- given and the scene's constraint. Each change must hold in its own state (checked, so the attack is real) and nowhere else.
 local tb = require "tumble"
 local mod = {}
 
@@ -18,6 +18,12 @@ local function attack(world)
 	assert(pcall(function() getmetatable(world).__index.step = nil end) == false)
 	assert(pcall(setmetatable, world, {}) == false)
 	world:on("contact_begin", function(ev) ev.a, ev.normal[3] = "forged", 99 end)
+	-- The scene's constraint: its handle here is the mod's own, without the scene's rows function,
+	-- and the mod may not give it one of its own.
+	local j = assert(world:joint("scene_rows"), "the scene's constraint")
+	assert(j.rows == nil, "the scene's rows function reached the mod")
+	local ok, err = pcall(function() j.rows = function(c, dt) return {} end end)
+	assert(not ok and err:find("rows functions only to constraints of the worlds it made", 1, true), err)
 end
 
 function mod.setup(world)

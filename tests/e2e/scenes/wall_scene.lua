@@ -10,6 +10,12 @@ local format = string.format
 function scene.setup(world)
 	world:add_box{ name = "ground", size = { 20, 20, 1 }, pos = { 0, 0, -0.5 }, static = true }
 	world:add_box{ name = "crate", pos = { 0, 0, 0.6 } }
+	-- A constraint with no rows: its rows function (a closure over the scene) must stay the scene's.
+	local bob = world:add_sphere{ radius = 0.2, pos = { 5, 0, 3 }, gravity_scale = 0 }
+	world:constraint{ name = "scene_rows", a = bob, rows = function(c, dt)
+		scene.rows_calls = (scene.rows_calls or 0) + 1
+		return {}
+	end }
 	world:on("contact_begin", function(ev)
 		-- The scene is trusted: 2 million instructions, a mod's whole budget in the budget run.
 		local x = 0
@@ -38,8 +44,8 @@ function scene.update(world, dt, t)
 end
 
 function scene.finish(world)
-	print(format("wall_scene: clean for %d steps, %d contact events, at most %.0f KB of Lua memory", scene.seen,
-		scene.contacts, scene.worst_kb))
+	print(format("wall_scene: clean for %d steps, %d contact events, at most %.0f KB of Lua memory, %d rows calls",
+		scene.seen, scene.contacts, scene.worst_kb, scene.rows_calls or 0))
 end
 
 return scene
