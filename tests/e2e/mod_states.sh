@@ -24,6 +24,8 @@ for m in r["mods"]:
     assert m["error"] is None, m
     assert 30000 < m["memory"] < 1000000, m
 '
+check "wall: the victim's drawing is in the view the scene shows" contains "$SCRATCH/wall.err" \
+	"wall_scene: the view holds 1 items"
 check "wall: a mod's constraint on the scene's world is refused" contains "$SCRATCH/wall.err" \
 	"mod_constraint: scene's world: constraint: a mod may give rows functions only to constraints of the worlds it made"
 check "wall: on a world of its own it is made" contains "$SCRATCH/wall.err" "mod_constraint: own world: true"
