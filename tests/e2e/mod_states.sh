@@ -127,21 +127,22 @@ calls = [m for m in calls if m]
 print("%s %s" % (calls[0].group(1), calls[0].group(2)) if calls else "none")
 PY
 }
-run_reload swap
-check "reload swap: the scene was reloaded" contains "$SCRATCH/reload_swap.err" "scene version=2"
-read -r calls t <<<"$( first_mod_call "$SCRATCH/reload_swap.err" )"
-echo "      swap: the mod's first tick after the reload: call ${calls:-none}, t = ${t:-none} s"
-# A new state: its count started again; the world's clock went on, and the mod sees it.
-check "reload swap: the mod, reloaded, is called again on the kept world" \
-	awk -v c="${calls:-0}" -v t="${t:-0}" 'BEGIN { exit !( c >= 1 && c <= 31 && t > 1.0 ) }'
-check "reload swap: the mod reports no error" json_check "$SCRATCH/reload_swap.json" 'assert r["mods"][0]["error"] is None, r["mods"]'
-run_reload rebuild
-check "reload rebuild: the scene was reloaded" contains "$SCRATCH/reload_rebuild.err" "scene version=2"
-read -r calls t <<<"$( first_mod_call "$SCRATCH/reload_rebuild.err" )"
-echo "      rebuild: the mod's first tick after the reload: call ${calls:-none}, t = ${t:-none} s"
-# A fresh world: its clock starts again, and the mod made its ball in it (update asserts it).
-check "reload rebuild: the mod is called on the new world" \
-	awk -v c="${calls:-0}" -v t="${t:-9}" 'BEGIN { exit !( c >= 1 && t < 0.1 ) }'
-check "reload rebuild: the mod reports no error" json_check "$SCRATCH/reload_rebuild.json" 'assert r["mods"][0]["error"] is None, r["mods"]'
+# reload_check MODE NAME CONDITION: a session of MODE; the scene was reloaded, the mod's first tick
+# after that (its call count c, its world's clock t) meets the awk CONDITION, and the mod has no error.
+reload_check()
+{
+	local mode="$1" name="$2" condition="$3" calls t
+	run_reload "$mode"
+	check "reload $mode: the scene was reloaded" contains "$SCRATCH/reload_$mode.err" "scene version=2"
+	read -r calls t <<<"$( first_mod_call "$SCRATCH/reload_$mode.err" )"
+	echo "      $mode: the mod's first tick after the reload: call ${calls:-none}, t = ${t:-none} s"
+	check "reload $mode: $name" awk -v c="${calls:-0}" -v t="${t:--1}" "BEGIN { exit !( $condition ) }"
+	check "reload $mode: the mod reports no error" json_check "$SCRATCH/reload_$mode.json" \
+		'assert r["mods"][0]["error"] is None, r["mods"]'
+}
+# Swap: a new state (its count started again) on the kept world, whose clock went on.
+reload_check swap "the mod, reloaded, is called again on the kept world" "c >= 1 && c <= 31 && t > 1.0"
+# Rebuild: a fresh world, its clock from 0; the mod made its ball in it (its update asserts that).
+reload_check rebuild "the mod is called on the new world" "c >= 1 && t >= 0 && t < 0.1"
 
 finish
