@@ -789,6 +789,13 @@ static int tbWorld_StepMethod( lua_State* L )
 	{
 		return luaL_error( L, "step: cannot step the world from its own event handler" );
 	}
+	// A world's custom constraint rows and its handlers' order belong to the state that made it: a
+	// mod stepping the scene's world (from a state of its own) would step it without the scene's rows.
+	int caller = tbLua_GetOwner( L );
+	if ( caller != 0 && caller != world->owner )
+	{
+		return luaL_error( L, "step: a mod may step only the worlds it made (the scene steps its own)" );
+	}
 	tbLua_CheckUnlocked( L, world, "step" );
 	tbLua_Guard( L, tbLuaGuard_stepBefore, "step" );
 	// Callbacks run during the step (custom joint rows) use this thread and leave their first

@@ -66,9 +66,6 @@ struct tbInstance
 	int modCount;
 	tbRunning running[TB_MAX_CALL_DEPTH];
 	int runningCount;
-	/// The first error of a scene handler run because a mod stepped the scene's world (the scene's
-	/// state was not the one stepping): raised in the scene once the mod's call is over.
-	char* pendingError;
 };
 
 struct tbScene
@@ -432,18 +429,6 @@ static void tbCallMods( tbInstance* inst, const char* name, tbPushArgs* push, vo
 	}
 }
 
-// Raises, in the scene's state, the error of a scene handler that a mod's step ran.
-static void tbRaisePending( tbInstance* inst )
-{
-	if ( inst->pendingError != NULL )
-	{
-		lua_pushstring( inst->L, inst->pendingError );
-		free( inst->pendingError );
-		inst->pendingError = NULL;
-		lua_error( inst->L );
-	}
-}
-
 // Scene function then mods; a scene error is raised (the caller runs protected).
 static void tbCallAll( tbInstance* inst, const char* name, tbPushArgs* push, void* context )
 {
@@ -453,7 +438,6 @@ static void tbCallAll( tbInstance* inst, const char* name, tbPushArgs* push, voi
 		lua_error( inst->L );
 	}
 	tbCallMods( inst, name, push, context );
-	tbRaisePending( inst );
 }
 
 // Host hooks of every state (the context is the state's tbScript) ---------------------------------
@@ -550,32 +534,31 @@ static bool tbHostHandlerError( lua_State* L, int owner, const char* message, vo
 	return true;
 }
 
-// A step of the scene's world, by whichever state made it: the other states get its clock and run
-// their handlers for its events, each in its own state with its own budget. A mod whose dispatch
-// fails outside a handler (out of memory building its event tables) is stopped; a scene handler's
-// error is kept for the scene (tbRaisePending).
+// A step of the scene's world, which only the scene's state may make (a mod may step only the
+// worlds it made): every running mod gets the world's clock and runs its handlers for the step's
+// events, in its own state with its own budget. A mod whose dispatch fails outside a handler (out
+// of memory building its event tables) is stopped.
 static void tbHostStepped( lua_State* L, int worldIndex, void* context )
 {
 	tbScript* stepper = context;
 	tbInstance* inst = stepper->inst;
-	if ( TB_IS_NULL( inst->worldId ) || tbSameWorld( tbLua_ToWorld( L, worldIndex ), inst->worldId ) == false )
+	if ( stepper->owner != 0 || TB_IS_NULL( inst->worldId ) ||
+		 tbSameWorld( tbLua_ToWorld( L, worldIndex ), inst->worldId ) == false )
 	{
 		return;
 	}
 	double time = 0.0;
 	long long steps = 0;
 	tbLua_GetWorldClock( L, worldIndex, &time, &steps );
-	for ( int owner = 0; owner <= inst->modCount; ++owner )
+	for ( int i = 0; i < inst->modCount; ++i )
 	{
-		tbScript* script = tbGetScript( inst, owner );
-		lua_State* S = script->L;
-		int worldRef = tbWorldRefOf( script );
-		if ( script == stepper || S == NULL || worldRef == LUA_NOREF || script->error != NULL ||
-			 lua_checkstack( S, 2 ) == 0 )
+		tbScript* mod = inst->mods + i;
+		lua_State* S = mod->L;
+		if ( S == NULL || mod->worldRef == LUA_NOREF || mod->error != NULL || lua_checkstack( S, 2 ) == 0 )
 		{
 			continue;
 		}
-		lua_rawgeti( S, LUA_REGISTRYINDEX, worldRef );
+		lua_rawgeti( S, LUA_REGISTRYINDEX, mod->worldRef );
 		tbLua_SetWorldClock( S, -1, time, steps );
 		int status = tbLua_DispatchEvents( S, -1 );
 		if ( status != LUA_OK )
@@ -583,17 +566,9 @@ static void tbHostStepped( lua_State* L, int worldIndex, void* context )
 			if ( status == LUA_ERRMEM && tbSandbox_GetMemoryLimit( S ) > 0 )
 			{
 				lua_pop( S, 1 );
-				tbPushMemoryError( inst, owner );
+				tbPushMemoryError( inst, mod->owner );
 			}
-			const char* message = lua_tostring( S, -1 );
-			if ( owner > 0 )
-			{
-				tbStopMod( inst, owner - 1, message );
-			}
-			else if ( inst->pendingError == NULL )
-			{
-				inst->pendingError = tbStrdup( message != NULL ? message : "error" );
-			}
+			tbStopMod( inst, i, lua_tostring( S, -1 ) );
 			lua_pop( S, 1 );
 		}
 		lua_pop( S, 1 );
@@ -1490,7 +1465,6 @@ static void tbDestroyInstance( tbInstance* inst )
 	}
 	tbSandbox_CloseState( inst->L );
 	free( inst->mods );
-	free( inst->pendingError );
 	free( inst );
 }
 
@@ -1529,8 +1503,6 @@ static tbInstance* tbCreateInstance( tbScene* scene )
 // A new host step (a frame, a key press, a load): every script's account starts from zero.
 static void tbBeginHostStep( tbInstance* inst )
 {
-	free( inst->pendingError );
-	inst->pendingError = NULL;
 	for ( int owner = 0; owner <= inst->modCount; ++owner )
 	{
 		lua_State* L = tbGetScript( inst, owner )->L;
@@ -1851,7 +1823,6 @@ static int tbStepEntry( lua_State* L )
 	{
 		return lua_error( L );
 	}
-	tbRaisePending( inst );
 	tbCheckPhysicsBudget( inst, false );
 	return 0;
 }
@@ -1962,7 +1933,6 @@ static int tbFinishEntry( lua_State* L )
 	{
 		return lua_error( L );
 	}
-	tbRaisePending( inst );
 	return 0;
 }
 

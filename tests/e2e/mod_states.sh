@@ -30,6 +30,20 @@ check "wall: a mod's constraint on the scene's world is refused" contains "$SCRA
 	"mod_constraint: scene's world: constraint: a mod may give rows functions only to constraints of the worlds it made"
 check "wall: on a world of its own it is made" contains "$SCRATCH/wall.err" "mod_constraint: own world: true"
 
+# A mod may step only the worlds it made: stepping the scene's stops it, and the scene's world
+# makes its 30 steps, each with the scene's constraint rows.
+check "step: the run ends well" expect_status 0 "$TUMBLE" --headless "$scenes/wall_scene.lua" \
+	--mod "$scenes/mod_wall_victim.lua" --mod "$scenes/mod_stepper.lua"
+check "step: the stepper is stopped, the error names it" json_check "$SCRATCH/out" "
+mods = {m['path'].rsplit('/', 1)[-1]: m for m in r['mods']}
+stepper = mods['mod_stepper.lua']
+assert stepper['error'].startswith('$scenes/mod_stepper.lua:6: step: a mod may step only the worlds it made'), stepper
+assert stepper['memory'] == 0, stepper
+assert mods['mod_wall_victim.lua']['error'] is None, mods['mod_wall_victim.lua']
+"
+check "step: the scene's world made 30 steps" contains "$SCRATCH/err" "the world made 30 steps, t = 0.5000"
+check "step: each with the scene's rows" contains "$SCRATCH/err" "KB of Lua memory, 30 rows calls"
+
 # Memory: a mod eating memory until its cap (64 MiB) is stopped, its state closed (its figure 0);
 # the scene's own Lua memory, largest over the run, is what it is without that mod, and the scene
 # can still hold 40 MiB of its own.

@@ -1,5 +1,6 @@
 -- The other mod of the wall test: checks every step that the attacker beside it changed nothing it
--- sees, that its own handles are one per object, and that its event handler gets bodies of its own.
+-- sees, that its own handles are one per object, that its World has the scene's clock, and that its
+-- event handler gets bodies of its own.
 local tb = require "tumble"
 local mod = { clean = 0, contacts = 0 }
 local format = string.format
@@ -19,6 +20,7 @@ function mod.update(world, dt, t)
 	assert(string.format == format and table.insert ~= nil and math.floor(2.5) == 2)
 	assert(type(tb.world) == "function" and tb.input.down("w") == false)
 	assert(world:body("crate") == world:body("crate") and world:body("ground") == mod.ground)
+	assert(world.time == t, "the mod's World has the scene's clock")
 	mod.clean = mod.clean + 1
 	-- Drawn into the view it shares with the scene (the scene counts it in finish).
 	tb.draw.line({ 0, 0, 0 }, { 0, 0, 1 })

@@ -44,7 +44,8 @@ function scene.update(world, dt, t)
 end
 
 function scene.finish(world)
-	print(format("wall_scene: the view holds %d items", tb.draw.count()))
+	print(format("wall_scene: the view holds %d items; the world made %d steps, t = %.4f", tb.draw.count(),
+		world.step_count, world.time))
 	print(format("wall_scene: clean for %d steps, %d contact events, at most %.0f KB of Lua memory, %d rows calls",
 		scene.seen, scene.contacts, scene.worst_kb, scene.rows_calls or 0))
 end
