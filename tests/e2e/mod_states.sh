@@ -68,6 +68,17 @@ assert bomb['memory'] == 0, bomb
 assert mods['mod_good.lua']['error'] is None and mods['mod_good.lua']['memory'] > 30000, mods['mod_good.lua']
 near(body('mod_ball')['vel'][0], 1.0, 0.05, 'mod_ball vx (m/s)')
 "
+check "memory: a mod at its cap in a handler" expect_status 0 "$TUMBLE" --headless "$scenes/wall_scene.lua" --memory 16 \
+	--mod "$scenes/mod_handler_hoard.lua" --mod "$scenes/mod_wall_victim.lua"
+check "memory: the handler's mod is stopped, named, and its state freed" json_check "$SCRATCH/out" "
+mods = {m['path'].rsplit('/', 1)[-1]: m for m in r['mods']}
+hoard = mods['mod_handler_hoard.lua']
+assert hoard['error'].startswith('$scenes/mod_handler_hoard.lua: not enough memory (the script\\'s memory cap of 16 MiB is reached'), hoard
+assert hoard['memory'] == 0, hoard
+assert mods['mod_wall_victim.lua']['error'] is None, mods['mod_wall_victim.lua']
+"
+check "memory: the other mod's handler ran in the same step" contains "$SCRATCH/err" \
+	"mod_wall_victim: clean for 30 steps, 1 contact events"
 check "memory: the scene held 40 MiB of its own" contains "$SCRATCH/bomb.err" "wall_scene: held 40 MiB"
 # The scene's own figure does not include the 40 MiB it let go (collected by then): within 10 % or
 # 64 KB of the run without the bomb (collection points differ a little between two runs).
