@@ -30,17 +30,24 @@ check "wall: a mod's constraint on the scene's world is refused" contains "$SCRA
 	"mod_constraint: scene's world: constraint: a mod may give rows functions only to constraints of the worlds it made"
 check "wall: on a world of its own it is made" contains "$SCRATCH/wall.err" "mod_constraint: own world: true"
 
+# stopped FILE MOD PREFIX OTHER: in the report FILE the mod MOD (a file name) was stopped with an
+# error starting with PREFIX and its state freed (its memory 0), and the mod OTHER still runs.
+stopped()
+{
+	json_check "$1" "
+mods = {m['path'].rsplit('/', 1)[-1]: m for m in r['mods']}
+assert mods['$2']['error'] is not None and mods['$2']['error'].startswith('''$3'''), mods['$2']
+assert mods['$2']['memory'] == 0, mods['$2']
+assert mods['$4']['error'] is None and mods['$4']['memory'] > 30000, mods['$4']
+"
+}
+
 # A mod may step only the worlds it made: stepping the scene's stops it, and the scene's world
 # makes its 30 steps, each with the scene's constraint rows.
 check "step: the run ends well" expect_status 0 "$TUMBLE" --headless "$scenes/wall_scene.lua" \
 	--mod "$scenes/mod_wall_victim.lua" --mod "$scenes/mod_stepper.lua"
-check "step: the stepper is stopped, the error names it" json_check "$SCRATCH/out" "
-mods = {m['path'].rsplit('/', 1)[-1]: m for m in r['mods']}
-stepper = mods['mod_stepper.lua']
-assert stepper['error'].startswith('$scenes/mod_stepper.lua:6: step: a mod may step only the worlds it made'), stepper
-assert stepper['memory'] == 0, stepper
-assert mods['mod_wall_victim.lua']['error'] is None, mods['mod_wall_victim.lua']
-"
+check "step: the stepper is stopped, the error names it" stopped "$SCRATCH/out" mod_stepper.lua \
+	"$scenes/mod_stepper.lua:6: step: a mod may step only the worlds it made" mod_wall_victim.lua
 check "step: the scene's world made 30 steps" contains "$SCRATCH/err" "the world made 30 steps, t = 0.5000"
 check "step: each with the scene's rows" contains "$SCRATCH/err" "KB of Lua memory, 30 rows calls"
 
@@ -60,23 +67,15 @@ cp "$SCRATCH/out" "$SCRATCH/bomb.json"
 cp "$SCRATCH/err" "$SCRATCH/bomb.err"
 bomb_kb=$( worst_kb "$SCRATCH/bomb.err" )
 echo "      the scene's largest Lua memory: ${alone_kb:-?} KB alone, ${bomb_kb:-?} KB beside the bomb"
-check "memory: the bomb is stopped, named, and its state freed" json_check "$SCRATCH/bomb.json" "
-mods = {m['path'].rsplit('/', 1)[-1]: m for m in r['mods']}
-bomb = mods['mod_bomb.lua']
-assert bomb['error'].startswith('$scenes/mod_bomb.lua: not enough memory (the script\\'s memory cap of 64 MiB is reached'), bomb
-assert bomb['memory'] == 0, bomb
-assert mods['mod_good.lua']['error'] is None and mods['mod_good.lua']['memory'] > 30000, mods['mod_good.lua']
-near(body('mod_ball')['vel'][0], 1.0, 0.05, 'mod_ball vx (m/s)')
-"
+check "memory: the bomb is stopped, named, and its state freed" stopped "$SCRATCH/bomb.json" mod_bomb.lua \
+	"$scenes/mod_bomb.lua: not enough memory (the script's memory cap of 64 MiB is reached" mod_good.lua
+check "memory: the good mod's ball kept its speed" json_check "$SCRATCH/bomb.json" \
+	"near(body('mod_ball')['vel'][0], 1.0, 0.05, 'mod_ball vx (m/s)')"
 check "memory: a mod at its cap in a handler" expect_status 0 "$TUMBLE" --headless "$scenes/wall_scene.lua" --memory 16 \
 	--mod "$scenes/mod_handler_hoard.lua" --mod "$scenes/mod_wall_victim.lua"
-check "memory: the handler's mod is stopped, named, and its state freed" json_check "$SCRATCH/out" "
-mods = {m['path'].rsplit('/', 1)[-1]: m for m in r['mods']}
-hoard = mods['mod_handler_hoard.lua']
-assert hoard['error'].startswith('$scenes/mod_handler_hoard.lua: not enough memory (the script\\'s memory cap of 16 MiB is reached'), hoard
-assert hoard['memory'] == 0, hoard
-assert mods['mod_wall_victim.lua']['error'] is None, mods['mod_wall_victim.lua']
-"
+check "memory: the handler's mod is stopped, named, and its state freed" stopped "$SCRATCH/out" \
+	mod_handler_hoard.lua "$scenes/mod_handler_hoard.lua: not enough memory (the script's memory cap of 16 MiB is reached" \
+	mod_wall_victim.lua
 check "memory: the other mod's handler ran in the same step" contains "$SCRATCH/err" \
 	"mod_wall_victim: clean for 30 steps, 1 contact events"
 check "memory: the scene held 40 MiB of its own" contains "$SCRATCH/bomb.err" "wall_scene: held 40 MiB"
@@ -90,13 +89,9 @@ check "memory: the scene's largest figure is the same with the bomb" awk -v a="$
 check "budget: the run ends well" expect_status 0 "$TUMBLE" --headless "$scenes/wall_scene.lua" --budget 2000000 \
 	--mod "$scenes/mod_budget_spin.lua" --mod "$scenes/mod_budget_worker.lua"
 cp "$SCRATCH/out" "$SCRATCH/budget.json"
-check "budget: the spinner is stopped by its budget, the error names it" json_check "$SCRATCH/budget.json" "
-mods = {m['path'].rsplit('/', 1)[-1]: m for m in r['mods']}
-spin = mods['mod_budget_spin.lua']
-assert spin['error'].startswith('$scenes/mod_budget_spin.lua:5: instruction budget exceeded (2000000 instructions'), spin
-assert spin['memory'] == 0, spin
-assert mods['mod_budget_worker.lua']['error'] is None, mods['mod_budget_worker.lua']
-"
+check "budget: the spinner is stopped by its budget, the error names it" stopped "$SCRATCH/budget.json" \
+	mod_budget_spin.lua "$scenes/mod_budget_spin.lua:5: instruction budget exceeded (2000000 instructions" \
+	mod_budget_worker.lua
 check "budget: the worker's handler ran on its own budget" contains "$SCRATCH/err" "mod_budget_worker: handler ran 1 times"
 check "budget: the scene's handlers ran" contains "$SCRATCH/err" "wall_scene: clean for 30 steps, 2 contact events"
 
