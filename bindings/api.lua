@@ -127,7 +127,7 @@ class {
 	doc = "A physics world, made by `tb.world{...}`; garbage collected when no variable or body refers to it.",
 	var = "world",
 	methods = {
-		{ "step", "dt: number", "", "advance `dt` seconds, then run the event handlers (see Events)" },
+		{ "step", "dt: number", "", "advance `dt` seconds, then run the event handlers (see Events; a mod may step only the worlds it made)" },
 		{ "add_box", "def: tumble.BoxDef", "tumble.Body", "a new Body: a box (see Bodies)", table = true },
 		{ "add_sphere", "def: tumble.SphereDef", "tumble.Body", "a new Body: a sphere", table = true },
 		{ "add_capsule", "def: tumble.CapsuleDef", "tumble.Body", "a new Body: a capsule", table = true },

@@ -336,6 +336,9 @@ int tbLuaWorld_Restore( lua_State* L );
 /// Register the Snapshot type (called by luaopen_tumble).
 void tbLua_OpenSnapshot( lua_State* L );
 
+/// The owner code now running belongs to (tbLua_SetOwner; 0: the scene, or plain Lua).
+int tbLua_GetOwner( lua_State* L );
+
 /// Ask the host's guard (tbLuaHost.guard) about a call; returns when it allows it.
 void tbLua_Guard( lua_State* L, tbLuaGuard what, const char* fn );
 

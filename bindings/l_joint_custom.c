@@ -195,6 +195,20 @@ static int tbLuaRows( tbJointId jointId, const tbCustomRowsInput* input, tbCusto
 	return call.count;
 }
 
+// The rows function runs in the state that steps the world, with that state's joint handles
+// (tbCallRows): a mod's function given for a world it did not make (the scene's, in a state of
+// its own) would never run, and its handle's collection would clear the scene's callback.
+static void tbCheckRowsOwner( lua_State* L, const tbLuaWorld* world, const char* fn )
+{
+	int caller = tbLua_GetOwner( L );
+	if ( caller != 0 && caller != world->owner )
+	{
+		luaL_error( L, "%s: a mod may give rows functions only to constraints of the worlds it made (the rows run in "
+					   "the state that steps the world)",
+					fn );
+	}
+}
+
 // Installs the Lua rows callback, with this Joint userdata marked as the owner in the joint's user
 // data (compared, never dereferenced), so a handle of an old lua_State never clears the callback a
 // newer one installed.
@@ -210,6 +224,7 @@ static int tbLuaWorld_Constraint( lua_State* L )
 	const char* fn = "constraint";
 	tbLuaDef def;
 	tbLuaWorld* world = tbLuaJoint_Begin( L, fn, &def );
+	tbCheckRowsOwner( L, world, fn );
 	tbCustomJointDef jd = tbDefaultCustomJointDef();
 	bool enabled;
 	tbLuaJoint_ReadBase( &def, world, &jd.base, tbFrame_anchor | tbFrame_axis, &enabled );
@@ -269,6 +284,7 @@ static int tbLuaCustom_SetRows( lua_State* L )
 {
 	const char* fn = "Joint.rows";
 	tbLuaJoint* joint = tbLuaJoint_CheckMutable( L, fn );
+	tbCheckRowsOwner( L, joint->world, fn );
 	if ( lua_type( L, 3 ) != LUA_TFUNCTION )
 	{
 		char got[64];

@@ -26,12 +26,24 @@ static int tbView_Gc( lua_State* L )
 tbLuaView* tbLua_GetView( lua_State* L )
 {
 	tbLuaView* view = NULL;
-	if ( lua_getfield( L, LUA_REGISTRYINDEX, tb_viewKey ) == LUA_TUSERDATA )
+	int type = lua_getfield( L, LUA_REGISTRYINDEX, tb_viewKey );
+	if ( type == LUA_TUSERDATA || type == LUA_TLIGHTUSERDATA )
 	{
 		view = lua_touserdata( L, -1 );
 	}
 	lua_pop( L, 1 );
 	return view;
+}
+
+void tbLua_ShareView( lua_State* L, lua_State* from )
+{
+	tbLuaView* view = tbLua_GetView( from );
+	if ( view != NULL )
+	{
+		// A light userdata: the state that made the view frees it, never this one.
+		lua_pushlightuserdata( L, view );
+		lua_setfield( L, LUA_REGISTRYINDEX, tb_viewKey );
+	}
 }
 
 static tbLuaView* tbCheckView( lua_State* L )

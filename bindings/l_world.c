@@ -174,7 +174,7 @@ void tbLua_ApplyWorldSettings( lua_State* L, int worldIndex, int tableIndex )
 	tbWorld_EnableSleeping( world->id, settings.enableSleep );
 }
 
-static int tbGetOwner( lua_State* L )
+int tbLua_GetOwner( lua_State* L )
 {
 	lua_getfield( L, LUA_REGISTRYINDEX, tb_ownerKey );
 	int owner = (int)lua_tointeger( L, -1 );
@@ -184,21 +184,23 @@ static int tbGetOwner( lua_State* L )
 
 // Creation and lifetime --------------------------------------------------------------------------
 
-// The worlds a state owns and has not destroyed, kept in its registry (tbLua_GetOwnedWorldCount).
-static const char* const tb_ownedWorldsKey = "tumble.owned_worlds";
+// The worlds a state owns and has not destroyed, kept in its registry (tbLua_GetOwnedWorldCount)
+// under this variable's address: reading it allocates nothing, so a host may count another state's
+// worlds while that state is in the middle of a call.
+static const char tb_ownedWorldsKey = 0;
 
 static void tbCountOwnedWorld( lua_State* L, int delta )
 {
-	lua_getfield( L, LUA_REGISTRYINDEX, tb_ownedWorldsKey );
+	lua_rawgetp( L, LUA_REGISTRYINDEX, &tb_ownedWorldsKey );
 	lua_Integer count = lua_tointeger( L, -1 ) + delta;
 	lua_pop( L, 1 );
 	lua_pushinteger( L, count );
-	lua_setfield( L, LUA_REGISTRYINDEX, tb_ownedWorldsKey );
+	lua_rawsetp( L, LUA_REGISTRYINDEX, &tb_ownedWorldsKey );
 }
 
 int tbLua_GetOwnedWorldCount( lua_State* L )
 {
-	lua_getfield( L, LUA_REGISTRYINDEX, tb_ownedWorldsKey );
+	lua_rawgetp( L, LUA_REGISTRYINDEX, &tb_ownedWorldsKey );
 	int count = (int)lua_tointeger( L, -1 );
 	lua_pop( L, 1 );
 	return count;
@@ -257,7 +259,7 @@ int tbLua_NewWorld( lua_State* L )
 						   tbResultString( result ), TB_MAX_WORLDS );
 	}
 	tbLua_PushWorld( L, id, true );
-	( (tbLuaWorld*)lua_touserdata( L, -1 ) )->owner = tbGetOwner( L );
+	( (tbLuaWorld*)lua_touserdata( L, -1 ) )->owner = tbLua_GetOwner( L );
 	return 1;
 }
 
@@ -315,7 +317,7 @@ static int tbWorld_Destroy( lua_State* L )
 	{
 		return luaL_error( L, "destroy: cannot destroy the world from its own event handler" );
 	}
-	int caller = tbGetOwner( L );
+	int caller = tbLua_GetOwner( L );
 	if ( caller != 0 && caller != world->owner )
 	{
 		return luaL_error( L, "destroy: a mod may destroy only the worlds it made" );
@@ -501,7 +503,7 @@ static int tbWorld_On( lua_State* L )
 	lua_createtable( L, 3, 0 );
 	lua_pushvalue( L, 3 );
 	lua_rawseti( L, -2, 1 );
-	lua_pushinteger( L, tbGetOwner( L ) );
+	lua_pushinteger( L, tbLua_GetOwner( L ) );
 	lua_rawseti( L, -2, 2 );
 	lua_rawseti( L, -2, (lua_Integer)lua_rawlen( L, -2 ) + 1 );
 	lua_settop( L, 3 );
@@ -520,7 +522,7 @@ static int tbWorld_Off( lua_State* L )
 						   tbLua_Describe( L, 3, got, sizeof( got ) ) );
 	}
 	// Only the caller's own handlers: a mod cannot remove the scene's, nor the scene a mod's.
-	tbRemoveHandlers( L, 1, tbGetOwner( L ), tb_eventNames[e], lua_isnoneornil( L, 3 ) ? 0 : 3 );
+	tbRemoveHandlers( L, 1, tbLua_GetOwner( L ), tb_eventNames[e], lua_isnoneornil( L, 3 ) ? 0 : 3 );
 	return 0;
 }
 
@@ -747,6 +749,26 @@ static int tbDispatchProtected( lua_State* L )
 	return 0;
 }
 
+int tbLua_DispatchEvents( lua_State* L, int worldIndex )
+{
+	tbLuaWorld* world = tbLua_TestUdata( L, worldIndex, TB_LUA_WORLD );
+	if ( world == NULL || world->destroyed || world->dispatching || tbWorld_IsValid( world->id ) == false )
+	{
+		return LUA_OK;
+	}
+	// Pushing a C function and a copy allocate nothing: the first allocation is inside the pcall.
+	if ( lua_checkstack( L, 2 ) == 0 )
+	{
+		return LUA_OK;
+	}
+	worldIndex = lua_absindex( L, worldIndex );
+	lua_pushcfunction( L, tbDispatchProtected );
+	lua_pushvalue( L, worldIndex );
+	int status = lua_pcall( L, 1, 0, 0 );
+	world->dispatching = false;
+	return status;
+}
+
 // Methods ----------------------------------------------------------------------------------------
 
 // Set while world:step runs the physics step (tbLua_GetSteppingWorld); the outer value comes back
@@ -766,6 +788,13 @@ static int tbWorld_StepMethod( lua_State* L )
 	if ( world->dispatching )
 	{
 		return luaL_error( L, "step: cannot step the world from its own event handler" );
+	}
+	// A world's custom constraint rows and its handlers' order belong to the state that made it: a
+	// mod stepping the scene's world (from a state of its own) would step it without the scene's rows.
+	int caller = tbLua_GetOwner( L );
+	if ( caller != 0 && caller != world->owner )
+	{
+		return luaL_error( L, "step: a mod may step only the worlds it made (the scene steps its own)" );
 	}
 	tbLua_CheckUnlocked( L, world, "step" );
 	tbLua_Guard( L, tbLuaGuard_stepBefore, "step" );
@@ -806,6 +835,11 @@ static int tbWorld_StepMethod( lua_State* L )
 	int status = lua_pcall( L, 1, 0, 0 );
 	// Reset even when a handler's error (or an out-of-memory error) escapes the dispatch.
 	world->dispatching = false;
+	const tbLuaHost* host = tbGetHost( L );
+	if ( host != NULL && host->stepped != NULL )
+	{
+		host->stepped( L, 1, host->context );
+	}
 	if ( lua_isnil( L, 2 ) == false )
 	{
 		// The callback's error came first: raise it after the handlers ran.

@@ -94,6 +94,10 @@ typedef struct tbLuaHost
 	/// at index 1 and the call's arguments after it; fn names the call ("step", "add_box", ...).
 	/// It may raise to refuse or stop the call (a sandbox's budgets). May be NULL.
 	void ( *guard )( lua_State* L, tbLuaGuard what, const char* fn, void* context );
+	/// Called by world:step after this state's own handlers ran, with the World at worldIndex: a host
+	/// whose other lua_States hold the same world (each mod in its own state) runs their handlers
+	/// here (tbLua_DispatchEvents) and gives them the world's clock. May be NULL.
+	void ( *stepped )( lua_State* L, int worldIndex, void* context );
 	void* context;
 } tbLuaHost;
 
@@ -105,6 +109,13 @@ void tbLua_SetOwner( lua_State* L, int owner );
 
 /// Remove every event handler of an owner from the World at worldIndex.
 void tbLua_RemoveOwnerHandlers( lua_State* L, int worldIndex, int owner );
+
+/// Run the handlers registered in this state on the World at worldIndex for the events of the
+/// world's last step, as world:step does for its own state (the host hooks of this state apply).
+/// For a host whose other states step a world this state also holds. Protected: returns LUA_OK, or
+/// an error status with the first error of an owner-0 handler pushed. Nothing runs while this
+/// World's handlers are already running.
+int tbLua_DispatchEvents( lua_State* L, int worldIndex );
 
 /// Push a copy of the table at index (raw reads); its table values are copied too, down to depth
 /// levels (0: a shallow copy). Metatables are not copied.
@@ -184,6 +195,10 @@ typedef struct tbLuaView
 	tbLuaMouse mouse;
 } tbLuaView;
 
+/// Make L use the view of `from` (its drawing, camera requests and input) instead of one of its
+/// own: call before the module is opened in L; `from` must outlive L. A host running one scene in
+/// several states (the scene's and each mod's) shows one view.
+void tbLua_ShareView( lua_State* L, lua_State* from );
 /// The view of the state L (NULL when the module is not open in it).
 tbLuaView* tbLua_GetView( lua_State* L );
 /// Start of a step: forget everything drawn (what update draws next is what the frame shows).

@@ -610,6 +610,8 @@ static void tbWriteReport( tbScene* scene, const tbAppOptions* options, const tb
 			tbJson_String( &json, tbScene_GetModPath( scene, i ) );
 			tbJson_Key( &json, "error" );
 			tbJson_String( &json, tbScene_GetModError( scene, i ) );
+			tbJson_Key( &json, "memory" );
+			tbJson_Integer( &json, (long long)tbScene_GetModMemory( scene, i ) );
 			tbJson_EndObject( &json );
 		}
 		tbJson_EndArray( &json );

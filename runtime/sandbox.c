@@ -26,16 +26,16 @@
 // stops within microseconds of its budget, large enough that the hook costs nothing measurable.
 #define TB_HOOK_PERIOD 1000
 
-// What one script (the scene, or one mod) spent in the current host step: every call of it (update,
-// each event handler, keypressed, ...) draws from the same account, so a thousand handlers cannot
-// each get a fresh budget.
+// What the state's script (the scene, or one mod: each has a state of its own) spent in the current
+// host step: every call of it (update, each event handler, keypressed, ...) draws from the same
+// account, so a thousand handlers cannot each get a fresh budget.
 typedef struct tbSandboxAccount
 {
 	long counted;	 ///< instructions and charges in this host step
 	double seconds;	 ///< thread CPU seconds of the finished limited calls of this host step
 	bool tripped;	 ///< a limit ran out: every instruction of the script raises until the next host step
 	char reason[256]; ///< what ran out, repeated by every later error
-	size_t memory;	 ///< bytes of Lua memory the script's code allocated and the collector has not freed
+	size_t memory;	 ///< bytes of Lua memory the state holds
 	size_t physics;	 ///< bytes of the bodies and joints it made that still exist, as of the last count
 } tbSandboxAccount;
 
@@ -44,7 +44,6 @@ typedef struct tbSandboxAccount
 // its world's).
 typedef struct tbSandboxObject
 {
-	int owner;
 	bool isJoint;
 	tbBodyId body;
 	tbJointId joint;
@@ -52,17 +51,13 @@ typedef struct tbSandboxObject
 
 typedef struct tbSandboxState
 {
-	size_t used;				   ///< bytes allocated by the state
-	size_t limit;				   ///< per script (each account's memory + physics), 0: unlimited
-	long budget;				   ///< instructions per script per host step, 0: unlimited
-	tbSandboxAccount* accounts;	   ///< one per owner (tbSandbox_SetAccounts)
-	int accountCount;			   ///< at least 1
-	int owner;					   ///< whose account the running code draws from
+	size_t limit;				   ///< of the account's memory + physics, 0: unlimited
+	long budget;				   ///< instructions per host step, 0: unlimited
+	tbSandboxAccount account;
 	bool limited;				   ///< the running code is untrusted
 	double spanStart;			   ///< thread CPU seconds when the running limited span began
 	bool hostStep;				   ///< the next world:step is the scene host's own (tbSandbox_SetHostStep)
-	tbSandboxAccount singleAccount; ///< the account while no table was set
-	tbSandboxObject* objects;	   ///< physics objects made by limited scripts (tbLuaGuard_created)
+	tbSandboxObject* objects;	   ///< physics objects made by limited code (tbLuaGuard_created)
 	int objectCount;
 	int objectCapacity;
 } tbSandboxState;
@@ -92,13 +87,10 @@ static double tbCallSeconds( long budget )
 
 static bool tbRefuseLargeAllocation( tbSandboxState* s );
 
-// Recounts every account's physics bytes from the objects that still exist, and forgets the others.
+// Recounts the account's physics bytes from the objects that still exist, and forgets the others.
 static void tbCountPhysics( tbSandboxState* s )
 {
-	for ( int i = 0; i < s->accountCount; ++i )
-	{
-		s->accounts[i].physics = 0;
-	}
+	s->account.physics = 0;
 	int kept = 0;
 	for ( int i = 0; i < s->objectCount; ++i )
 	{
@@ -108,20 +100,17 @@ static void tbCountPhysics( tbSandboxState* s )
 		{
 			continue;
 		}
-		if ( o.owner < s->accountCount )
-		{
-			s->accounts[o.owner].physics += bytes;
-		}
+		s->account.physics += bytes;
 		s->objects[kept++] = o;
 	}
 	s->objectCount = kept;
 }
 
-// Would `extra` more bytes take owner's account past the cap? Before saying yes, the physics bytes
-// are counted again: objects destroyed since give theirs back.
-static bool tbIsPastMemoryCap( tbSandboxState* s, int owner, size_t extra )
+// Would `extra` more bytes take the account past the cap? Before saying yes, the physics bytes are
+// counted again: objects destroyed since give theirs back.
+static bool tbIsPastMemoryCap( tbSandboxState* s, size_t extra )
 {
-	const tbSandboxAccount* a = s->accounts + owner;
+	const tbSandboxAccount* a = &s->account;
 	if ( s->limit == 0 || a->memory + a->physics + extra <= s->limit )
 	{
 		return false;
@@ -133,38 +122,21 @@ static bool tbIsPastMemoryCap( tbSandboxState* s, int owner, size_t extra )
 	return a->memory + a->physics + extra > s->limit;
 }
 
-// Every block carries its owner in a header, so that memory freed by the collector, whoever's code
-// is running then, goes back to the account that allocated it. 16 bytes keep Lua's blocks aligned
-// for any type.
-#define TB_BLOCK_HEADER 16
-
-typedef struct tbBlockHeader
-{
-	int owner;
-} tbBlockHeader;
-
-_Static_assert( sizeof( tbBlockHeader ) <= TB_BLOCK_HEADER, "the owner fits in the header" );
-
 // Lua's allocator contract: nsize == 0 frees; a shrink must not fail; ptr == NULL means osize is a
-// type tag, not a size. Only growth is refused past the cap of the block's owner, so Lua raises
-// "not enough memory" in the script that asked for it, and one script's hoard does not make another
-// fail. A block keeps the owner that allocated it when it grows.
+// type tag, not a size. Only growth is refused past the cap, so Lua raises "not enough memory" in the
+// script that asked for it. One state per script: no block needs to say whose it is.
 static void* tbSandboxAlloc( void* ud, void* ptr, size_t osize, size_t nsize )
 {
 	tbSandboxState* s = ud;
 	size_t old = ptr != NULL ? osize : 0;
-	char* base = ptr != NULL ? (char*)ptr - TB_BLOCK_HEADER : NULL;
-	int owner = base != NULL ? ( (tbBlockHeader*)base )->owner : s->owner;
-	owner = owner < s->accountCount ? owner : 0;
-	tbSandboxAccount* a = s->accounts + owner;
+	tbSandboxAccount* a = &s->account;
 	if ( nsize == 0 )
 	{
-		free( base );
-		s->used -= old;
-		a->memory -= old < a->memory ? old : a->memory;
+		free( ptr );
+		a->memory -= old;
 		return NULL;
 	}
-	if ( nsize > old && tbIsPastMemoryCap( s, owner, nsize - old ) )
+	if ( nsize > old && tbIsPastMemoryCap( s, nsize - old ) )
 	{
 		return NULL;
 	}
@@ -172,20 +144,18 @@ static void* tbSandboxAlloc( void* ud, void* ptr, size_t osize, size_t nsize )
 	{
 		return NULL;
 	}
-	char* block = realloc( base, TB_BLOCK_HEADER + nsize );
+	void* block = realloc( ptr, nsize );
 	if ( block == NULL )
 	{
 		return NULL;
 	}
-	( (tbBlockHeader*)block )->owner = owner;
-	s->used = s->used - old + nsize;
-	a->memory = a->memory - ( old < a->memory ? old : a->memory ) + nsize;
-	return block + TB_BLOCK_HEADER;
+	a->memory = a->memory - old + nsize;
+	return block;
 }
 
 static tbSandboxState* tbGetState( lua_State* L )
 {
-	// Threads (coroutines) copy the main thread's extra space, so they share the accounts.
+	// Threads (coroutines) copy the main thread's extra space, so they share the account.
 	return *(tbSandboxState**)lua_getextraspace( L );
 }
 
@@ -209,8 +179,6 @@ lua_State* tbSandbox_NewState( size_t memoryLimit )
 		return NULL;
 	}
 	s->limit = memoryLimit;
-	s->accounts = &s->singleAccount;
-	s->accountCount = 1;
 	lua_State* L = lua_newstate( tbSandboxAlloc, s );
 	if ( L == NULL )
 	{
@@ -231,17 +199,13 @@ void tbSandbox_CloseState( lua_State* L )
 	}
 	tbSandboxState* s = tbGetState( L );
 	lua_close( L );
-	if ( s->accounts != &s->singleAccount )
-	{
-		free( s->accounts );
-	}
 	free( s->objects );
 	free( s );
 }
 
 size_t tbSandbox_GetMemoryUsed( lua_State* L )
 {
-	return tbGetState( L )->used;
+	return tbGetState( L )->account.memory;
 }
 
 size_t tbSandbox_GetMemoryLimit( lua_State* L )
@@ -249,17 +213,15 @@ size_t tbSandbox_GetMemoryLimit( lua_State* L )
 	return tbGetState( L )->limit;
 }
 
-void tbSandbox_GetOwnerMemory( lua_State* L, int owner, size_t* lua, size_t* physics )
+void tbSandbox_GetPhysicsMemory( lua_State* L, size_t* physics )
 {
 	tbSandboxState* s = tbGetState( L );
 	tbCountPhysics( s );
-	const tbSandboxAccount* a = s->accounts + ( owner >= 0 && owner < s->accountCount ? owner : 0 );
-	*lua = a->memory;
-	*physics = a->physics;
+	*physics = s->account.physics;
 }
 
-// A body or joint made by the running script (at the stack top) joins its account; past the cap it
-// is destroyed again and the constructor raises, naming what the account holds.
+// A body or joint made by the state's limited script (at the stack top) joins its account; past the
+// cap it is destroyed again and the constructor raises, naming what the account holds.
 static void tbSetReason( tbSandboxAccount* a, const char* reason );
 static int tbTrip( lua_State* L, tbSandboxState* s, int level );
 
@@ -267,7 +229,6 @@ static void tbChargeObject( lua_State* L, const char* fn )
 {
 	tbSandboxState* s = tbGetState( L );
 	tbSandboxObject o = { 0 };
-	o.owner = s->owner < s->accountCount ? s->owner : 0;
 	if ( tbLua_ToBody( L, -1, &o.body ) == false )
 	{
 		if ( tbLua_ToJoint( L, -1, &o.joint ) == false )
@@ -288,10 +249,10 @@ static void tbChargeObject( lua_State* L, const char* fn )
 		s->objectCapacity = capacity;
 	}
 	s->objects[s->objectCount++] = o;
-	tbSandboxAccount* a = s->accounts + o.owner;
+	tbSandboxAccount* a = &s->account;
 	size_t bytes = o.isJoint ? tbJoint_GetMemorySize( o.joint ) : tbBody_GetMemorySize( o.body );
 	a->physics += bytes;
-	if ( tbIsPastMemoryCap( s, o.owner, 0 ) == false )
+	if ( tbIsPastMemoryCap( s, 0 ) == false )
 	{
 		return;
 	}
@@ -314,7 +275,7 @@ static void tbChargeObject( lua_State* L, const char* fn )
 
 static tbSandboxAccount* tbCurrentAccount( tbSandboxState* s )
 {
-	return s->accounts + s->owner;
+	return &s->account;
 }
 
 static bool tbIsLimited( const tbSandboxState* s )
@@ -450,46 +411,12 @@ void tbSandbox_SetBudget( lua_State* L, long budget )
 	lua_sethook( L, budget > 0 ? tbCountHook : NULL, budget > 0 ? LUA_MASKCOUNT : 0, TB_HOOK_PERIOD );
 }
 
-bool tbSandbox_SetAccounts( lua_State* L, int count )
-{
-	tbSandboxState* s = tbGetState( L );
-	tbSandboxAccount* accounts = count > 1 ? calloc( (size_t)count, sizeof( tbSandboxAccount ) ) : &s->singleAccount;
-	if ( accounts == NULL )
-	{
-		return false;
-	}
-	// What was allocated so far stays with the scene (owner 0); blocks of owners past the new count
-	// are given to it too (tbSandboxAlloc).
-	size_t memory = 0;
-	for ( int i = 0; i < s->accountCount; ++i )
-	{
-		memory += s->accounts[i].memory;
-	}
-	if ( s->accounts != &s->singleAccount )
-	{
-		free( s->accounts );
-	}
-	if ( accounts == &s->singleAccount )
-	{
-		memset( accounts, 0, sizeof( *accounts ) );
-	}
-	s->accounts = accounts;
-	s->accountCount = count > 1 ? count : 1;
-	s->accounts[0].memory = memory;
-	tbCountPhysics( s );
-	s->owner = 0;
-	return true;
-}
-
 void tbSandbox_BeginHostStep( lua_State* L )
 {
 	tbSandboxState* s = tbGetState( L );
-	for ( int i = 0; i < s->accountCount; ++i )
-	{
-		s->accounts[i].counted = 0;
-		s->accounts[i].seconds = 0.0;
-		s->accounts[i].tripped = false;
-	}
+	s->account.counted = 0;
+	s->account.seconds = 0.0;
+	s->account.tripped = false;
 	s->spanStart = tbThreadSeconds();
 	tbSetHookFor( L, s );
 }
@@ -504,13 +431,12 @@ static void tbCloseSpan( tbSandboxState* s, double now )
 	s->spanStart = now;
 }
 
-tbSandboxCall tbSandbox_BeginCall( lua_State* L, int owner, bool limited )
+tbSandboxCall tbSandbox_BeginCall( lua_State* L, bool limited )
 {
 	tbSandboxState* s = tbGetState( L );
-	tbSandboxCall previous = { s->owner, s->limited };
+	tbSandboxCall previous = { s->limited };
 	double now = s->budget > 0 ? tbThreadSeconds() : 0.0;
 	tbCloseSpan( s, now );
-	s->owner = owner >= 0 && owner < s->accountCount ? owner : 0;
 	s->limited = limited;
 	tbSetHookFor( L, s );
 	return previous;
@@ -521,16 +447,14 @@ void tbSandbox_EndCall( lua_State* L, tbSandboxCall previous )
 	tbSandboxState* s = tbGetState( L );
 	double now = s->budget > 0 ? tbThreadSeconds() : 0.0;
 	tbCloseSpan( s, now );
-	s->owner = previous.owner;
 	s->limited = previous.limited;
 	tbSetHookFor( L, s );
 }
 
-const char* tbSandbox_GetTrip( lua_State* L, int owner )
+const char* tbSandbox_GetTrip( lua_State* L )
 {
 	tbSandboxState* s = tbGetState( L );
-	bool tripped = owner >= 0 && owner < s->accountCount && s->accounts[owner].tripped;
-	return tripped ? s->accounts[owner].reason : NULL;
+	return s->account.tripped ? s->account.reason : NULL;
 }
 
 // Adds cost to the running script's account; past the budget it trips the account and raises
@@ -1635,7 +1559,7 @@ static long tbCreateCost( lua_State* L, const char* fn )
 	return TB_SANDBOX_CREATE_COST + TB_SANDBOX_CREATE_COST_PER_ELEMENT * elements;
 }
 
-void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn )
+void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn, int heldWorlds )
 {
 	if ( what == tbLuaGuard_world || what == tbLuaGuard_threads )
 	{
@@ -1647,13 +1571,13 @@ void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn )
 			luaL_error( L, "%s: a sandboxed script's world may have at most %d worker threads, got %d", fn,
 						TB_SANDBOX_MAX_THREADS, (int)threads );
 		}
-		// Counted in this state, not the process: a reload's new state must not find the running
-		// one's worlds in its way.
-		if ( what == tbLuaGuard_world && tbLua_GetOwnedWorldCount( L ) >= TB_SANDBOX_MAX_WORLDS )
+		// Counted over the scene's states, not the process: a reload's new states must not find the
+		// running ones' worlds in their way.
+		if ( what == tbLuaGuard_world && heldWorlds >= TB_SANDBOX_MAX_WORLDS )
 		{
 			luaL_error( L, "%s: sandbox budget reached: %d worlds exist (a sandboxed script may create worlds while "
 						   "fewer than %d exist)",
-						fn, tbLua_GetOwnedWorldCount( L ), TB_SANDBOX_MAX_WORLDS );
+						fn, heldWorlds, TB_SANDBOX_MAX_WORLDS );
 		}
 		return;
 	}

@@ -11,56 +11,51 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/// Create a Lua state whose allocations are counted per script and refused past memoryLimit bytes
-/// per script (0: no limit; Lua then raises "not enough memory" in the script, and the host goes
-/// on). A script's account (see tbSandbox_SetAccounts) holds the Lua memory its code allocated
-/// that is not yet collected, plus the bytes of the bodies and joints it made while limited that
-/// still exist (tbBody_GetMemorySize, tbJoint_GetMemorySize). The state also carries an instruction
-/// counter (see tbSandbox_SetBudget). Returns NULL on failure.
+/// Create a Lua state for one script (the scene, or one mod) whose allocations are refused past
+/// memoryLimit bytes (0: no limit; Lua then raises "not enough memory" in the script, and the host
+/// goes on). The state's account holds its Lua memory plus the bytes of the bodies and joints its
+/// script made while limited that still exist (tbBody_GetMemorySize, tbJoint_GetMemorySize). The
+/// state also carries an instruction counter (see tbSandbox_SetBudget). Returns NULL on failure.
 lua_State* tbSandbox_NewState( size_t memoryLimit );
 
 /// Close a state made by tbSandbox_NewState and free its accounting.
 void tbSandbox_CloseState( lua_State* L );
 
-/// Bytes currently allocated by the state, and the limit of each script (0 = none).
+/// Bytes of Lua memory the state holds, and its limit (0 = none).
 size_t tbSandbox_GetMemoryUsed( lua_State* L );
 size_t tbSandbox_GetMemoryLimit( lua_State* L );
-/// What owner's account holds: Lua bytes and physics bytes (counted again now).
-void tbSandbox_GetOwnerMemory( lua_State* L, int owner, size_t* lua, size_t* physics );
+/// Bytes of the bodies and joints in the state's account (counted again now).
+void tbSandbox_GetPhysicsMemory( lua_State* L, size_t* physics );
 
-/// Install the instruction counter. Every script (owner 0, the scene; 1..n, the mods) has an
-/// account per host step (tbSandbox_BeginHostStep): the limited calls of one script in one host
-/// step (update, every event handler, keypressed, ...) together may run `budget` VM instructions
-/// (plus the charges of C work, see tbSandbox_Guard and the library wrappers) and use
-/// max(1 s, budget x 200 ns) of their thread's CPU time. Past either, the script's account is
-/// tripped: "instruction budget exceeded" or "time budget exceeded" is raised at once and again at
-/// every later instruction of that script in any thread, so pcall, xpcall and coroutines cannot
-/// swallow it, until the next host step. budget 0 turns both limits off.
+/// Install the instruction counter. The state's script has an account per host step
+/// (tbSandbox_BeginHostStep): its limited calls in one host step (update, every event handler,
+/// keypressed, ...) together may run `budget` VM instructions (plus the charges of C work, see
+/// tbSandbox_Guard and the library wrappers) and use max(1 s, budget x 200 ns) of their thread's
+/// CPU time. Past either, the account is tripped: "instruction budget exceeded" or "time budget
+/// exceeded" is raised at once and again at every later instruction of the state in any thread, so
+/// pcall, xpcall and coroutines cannot swallow it, until the next host step. budget 0 turns both
+/// limits off.
 void tbSandbox_SetBudget( lua_State* L, long budget );
 
-/// Give the state `count` accounts (owners 0..count-1; default 1). Returns false when out of memory.
-bool tbSandbox_SetAccounts( lua_State* L, int count );
-
-/// A new host step (a frame, a key press, a load): every account starts from zero.
+/// A new host step (a frame, a key press, a load): the account starts from zero.
 void tbSandbox_BeginHostStep( lua_State* L );
 
 /// What tbSandbox_BeginCall replaced, for tbSandbox_EndCall.
 typedef struct tbSandboxCall
 {
-	int owner;
 	bool limited;
 } tbSandboxCall;
 
-/// Run code of `owner`, limited (drawing from its account) or unlimited (trusted code). Returns
-/// the running call's owner, so a call nested in another (an event handler run by world:step
-/// inside a trusted update) can give the outer call its account back with tbSandbox_EndCall.
-tbSandboxCall tbSandbox_BeginCall( lua_State* L, int owner, bool limited );
+/// Run code of the state, limited (drawing from its account) or unlimited (trusted code, or a
+/// script paused while another state's runs: its CPU time span is closed). Returns what it
+/// replaced, so a nested call can give the outer one its mode back with tbSandbox_EndCall.
+tbSandboxCall tbSandbox_BeginCall( lua_State* L, bool limited );
 void tbSandbox_EndCall( lua_State* L, tbSandboxCall previous );
 
-/// What ran out when the owner's account is spent in this host step ("instruction budget
-/// exceeded (...)"), else NULL. Once spent, the script's large allocations are refused too, so a
-/// "not enough memory" error of a spent script should be reported with this instead.
-const char* tbSandbox_GetTrip( lua_State* L, int owner );
+/// What ran out when the state's account is spent in this host step ("instruction budget exceeded
+/// (...)"), else NULL. Once spent, the script's large allocations are refused too, so a "not enough
+/// memory" error of a spent script should be reported with this instead.
+const char* tbSandbox_GetTrip( lua_State* L );
 
 /// Push a fresh environment table for an untrusted chunk: the safe base functions, copies of
 /// string/table/math/utf8/coroutine, os.clock/os.time/os.date, load (text chunks only, this
@@ -100,8 +95,8 @@ bool tbSandbox_IsRegularFile( const char* path );
 #define TB_SANDBOX_MAX_SHAPES 2000
 #define TB_SANDBOX_MAX_JOINTS 1000
 #define TB_SANDBOX_MAX_PAIRS 20000
-/// Sandboxed code may create a world while its state holds fewer than this many (the scene's
-/// included), each with at most TB_SANDBOX_MAX_THREADS worker threads.
+/// Sandboxed code may create a world while the scene and its mods hold fewer than this many (the
+/// scene's included), each with at most TB_SANDBOX_MAX_THREADS worker threads.
 #define TB_SANDBOX_MAX_WORLDS 32
 #define TB_SANDBOX_MAX_THREADS 4
 
@@ -117,9 +112,11 @@ bool tbSandbox_CheckPhysics( tbWorldId world, bool predict, char* message, size_
 /// the physics step, so a sandboxed script cannot step a piled world itself; constructors are
 /// refused on a world at the budget; and steps, snapshots, restores and constructors charge their
 /// C work to the instruction budget (a loop of them runs few VM instructions per iteration). A body
-/// or joint just made (tbLuaGuard_created) goes to the running script's memory account; one that
-/// would take it past its cap is destroyed again and refused.
-void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn );
+/// or joint just made (tbLuaGuard_created) goes to the state's memory account; one that
+/// would take it past its cap is destroyed again and refused. heldWorlds: for tbLuaGuard_world, the
+/// worlds the script's scene and its mods hold over all their states (a new one is refused from
+/// TB_SANDBOX_MAX_WORLDS on).
+void tbSandbox_Guard( lua_State* L, tbLuaGuard what, const char* fn, int heldWorlds );
 /// While set, the next world:step call is the scene host's own frame step: not charged to the
 /// budget. The host sets it just before that call and clears it after.
 void tbSandbox_SetHostStep( lua_State* L, bool hostStep );

@@ -16,22 +16,43 @@
 // Deepest table nesting copied across a swap reload.
 #define TB_MAX_TRANSPLANT_DEPTH 32
 
-typedef struct tbMod
-{
-	const char* path; ///< owned by the scene
-	char* error;	  ///< NULL while the mod runs
-	int tableRef;	  ///< LUA_NOREF when disabled
-} tbMod;
+typedef struct tbInstance tbInstance;
 
-// One loaded generation of the scene: a Lua state, its scene table, world and mods. A reload
-// builds a new instance next to the running one and replaces it only when everything succeeded.
-typedef struct tbInstance
+// One script of the running scene: the scene itself (owner 0, in the instance's state) or a mod
+// (owner i + 1, in a lua_State of its own: own allocator and memory cap, own instruction budget,
+// own globals, library tables and metatables, own userdata of the scene's world and its objects).
+typedef struct tbScript
+{
+	tbInstance* inst;
+	int owner;
+	const char* path; ///< owned by the scene
+	lua_State* L;	  ///< NULL once a stopped mod's state is closed
+	int tableRef;	  ///< the script's table in L; LUA_NOREF while a mod is stopped or not loaded
+	int worldRef;	  ///< a mod's World userdata of the scene's world in L (the scene's: inst->worldRef)
+	char* error;	  ///< a mod's first error, NULL while it runs
+} tbScript;
+
+// A script whose code is running, innermost last. Entering one closes the CPU-time span of the
+// script it interrupts when that one lives in another state (each state times its own calls).
+typedef struct tbRunning
+{
+	int owner;
+	tbSandboxCall own;
+	tbSandboxCall paused; ///< the interrupted script's, when pausedOwner >= 0
+	int pausedOwner;
+} tbRunning;
+
+// One loaded generation of the scene: the scene's state, table and world, and the mods, each in a
+// state of its own. A reload builds a new instance next to the running one and replaces it only
+// when everything succeeded.
+struct tbInstance
 {
 	tbScene* scene;
 	lua_State* L;
 	int sceneRef;
 	int worldRef;
-	bool sandboxed; ///< the scene itself runs sandboxed (its calls are budgeted)
+	tbWorldId worldId; ///< the scene's world, shared with the mods (null before there is one)
+	bool sandboxed;	   ///< the scene itself runs sandboxed (its calls are budgeted)
 	tbSceneReload reload;
 	int defaultSteps;
 	bool hasCamera; ///< the scene's `camera = { eye = {...}, target = {...} }`
@@ -40,14 +61,12 @@ typedef struct tbInstance
 	char description[TB_SCENE_DESCRIPTION_MAX]; ///< `description`, empty when absent
 	tbSceneKey keys[TB_SCENE_MAX_KEYS];		  ///< `keys`
 	int keyCount;
-	tbMod* mods;
+	tbScript sceneScript; ///< owner 0: the hooks' context in the scene's state
+	tbScript* mods;		  ///< owners 1..modCount
 	int modCount;
-	// Saved budget/owner of calls interrupted by nested handler calls.
-	tbSandboxCall savedCalls[TB_MAX_CALL_DEPTH];
-	int savedOwners[TB_MAX_CALL_DEPTH];
-	int savedCount;
-	int currentOwner;
-} tbInstance;
+	tbRunning running[TB_MAX_CALL_DEPTH];
+	int runningCount;
+};
 
 struct tbScene
 {
@@ -120,9 +139,53 @@ static int tbTraceback( lua_State* L )
 	return 1;
 }
 
-// Runs fn(context) in protected mode. Any Lua error (including out of memory while the host
-// pushes arguments) ends up in *error (malloc'd), never in a panic.
-static int tbProtected( lua_State* L, lua_CFunction fn, void* context, char** error )
+static bool tbSameWorld( tbWorldId a, tbWorldId b )
+{
+	return a.index1 == b.index1 && a.generation == b.generation;
+}
+
+static tbScript* tbGetScript( tbInstance* inst, int owner )
+{
+	return owner > 0 && owner <= inst->modCount ? inst->mods + owner - 1 : &inst->sceneScript;
+}
+
+// The scene's calls are budgeted when it is sandboxed; a mod's always are.
+static bool tbIsLimited( const tbInstance* inst, int owner )
+{
+	return owner != 0 || inst->sandboxed;
+}
+
+// The message of a "not enough memory" error of owner's code: a spent budget when the script ran
+// out of it (its large allocations are then refused), else the memory cap. Pushed on the script's
+// state.
+static void tbPushMemoryError( tbInstance* inst, int owner )
+{
+	tbScript* script = tbGetScript( inst, owner );
+	lua_State* L = script->L;
+	const char* trip = tbSandbox_GetTrip( L );
+	if ( trip != NULL )
+	{
+		lua_pushfstring( L, "%s: %s", script->path, trip );
+	}
+	else
+	{
+		// Each script has its own cap: the message says what this one holds, so a hoarding mod is
+		// told apart from one that merely came last.
+		size_t lua = tbSandbox_GetMemoryUsed( L );
+		size_t physics = 0;
+		tbSandbox_GetPhysicsMemory( L, &physics );
+		char held[96];
+		snprintf( held, sizeof( held ), "%.1f MiB of Lua memory, %.1f MiB of bodies and joints", (double)lua / 1048576.0,
+				  (double)physics / 1048576.0 );
+		lua_pushfstring( L, "%s: not enough memory (the script's memory cap of %d MiB is reached; it holds %s)",
+						 script->path, (int)( tbSandbox_GetMemoryLimit( L ) >> 20 ), held );
+	}
+}
+
+// Runs fn(context) in protected mode in L. Any Lua error (including out of memory while the host
+// pushes arguments) ends up in *error (malloc'd), never in a panic. With a script (not NULL), an
+// out-of-memory error is said as tbPushMemoryError says it.
+static int tbProtectedIn( lua_State* L, tbScript* script, lua_CFunction fn, void* context, char** error )
 {
 	int top = lua_gettop( L );
 	lua_pushcfunction( L, fn );
@@ -130,9 +193,14 @@ static int tbProtected( lua_State* L, lua_CFunction fn, void* context, char** er
 	int status = lua_pcall( L, 1, 0, 0 );
 	if ( status != LUA_OK && error != NULL )
 	{
-		const char* message = lua_tostring( L, -1 );
 		size_t limit = tbSandbox_GetMemoryLimit( L );
-		if ( status == LUA_ERRMEM && limit > 0 )
+		if ( status == LUA_ERRMEM && limit > 0 && script != NULL )
+		{
+			lua_pop( L, 1 );
+			tbPushMemoryError( script->inst, script->owner );
+			*error = tbStrdup( lua_tostring( L, -1 ) );
+		}
+		else if ( status == LUA_ERRMEM && limit > 0 )
 		{
 			char buffer[160];
 			snprintf( buffer, sizeof( buffer ), "not enough memory (a script's memory cap of %zu MiB is reached)",
@@ -141,6 +209,7 @@ static int tbProtected( lua_State* L, lua_CFunction fn, void* context, char** er
 		}
 		else
 		{
+			const char* message = lua_tostring( L, -1 );
 			*error = tbStrdup( message != NULL ? message : "error" );
 		}
 	}
@@ -148,52 +217,73 @@ static int tbProtected( lua_State* L, lua_CFunction fn, void* context, char** er
 	return status;
 }
 
-// The file of a script: the scene (owner 0) or a mod.
-static const char* tbOwnerPath( const tbInstance* inst, int owner )
+static int tbProtected( lua_State* L, lua_CFunction fn, void* context, char** error )
 {
-	return owner > 0 && owner <= inst->modCount ? inst->mods[owner - 1].path : inst->scene->path;
+	return tbProtectedIn( L, NULL, fn, context, error );
 }
 
-// The message of a "not enough memory" error of owner's code: a spent budget when the script ran
-// out of it (its large allocations are then refused), else the memory cap.
-static void tbPushMemoryError( tbInstance* inst, int owner )
+// Enters owner's code (false when calls are nested TB_MAX_CALL_DEPTH deep already): its state
+// draws from its account, limited or not, and the script it interrupts stops its CPU span.
+static bool tbEnter( tbInstance* inst, int owner )
 {
-	const char* trip = tbSandbox_GetTrip( inst->L, owner );
-	if ( trip != NULL )
+	if ( inst->runningCount == TB_MAX_CALL_DEPTH )
 	{
-		lua_pushfstring( inst->L, "%s: %s", tbOwnerPath( inst, owner ), trip );
+		return false;
 	}
-	else
+	tbRunning* r = inst->running + inst->runningCount;
+	lua_State* L = tbGetScript( inst, owner )->L;
+	r->owner = owner;
+	r->pausedOwner = -1;
+	if ( inst->runningCount > 0 )
 	{
-		// Each script has its own cap: the message says what this one holds, so a hoarding mod is
-		// told apart from one that merely came last.
-		size_t lua = 0;
-		size_t physics = 0;
-		tbSandbox_GetOwnerMemory( inst->L, owner, &lua, &physics );
-		char held[96];
-		snprintf( held, sizeof( held ), "%.1f MiB of Lua memory, %.1f MiB of bodies and joints", (double)lua / 1048576.0,
-				  (double)physics / 1048576.0 );
-		lua_pushfstring( inst->L, "%s: not enough memory (the script's memory cap of %d MiB is reached; it holds %s)",
-						 tbOwnerPath( inst, owner ), (int)( tbSandbox_GetMemoryLimit( inst->L ) >> 20 ), held );
+		int outer = inst->running[inst->runningCount - 1].owner;
+		lua_State* outerL = tbGetScript( inst, outer )->L;
+		if ( outerL != L )
+		{
+			r->paused = tbSandbox_BeginCall( outerL, false );
+			r->pausedOwner = outer;
+		}
+	}
+	r->own = tbSandbox_BeginCall( L, tbIsLimited( inst, owner ) );
+	inst->runningCount += 1;
+	return true;
+}
+
+static void tbLeave( tbInstance* inst )
+{
+	inst->runningCount -= 1;
+	tbRunning* r = inst->running + inst->runningCount;
+	tbSandbox_EndCall( tbGetScript( inst, r->owner )->L, r->own );
+	if ( r->pausedOwner >= 0 )
+	{
+		tbSandbox_EndCall( tbGetScript( inst, r->pausedOwner )->L, r->paused );
 	}
 }
 
-// Calls the function under its nargs arguments with a traceback handler, the budget of owner and
-// owner recorded as the owner of handlers registered meanwhile. Leaves nresults or the message.
+static void tbPushNestingError( lua_State* L, const tbScript* script )
+{
+	lua_pushfstring( L, "%s: event handler not run: handlers nested more than %d deep (a handler stepping a world "
+						"whose handler steps another, ...)",
+					 script->path, TB_MAX_CALL_DEPTH );
+}
+
+// Calls the function under its nargs arguments on owner's state with a traceback handler and
+// owner's budget. Leaves nresults or the message.
 static int tbInstance_Call( tbInstance* inst, int owner, int nargs, int nresults )
 {
-	lua_State* L = inst->L;
+	tbScript* script = tbGetScript( inst, owner );
+	lua_State* L = script->L;
 	int fnIndex = lua_gettop( L ) - nargs;
+	if ( tbEnter( inst, owner ) == false )
+	{
+		lua_settop( L, fnIndex - 1 );
+		tbPushNestingError( L, script );
+		return LUA_ERRRUN;
+	}
 	lua_pushcfunction( L, tbTraceback );
 	lua_insert( L, fnIndex );
-	tbSandboxCall previous = tbSandbox_BeginCall( L, owner, owner != 0 || inst->sandboxed );
-	int previousOwner = inst->currentOwner;
-	inst->currentOwner = owner;
-	tbLua_SetOwner( L, owner );
 	int status = lua_pcall( L, nargs, nresults, fnIndex );
-	inst->currentOwner = previousOwner;
-	tbLua_SetOwner( L, previousOwner );
-	tbSandbox_EndCall( L, previous );
+	tbLeave( inst );
 	lua_remove( L, fnIndex );
 	if ( status == LUA_ERRMEM && tbSandbox_GetMemoryLimit( L ) > 0 )
 	{
@@ -203,12 +293,12 @@ static int tbInstance_Call( tbInstance* inst, int owner, int nargs, int nresults
 	return status;
 }
 
-// Calls table[name](args) for the table in the registry at tableRef; the nargs arguments are on
-// the stack top and are consumed. A missing function is not an error. Functions are looked up
-// raw: they must be fields of the table itself.
+// Calls table[name](args) for the table in the registry of owner's state at tableRef; the nargs
+// arguments are on that state's stack top and are consumed. A missing function is not an error.
+// Functions are looked up raw: they must be fields of the table itself.
 static int tbCallTableFunction( tbInstance* inst, int tableRef, int owner, const char* name, int nargs )
 {
-	lua_State* L = inst->L;
+	lua_State* L = tbGetScript( inst, owner )->L;
 	lua_rawgeti( L, LUA_REGISTRYINDEX, tableRef );
 	lua_pushstring( L, name );
 	lua_rawget( L, -2 );
@@ -227,68 +317,122 @@ static void tbPushWorld( tbInstance* inst )
 	lua_rawgeti( inst->L, LUA_REGISTRYINDEX, inst->worldRef );
 }
 
+// The registry reference of the script's World of the scene's world (the scene's own is the
+// instance's).
+static int tbWorldRefOf( const tbScript* script )
+{
+	return script->owner == 0 ? script->inst->worldRef : script->worldRef;
+}
+
+// Gives the script's World of the scene's world the clock of the scene's own, which the host's
+// steps advance. Pushes nothing; allocates nothing.
+static void tbSyncClock( tbScript* script )
+{
+	tbInstance* inst = script->inst;
+	if ( script->owner == 0 || script->L == NULL || script->worldRef == LUA_NOREF || inst->worldRef == LUA_NOREF ||
+		 lua_checkstack( inst->L, 1 ) == 0 || lua_checkstack( script->L, 1 ) == 0 )
+	{
+		return;
+	}
+	double time = 0.0;
+	long long steps = 0;
+	tbPushWorld( inst );
+	tbLua_GetWorldClock( inst->L, -1, &time, &steps );
+	lua_pop( inst->L, 1 );
+	lua_rawgeti( script->L, LUA_REGISTRYINDEX, script->worldRef );
+	tbLua_SetWorldClock( script->L, -1, time, steps );
+	lua_pop( script->L, 1 );
+}
+
 // Mods -------------------------------------------------------------------------------------------
 
-// Keeps the first error of mod i and stops calling its functions.
+// Keeps the first error of mod i and stops calling its code: its functions, its handlers (the host's
+// beginCall refuses them). Its state is closed at the end of the host step, when none of its calls
+// is on the stack (tbCloseStoppedMods).
 static void tbStopMod( tbInstance* inst, int i, const char* message )
 {
-	tbMod* mod = inst->mods + i;
+	tbScript* mod = inst->mods + i;
 	if ( mod->error == NULL )
 	{
-		mod->error = tbStrdup( message );
-		fprintf( stderr, "tumble: mod %s disabled: %s\n", mod->path, message );
+		mod->error = tbStrdup( message != NULL ? message : "error" );
+		fprintf( stderr, "tumble: mod %s disabled: %s\n", mod->path, mod->error );
 	}
-	if ( mod->tableRef != LUA_NOREF )
-	{
-		luaL_unref( inst->L, LUA_REGISTRYINDEX, mod->tableRef );
-		mod->tableRef = LUA_NOREF;
-	}
+	mod->tableRef = LUA_NOREF;
 }
 
-// Disables mod i: no more calls of its functions or of its handlers on the scene's world.
-static void tbDisableMod( tbInstance* inst, int i, const char* message )
+// Closes the states of stopped mods: their memory goes back, the worlds they made end, the bodies,
+// joints and movers they made in the scene's world stay (the scene may hold them).
+static void tbCloseStoppedMods( tbInstance* inst )
 {
-	tbStopMod( inst, i, message );
-	if ( inst->worldRef != LUA_NOREF )
+	for ( int i = 0; inst != NULL && inst->runningCount == 0 && i < inst->modCount; ++i )
 	{
-		tbPushWorld( inst );
-		tbLua_RemoveOwnerHandlers( inst->L, -1, i + 1 );
-		lua_pop( inst->L, 1 );
+		tbScript* mod = inst->mods + i;
+		if ( mod->error != NULL && mod->L != NULL )
+		{
+			tbSandbox_CloseState( mod->L );
+			mod->L = NULL;
+			mod->worldRef = LUA_NOREF;
+		}
 	}
 }
 
-// Pushes the arguments of a scene function call; returns how many.
-typedef int tbPushArgs( tbInstance* inst, void* context );
+// Pushes the arguments of a script function call onto the script's state; returns how many.
+typedef int tbPushArgs( tbScript* script, void* context );
 
-static int tbPushWorldArg( tbInstance* inst, void* context )
+static int tbPushWorldArg( tbScript* script, void* context )
 {
 	(void)context;
-	tbPushWorld( inst );
+	lua_rawgeti( script->L, LUA_REGISTRYINDEX, tbWorldRefOf( script ) );
 	return 1;
 }
 
-// Calls name(args) on every running mod; a failure disables that mod only.
+typedef struct tbModCall
+{
+	tbScript* mod;
+	const char* name;
+	tbPushArgs* push;
+	void* context;
+} tbModCall;
+
+// Protected in the mod's state: its arguments are pushed there, so running out of memory while
+// pushing them is the mod's error.
+static int tbModCallEntry( lua_State* L )
+{
+	tbModCall* call = lua_touserdata( L, 1 );
+	tbScript* mod = call->mod;
+	tbSyncClock( mod );
+	int nargs = call->push( mod, call->context );
+	if ( tbCallTableFunction( mod->inst, mod->tableRef, mod->owner, call->name, nargs ) != LUA_OK )
+	{
+		return lua_error( L );
+	}
+	return 0;
+}
+
+// Calls name(args) on every running mod; a failure stops that mod only.
 static void tbCallMods( tbInstance* inst, const char* name, tbPushArgs* push, void* context )
 {
 	for ( int i = 0; i < inst->modCount; ++i )
 	{
-		if ( inst->mods[i].tableRef == LUA_NOREF )
+		tbScript* mod = inst->mods + i;
+		if ( mod->tableRef == LUA_NOREF || mod->L == NULL )
 		{
 			continue;
 		}
-		int nargs = push( inst, context );
-		if ( tbCallTableFunction( inst, inst->mods[i].tableRef, i + 1, name, nargs ) != LUA_OK )
+		tbModCall call = { mod, name, push, context };
+		char* error = NULL;
+		if ( tbProtectedIn( mod->L, mod, tbModCallEntry, &call, &error ) != LUA_OK )
 		{
-			tbDisableMod( inst, i, lua_tostring( inst->L, -1 ) );
-			lua_pop( inst->L, 1 );
+			tbStopMod( inst, i, error );
 		}
+		free( error );
 	}
 }
 
 // Scene function then mods; a scene error is raised (the caller runs protected).
 static void tbCallAll( tbInstance* inst, const char* name, tbPushArgs* push, void* context )
 {
-	int nargs = push( inst, context );
+	int nargs = push( &inst->sceneScript, context );
 	if ( tbCallTableFunction( inst, inst->sceneRef, 0, name, nargs ) != LUA_OK )
 	{
 		lua_error( inst->L );
@@ -296,81 +440,139 @@ static void tbCallAll( tbInstance* inst, const char* name, tbPushArgs* push, voi
 	tbCallMods( inst, name, push, context );
 }
 
-// Host hooks for event handlers run by world:step ------------------------------------------------
+// Host hooks of every state (the context is the state's tbScript) ---------------------------------
 
-// The saved states form a stack; a handler nested deeper than it can hold is refused (were it run,
+// The running calls form a stack; a handler nested deeper than it can hold is refused (were it run,
 // its end would restore a state it did not save: the trusted scene's unlimited one).
 static bool tbHostBeginCall( lua_State* L, int owner, void* context )
 {
-	tbInstance* inst = context;
-	if ( inst->savedCount == TB_MAX_CALL_DEPTH )
+	(void)owner;
+	tbScript* script = context;
+	tbInstance* inst = script->inst;
+	if ( script->error != NULL )
 	{
-		lua_pushfstring( L, "%s: event handler not run: handlers nested more than %d deep (a handler stepping a world "
-							"whose handler steps another, ...)",
-						 tbOwnerPath( inst, owner ), TB_MAX_CALL_DEPTH );
+		lua_pushfstring( L, "%s: event handler not run: the mod is stopped", script->path );
 		return false;
 	}
-	if ( ( owner != 0 || inst->sandboxed ) && tbSandbox_GetTrip( L, owner ) != NULL )
+	if ( inst->runningCount == TB_MAX_CALL_DEPTH )
+	{
+		tbPushNestingError( L, script );
+		return false;
+	}
+	if ( tbIsLimited( inst, script->owner ) && tbSandbox_GetTrip( L ) != NULL )
 	{
 		// Out of budget in this step: its other handlers are not started at all.
-		lua_pushfstring( L, "%s: event handler not run: %s", tbOwnerPath( inst, owner ), tbSandbox_GetTrip( L, owner ) );
+		lua_pushfstring( L, "%s: event handler not run: %s", script->path, tbSandbox_GetTrip( L ) );
 		return false;
 	}
-	inst->savedOwners[inst->savedCount] = inst->currentOwner;
-	inst->savedCalls[inst->savedCount] = tbSandbox_BeginCall( L, owner, owner != 0 || inst->sandboxed );
-	inst->savedCount += 1;
-	inst->currentOwner = owner;
-	tbLua_SetOwner( L, owner );
-	return true;
+	return tbEnter( inst, script->owner );
 }
 
 static void tbHostEndCall( lua_State* L, int owner, void* context )
 {
+	(void)L;
 	(void)owner;
-	tbInstance* inst = context;
-	inst->savedCount -= 1;
-	inst->currentOwner = inst->savedOwners[inst->savedCount];
-	tbSandbox_EndCall( L, inst->savedCalls[inst->savedCount] );
-	tbLua_SetOwner( L, inst->currentOwner );
+	tbScript* script = context;
+	tbLeave( script->inst );
+}
+
+// The worlds the scene and its mods hold, over all their states. Reading another state's count
+// allocates nothing (tbLua_GetOwnedWorldCount), so it is safe while that state is in a call.
+static int tbCountWorlds( tbInstance* inst )
+{
+	int count = 0;
+	for ( int owner = 0; owner <= inst->modCount; ++owner )
+	{
+		lua_State* L = tbGetScript( inst, owner )->L;
+		if ( L != NULL && lua_checkstack( L, 1 ) )
+		{
+			count += tbLua_GetOwnedWorldCount( L );
+		}
+	}
+	return count;
 }
 
 // Sandboxed scenes and mods (also in a host run without --sandbox): the World calls are checked
-// against the physics and instruction budgets. Any script, trusted too, may hold at most
-// TB_SCENE_MAX_WORLDS worlds: a reload builds the new scene in a new state while the running one
-// keeps its worlds, so each may have only half of the TB_MAX_WORLDS the process can hold (a scene
-// holding 127 made every later reload fail).
+// against the physics and instruction budgets. The scene and its mods together, trusted or not, may
+// hold at most TB_SCENE_MAX_WORLDS worlds: a reload builds the new scene in new states while the
+// running ones keep their worlds, so each generation may have only half of the TB_MAX_WORLDS the
+// process can hold (a scene holding 127 made every later reload fail).
 static void tbHostGuard( lua_State* L, tbLuaGuard what, const char* fn, void* context )
 {
-	tbInstance* inst = context;
-	if ( what == tbLuaGuard_world && tbLua_GetOwnedWorldCount( L ) >= TB_SCENE_MAX_WORLDS )
+	tbScript* script = context;
+	tbInstance* inst = script->inst;
+	int worlds = what == tbLuaGuard_world ? tbCountWorlds( inst ) : 0;
+	if ( what == tbLuaGuard_world && worlds >= TB_SCENE_MAX_WORLDS )
 	{
 		luaL_error( L,
 					"%s: a scene and its mods may hold at most %d worlds at once, and hold %d (half of the %d a "
 					"process can have, so that a reload can build the new scene beside the running one)",
-					fn, TB_SCENE_MAX_WORLDS, tbLua_GetOwnedWorldCount( L ), TB_MAX_WORLDS );
+					fn, TB_SCENE_MAX_WORLDS, worlds, TB_MAX_WORLDS );
 	}
-	if ( inst->sandboxed || inst->currentOwner != 0 )
+	if ( tbIsLimited( inst, script->owner ) )
 	{
-		tbSandbox_Guard( L, what, fn );
+		tbSandbox_Guard( L, what, fn, worlds );
 	}
 }
 
 static bool tbHostHandlerError( lua_State* L, int owner, const char* message, void* context )
 {
-	tbInstance* inst = context;
-	if ( owner < 1 || owner > inst->modCount )
+	(void)owner;
+	tbScript* script = context;
+	if ( script->owner == 0 )
 	{
 		return false;
 	}
 	int top = lua_gettop( L );
 	if ( strcmp( message, "not enough memory" ) == 0 )
 	{
-		tbPushMemoryError( inst, owner );
+		tbPushMemoryError( script->inst, script->owner );
 		message = lua_tostring( L, -1 );
 	}
-	tbStopMod( inst, owner - 1, message );
+	tbStopMod( script->inst, script->owner - 1, message );
 	lua_settop( L, top );
 	return true;
+}
+
+// A step of the scene's world, which only the scene's state may make (a mod may step only the
+// worlds it made): every running mod gets the world's clock and runs its handlers for the step's
+// events, in its own state with its own budget. A mod whose dispatch fails outside a handler (out
+// of memory building its event tables) is stopped.
+static void tbHostStepped( lua_State* L, int worldIndex, void* context )
+{
+	tbScript* stepper = context;
+	tbInstance* inst = stepper->inst;
+	if ( stepper->owner != 0 || TB_IS_NULL( inst->worldId ) ||
+		 tbSameWorld( tbLua_ToWorld( L, worldIndex ), inst->worldId ) == false )
+	{
+		return;
+	}
+	double time = 0.0;
+	long long steps = 0;
+	tbLua_GetWorldClock( L, worldIndex, &time, &steps );
+	for ( int i = 0; i < inst->modCount; ++i )
+	{
+		tbScript* mod = inst->mods + i;
+		lua_State* S = mod->L;
+		if ( S == NULL || mod->worldRef == LUA_NOREF || mod->error != NULL || lua_checkstack( S, 2 ) == 0 )
+		{
+			continue;
+		}
+		lua_rawgeti( S, LUA_REGISTRYINDEX, mod->worldRef );
+		tbLua_SetWorldClock( S, -1, time, steps );
+		int status = tbLua_DispatchEvents( S, -1 );
+		if ( status != LUA_OK )
+		{
+			if ( status == LUA_ERRMEM && tbSandbox_GetMemoryLimit( S ) > 0 )
+			{
+				lua_pop( S, 1 );
+				tbPushMemoryError( inst, mod->owner );
+			}
+			tbStopMod( inst, i, lua_tostring( S, -1 ) );
+			lua_pop( S, 1 );
+		}
+		lua_pop( S, 1 );
+	}
 }
 
 // State setup ------------------------------------------------------------------------------------
@@ -483,12 +685,39 @@ static void tbOpenState( tbInstance* inst )
 	luaL_requiref( L, "tumble", luaopen_tumble, 0 );
 	lua_pop( L, 1 );
 	tbLua_SetKeyProvider( L, scene->keyFcn, scene->keyContext );
-	tbLuaHost host = { tbHostBeginCall, tbHostEndCall, tbHostHandlerError, tbHostGuard, inst };
+	tbLuaHost host = { tbHostBeginCall, tbHostEndCall, tbHostHandlerError, tbHostGuard, tbHostStepped, &inst->sceneScript };
 	tbLua_SetHost( L, &host );
-	if ( scene->options.sandbox || scene->options.modCount > 0 )
+	if ( scene->options.sandbox )
 	{
 		tbSandbox_ProtectStrings( L );
 	}
+}
+
+// A mod's state holds only what its sandboxed environment copies (no io, debug or package: the
+// environment never reaches them, and each costs memory in every one of up to 64 states), the
+// module, and the view it shares with the scene's state (one drawing, camera and input).
+static void tbOpenModState( tbScript* mod )
+{
+	lua_State* L = mod->L;
+	static const luaL_Reg libraries[] = {
+		{ LUA_GNAME, luaopen_base },	   { LUA_COLIBNAME, luaopen_coroutine }, { LUA_TABLIBNAME, luaopen_table },
+		{ LUA_STRLIBNAME, luaopen_string }, { LUA_MATHLIBNAME, luaopen_math },	   { LUA_UTF8LIBNAME, luaopen_utf8 },
+		{ LUA_OSLIBNAME, luaopen_os },	   { NULL, NULL },
+	};
+	for ( const luaL_Reg* library = libraries; library->func != NULL; ++library )
+	{
+		luaL_requiref( L, library->name, library->func, 1 );
+		lua_pop( L, 1 );
+	}
+	lua_newtable( L );
+	lua_setfield( L, LUA_REGISTRYINDEX, TB_SCENE_FILES_KEY );
+	tbLua_SetOwner( L, mod->owner );
+	tbLua_ShareView( L, mod->inst->L );
+	luaL_requiref( L, "tumble", luaopen_tumble, 0 );
+	lua_pop( L, 1 );
+	tbLuaHost host = { tbHostBeginCall, tbHostEndCall, tbHostHandlerError, tbHostGuard, tbHostStepped, mod };
+	tbLua_SetHost( L, &host );
+	tbSandbox_ProtectStrings( L );
 }
 
 // Pushes (and returns) the require path of a sandboxed script: its directory, then scripts/lib.
@@ -524,7 +753,7 @@ typedef struct tbTransplant
 
 static bool tbIsSceneWorld( const tbTransplant* t, tbWorldId id )
 {
-	return id.index1 == t->worldId.index1 && id.generation == t->worldId.generation;
+	return tbSameWorld( id, t->worldId );
 }
 
 // Pushes onto t->to a copy of the value at `index` of t->from, or nil when it cannot cross states
@@ -997,40 +1226,89 @@ static void tbReadSceneTable( tbInstance* inst, int table )
 	lua_pop( L, 1 );
 }
 
+// Protected in the mod's state: opens it, loads the file in a sandboxed environment and runs it.
+static int tbLoadModEntry( lua_State* L )
+{
+	tbScript* mod = lua_touserdata( L, 1 );
+	tbScene* scene = mod->inst->scene;
+	lua_settop( L, 0 );
+	tbOpenModState( mod );
+	tbScene_RecordFile( L, mod->path );
+	tbSandbox_PushEnvironment( L, tbSandboxSearchPath( L, scene, mod->path ), tbLibraryPath( L, scene ) );
+	int status = tbSandbox_LoadFile( L, mod->path, -1 );
+	if ( status == LUA_ERRMEM )
+	{
+		lua_pop( L, 1 );
+		tbPushMemoryError( mod->inst, mod->owner );
+	}
+	if ( status == LUA_OK )
+	{
+		status = tbInstance_Call( mod->inst, mod->owner, 0, 1 );
+	}
+	if ( status != LUA_OK )
+	{
+		return lua_error( L );
+	}
+	if ( lua_type( L, -1 ) != LUA_TTABLE )
+	{
+		lua_pushfstring( L, "%s: a mod must return a table, got a %s", mod->path, luaL_typename( L, -1 ) );
+		return lua_error( L );
+	}
+	mod->tableRef = luaL_ref( L, LUA_REGISTRYINDEX );
+	return 0;
+}
+
+// Each mod in a state of its own, with the memory cap and instruction budget of one script. A mod
+// that fails to load is stopped; the scene and the other mods go on.
 static void tbLoadMods( tbInstance* inst )
 {
-	lua_State* L = inst->L;
 	tbScene* scene = inst->scene;
 	for ( int i = 0; i < inst->modCount; ++i )
 	{
-		tbMod* mod = inst->mods + i;
-		tbScene_RecordFile( L, mod->path );
-		int top = lua_gettop( L );
-		tbSandbox_PushEnvironment( L, tbSandboxSearchPath( L, scene, mod->path ), tbLibraryPath( L, scene ) );
-		int status = tbSandbox_LoadFile( L, mod->path, -1 );
-		if ( status == LUA_ERRMEM )
+		tbScript* mod = inst->mods + i;
+		mod->L = tbSandbox_NewState( scene->options.memoryLimit );
+		if ( mod->L == NULL )
 		{
-			lua_pop( L, 1 );
-			tbPushMemoryError( inst, i + 1 );
+			tbStopMod( inst, i, "out of memory creating the mod's Lua state" );
+			continue;
 		}
-		if ( status == LUA_OK )
+		tbSandbox_SetBudget( mod->L, scene->options.instructionBudget );
+		char* error = NULL;
+		if ( tbProtectedIn( mod->L, mod, tbLoadModEntry, mod, &error ) != LUA_OK )
 		{
-			status = tbInstance_Call( inst, i + 1, 0, 1 );
+			tbStopMod( inst, i, error );
 		}
-		if ( status != LUA_OK )
+		free( error );
+	}
+}
+
+// Protected in the mod's state: its own World userdata of the scene's world (not owned: closing the
+// mod's state leaves the world alive).
+static int tbGiveWorldEntry( lua_State* L )
+{
+	tbScript* mod = lua_touserdata( L, 1 );
+	tbLua_PushWorld( L, mod->inst->worldId, false );
+	mod->worldRef = luaL_ref( L, LUA_REGISTRYINDEX );
+	tbSyncClock( mod );
+	return 0;
+}
+
+// The scene's world is made (or taken over on a swap): the scene's state holds it; every running mod
+// gets a World of its own for it.
+static void tbShareWorld( tbInstance* inst )
+{
+	tbPushWorld( inst );
+	inst->worldId = tbLua_ToWorld( inst->L, -1 );
+	lua_pop( inst->L, 1 );
+	for ( int i = 0; i < inst->modCount; ++i )
+	{
+		tbScript* mod = inst->mods + i;
+		char* error = NULL;
+		if ( mod->tableRef != LUA_NOREF && tbProtectedIn( mod->L, mod, tbGiveWorldEntry, mod, &error ) != LUA_OK )
 		{
-			tbDisableMod( inst, i, lua_tostring( L, -1 ) );
+			tbStopMod( inst, i, error );
 		}
-		else if ( lua_type( L, -1 ) != LUA_TTABLE )
-		{
-			lua_pushfstring( L, "%s: a mod must return a table, got a %s", mod->path, luaL_typename( L, -1 ) );
-			tbDisableMod( inst, i, lua_tostring( L, -1 ) );
-		}
-		else
-		{
-			mod->tableRef = luaL_ref( L, LUA_REGISTRYINDEX );
-		}
-		lua_settop( L, top );
+		free( error );
 	}
 }
 
@@ -1121,6 +1399,7 @@ static int tbBuildEntry( lua_State* L )
 		tbLua_PushWorld( L, oldWorld, false );
 		tbLua_SetWorldClock( L, -1, time, steps );
 		inst->worldRef = luaL_ref( L, LUA_REGISTRYINDEX );
+		tbShareWorld( inst );
 
 		lua_rawgeti( L, LUA_REGISTRYINDEX, inst->sceneRef );
 		int table = lua_gettop( L );
@@ -1163,6 +1442,7 @@ static int tbBuildEntry( lua_State* L )
 		return lua_error( L );
 	}
 	inst->worldRef = luaL_ref( L, LUA_REGISTRYINDEX );
+	tbShareWorld( inst );
 	lua_settop( L, 0 );
 
 	tbCallAll( inst, "setup", tbPushWorldArg, NULL );
@@ -1171,17 +1451,19 @@ static int tbBuildEntry( lua_State* L )
 	return 0;
 }
 
+// The mods' states first: they share the view the scene's state holds.
 static void tbDestroyInstance( tbInstance* inst )
 {
 	if ( inst == NULL )
 	{
 		return;
 	}
-	tbSandbox_CloseState( inst->L );
 	for ( int i = 0; i < inst->modCount; ++i )
 	{
+		tbSandbox_CloseState( inst->mods[i].L );
 		free( inst->mods[i].error );
 	}
+	tbSandbox_CloseState( inst->L );
 	free( inst->mods );
 	free( inst );
 }
@@ -1200,27 +1482,35 @@ static tbInstance* tbCreateInstance( tbScene* scene )
 	bool limits = scene->options.sandbox || scene->options.modCount > 0;
 	inst->L = tbSandbox_NewState( limits ? scene->options.memoryLimit : 0 );
 	inst->modCount = scene->options.modCount;
-	inst->mods = inst->modCount > 0 ? calloc( (size_t)inst->modCount, sizeof( tbMod ) ) : NULL;
+	inst->mods = inst->modCount > 0 ? calloc( (size_t)inst->modCount, sizeof( tbScript ) ) : NULL;
 	if ( inst->L == NULL || ( inst->modCount > 0 && inst->mods == NULL ) )
 	{
 		tbDestroyInstance( inst );
 		return NULL;
 	}
+	inst->sceneScript = ( tbScript ){ inst, 0, scene->path, inst->L, LUA_NOREF, LUA_NOREF, NULL };
 	for ( int i = 0; i < inst->modCount; ++i )
 	{
-		inst->mods[i].path = scene->modPaths[i];
-		inst->mods[i].tableRef = LUA_NOREF;
+		inst->mods[i] = ( tbScript ){ inst, i + 1, scene->modPaths[i], NULL, LUA_NOREF, LUA_NOREF, NULL };
 	}
 	if ( limits )
 	{
-		if ( tbSandbox_SetAccounts( inst->L, inst->modCount + 1 ) == false )
-		{
-			tbDestroyInstance( inst );
-			return NULL;
-		}
 		tbSandbox_SetBudget( inst->L, scene->options.instructionBudget );
 	}
 	return inst;
+}
+
+// A new host step (a frame, a key press, a load): every script's account starts from zero.
+static void tbBeginHostStep( tbInstance* inst )
+{
+	for ( int owner = 0; owner <= inst->modCount; ++owner )
+	{
+		lua_State* L = tbGetScript( inst, owner )->L;
+		if ( L != NULL )
+		{
+			tbSandbox_BeginHostStep( L );
+		}
+	}
 }
 
 // Watched files ----------------------------------------------------------------------------------
@@ -1296,9 +1586,13 @@ static void tbUpdateFiles( tbScene* scene, tbInstance* inst, bool keep )
 	{
 		tbAddFile( &list, scene->modPaths[i] );
 	}
-	if ( inst != NULL )
+	for ( int owner = 0; inst != NULL && owner <= inst->modCount; ++owner )
 	{
-		tbProtected( inst->L, tbCollectFilesEntry, &list, NULL );
+		lua_State* L = tbGetScript( inst, owner )->L;
+		if ( L != NULL )
+		{
+			tbProtected( L, tbCollectFilesEntry, &list, NULL );
+		}
 	}
 	if ( keep )
 	{
@@ -1426,6 +1720,7 @@ static bool tbBuild( tbScene* scene, bool allowSwap )
 	}
 	scene->current = inst;
 	tbDestroyInstance( old );
+	tbCloseStoppedMods( inst );
 	scene->halted = false;
 	free( scene->error );
 	scene->error = NULL;
@@ -1492,12 +1787,12 @@ typedef struct tbStepContext
 	double time;
 } tbStepContext;
 
-static int tbPushUpdateArgs( tbInstance* inst, void* context )
+static int tbPushUpdateArgs( tbScript* script, void* context )
 {
 	tbStepContext* step = context;
-	tbPushWorld( inst );
-	lua_pushnumber( inst->L, step->dt );
-	lua_pushnumber( inst->L, step->time );
+	tbPushWorldArg( script, NULL );
+	lua_pushnumber( script->L, step->dt );
+	lua_pushnumber( script->L, step->time );
 	return 3;
 }
 
@@ -1547,9 +1842,11 @@ bool tbScene_Step( tbScene* scene, float dt )
 		return false;
 	}
 	tbStepContext step = { scene->current, dt, 0.0 };
-	tbSandbox_BeginHostStep( scene->current->L );
+	tbBeginHostStep( scene->current );
 	char* error = NULL;
-	if ( tbProtected( scene->current->L, tbStepEntry, &step, &error ) != LUA_OK )
+	int status = tbProtected( scene->current->L, tbStepEntry, &step, &error );
+	tbCloseStoppedMods( scene->current );
+	if ( status != LUA_OK )
 	{
 		tbSetError( scene, error );
 		free( error );
@@ -1577,16 +1874,16 @@ typedef struct tbCallContext
 	void* pushContext;
 } tbCallContext;
 
-static int tbPushCallArgs( tbInstance* inst, void* context )
+static int tbPushCallArgs( tbScript* script, void* context )
 {
 	tbCallContext* call = context;
 	if ( call->push == NULL )
 	{
 		return 0;
 	}
-	int top = lua_gettop( inst->L );
-	call->push( inst->L, call->pushContext );
-	return lua_gettop( inst->L ) - top;
+	int top = lua_gettop( script->L );
+	call->push( script->L, call->pushContext );
+	return lua_gettop( script->L ) - top;
 }
 
 static int tbCallEntry( lua_State* L )
@@ -1603,9 +1900,11 @@ bool tbScene_Call( tbScene* scene, const char* name, tbScenePushArgsFcn* pushArg
 		return false;
 	}
 	tbCallContext call = { scene->current, name, pushArgs, context };
-	tbSandbox_BeginHostStep( scene->current->L );
+	tbBeginHostStep( scene->current );
 	char* error = NULL;
-	if ( tbProtected( scene->current->L, tbCallEntry, &call, &error ) != LUA_OK )
+	int status = tbProtected( scene->current->L, tbCallEntry, &call, &error );
+	tbCloseStoppedMods( scene->current );
+	if ( status != LUA_OK )
 	{
 		tbSetError( scene, error );
 		free( error );
@@ -1643,9 +1942,11 @@ bool tbScene_Finish( tbScene* scene )
 	{
 		return false;
 	}
-	tbSandbox_BeginHostStep( scene->current->L );
+	tbBeginHostStep( scene->current );
 	char* error = NULL;
-	if ( tbProtected( scene->current->L, tbFinishEntry, scene->current, &error ) != LUA_OK )
+	int status = tbProtected( scene->current->L, tbFinishEntry, scene->current, &error );
+	tbCloseStoppedMods( scene->current );
+	if ( status != LUA_OK )
 	{
 		tbSetError( scene, error );
 		free( error );
@@ -1798,6 +2099,16 @@ int tbScene_GetModCount( const tbScene* scene )
 const char* tbScene_GetModPath( const tbScene* scene, int index )
 {
 	return index >= 0 && index < scene->options.modCount ? scene->modPaths[index] : NULL;
+}
+
+size_t tbScene_GetModMemory( const tbScene* scene, int index )
+{
+	if ( scene->current == NULL || index < 0 || index >= scene->current->modCount ||
+		 scene->current->mods[index].L == NULL )
+	{
+		return 0;
+	}
+	return tbSandbox_GetMemoryUsed( scene->current->mods[index].L );
 }
 
 const char* tbScene_GetModError( const tbScene* scene, int index )

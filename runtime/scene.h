@@ -39,10 +39,13 @@
 // untouched. A failing update or event handler halts the scene (tbScene_Step returns false until
 // a reload or tbScene_Resume).
 //
-// Mods (tbSceneOptions.mods) are extra scripts loaded into the same lua_State and world, each in
-// its own sandboxed environment, with the same table shape as a scene (setup, attach, update,
-// keypressed; no world settings). A failing mod is disabled (its handlers removed) and its error
-// kept in tbScene_GetModError; the scene and the other mods keep running.
+// Mods (tbSceneOptions.mods) are extra scripts that act on the scene's world, each in a lua_State
+// of its own (own memory cap, instruction budget and sandboxed environment; its own World userdata
+// of the scene's world, whose handlers it runs after each step of that world), with the same table
+// shape as a scene (setup, attach, update, keypressed; no world settings). A failing mod is stopped,
+// its error kept in tbScene_GetModError, and its state closed at the end of that host step; the
+// bodies, joints and movers it made in the scene's world stay. The scene and the other mods keep
+// running.
 #pragma once
 
 #include "tumble_lua.h"
@@ -122,7 +125,8 @@ tbWorldId tbScene_GetWorld( const tbScene* scene );
 double tbScene_GetTime( const tbScene* scene );
 long long tbScene_GetStepCount( const tbScene* scene );
 
-/// The Lua state of the running scene (changes on every reload). Stack balanced between calls.
+/// The Lua state of the running scene (changes on every reload; the mods' are their own). Stack
+/// balanced between calls.
 lua_State* tbScene_GetLuaState( tbScene* scene );
 
 /// Path of the scene file, its reload mode, and its `steps` field (0 when absent).
@@ -161,6 +165,9 @@ int tbScene_GetFiles( const tbScene* scene, const char** paths, int capacity );
 int tbScene_GetModCount( const tbScene* scene );
 const char* tbScene_GetModPath( const tbScene* scene, int index );
 const char* tbScene_GetModError( const tbScene* scene, int index );
+/// Bytes the mod's Lua state holds now; 0 once a stopped mod's state is closed (at the end of the
+/// host step in which it failed).
+size_t tbScene_GetModMemory( const tbScene* scene, int index );
 
 /// Keyboard state for tb.input.down (kept across reloads).
 void tbScene_SetKeyProvider( tbScene* scene, tbLuaKeyFcn* fcn, void* context );

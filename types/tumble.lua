@@ -227,7 +227,7 @@ function tumble_Draw.count() end
 ---@field locked boolean (read only) `true` during a step
 local tumble_World = {}
 
----advance `dt` seconds, then run the event handlers (see Events)
+---advance `dt` seconds, then run the event handlers (see Events; a mod may step only the worlds it made)
 ---@param dt number
 function tumble_World:step(dt) end
 
