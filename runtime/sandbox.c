@@ -1431,11 +1431,13 @@ static bool tbCountPair( tbShapeId shapeId, void* context )
 	// predicted as 1,000 pairs and made 1.47 million).
 	long pairs = 1;
 	const tbMesh* mesh = tbShape_GetMesh( shapeId );
-	if ( mesh != NULL )
+	const tbHeightfield* heightfield = tbShape_GetHeightfield( shapeId );
+	if ( mesh != NULL || heightfield != NULL )
 	{
 		long room = count->limit - count->twice + 2;
 		int limit = room < 1000000000L ? (int)room : 1000000000;
-		pairs = tbCountMeshTriangles( mesh, tbBody_GetTransform( other ), count->box, limit );
+		pairs = mesh != NULL ? tbCountMeshTriangles( mesh, tbBody_GetTransform( other ), count->box, limit )
+							 : tbCountHeightfieldTriangles( heightfield, tbBody_GetTransform( other ), count->box, limit );
 	}
 	// A static shape is never a query, so its pair is met once: count it twice.
 	count->twice += ( tbBody_GetType( other ) == tbBody_static ? 2 : 1 ) * pairs;
