@@ -50,13 +50,18 @@ static bool tbIsHole( const tbHeightfield* hf, int i, int j )
 	return ( hf->cellFlags[(size_t)j * (size_t)( hf->countX - 1 ) + (size_t)i] & TB_HEIGHTFIELD_HOLE ) != 0;
 }
 
+void tbGetHeightfieldCorners( const tbHeightfield* hf, int t, tbVec3 v[3] )
+{
+	int cell = t >> 1;
+	int nx = hf->countX - 1;
+	tbCellTriangle( hf, cell % nx, cell / nx, t & 1, v );
+}
+
 void tbGetHeightfieldTriangle( const tbHeightfield* hf, int t, tbTriangle* tri )
 {
-	int cell = t >> 1, k = t & 1;
-	int nx = hf->countX - 1;
-	tbCellTriangle( hf, cell % nx, cell / nx, k, tri->v );
+	tbGetHeightfieldCorners( hf, t, tri->v );
 	tri->n = tbFaceNormal( tri->v );
-	tri->active = (uint8_t)( ( hf->cellFlags[cell] >> ( 3 * k ) ) & 7u );
+	tri->active = (uint8_t)( ( hf->cellFlags[t >> 1] >> ( 3 * ( t & 1 ) ) ) & 7u );
 }
 
 // Active edges ---------------------------------------------------------------------------------

@@ -11,7 +11,9 @@ tbHeightfield* tbCreateHeightfield( const float* heights, int countX, int countY
 void tbRetainHeightfield( tbHeightfield* heightfield );
 void tbReleaseHeightfield( tbHeightfield* heightfield );
 
-/// Triangle t (2 per cell, see tbHeightfield) with its normal and active edges, body frame.
+/// The corners of triangle t (2 per cell, see tbHeightfield), body frame.
+void tbGetHeightfieldCorners( const tbHeightfield* heightfield, int t, tbVec3 v[3] );
+/// Triangle t with its normal and active edges, body frame.
 void tbGetHeightfieldTriangle( const tbHeightfield* heightfield, int t, tbTriangle* tri );
 
 /// Visit the triangles (holes left out) whose box overlaps box (body frame), cell by cell over the

@@ -33,12 +33,17 @@ void tbGetMeshTriangle( const tbMesh* mesh, int t, tbVec3 v[3] )
 	v[2] = mesh->vertices[idx[2]];
 }
 
+static tbAABB tbCornersBox( const tbVec3 v[3] )
+{
+	tbAABB box = { tbMinVec( v[0], tbMinVec( v[1], v[2] ) ), tbMaxVec( v[0], tbMaxVec( v[1], v[2] ) ) };
+	return box;
+}
+
 static tbAABB tbTriangleBox( const tbMesh* mesh, int t )
 {
 	tbVec3 v[3];
 	tbGetMeshTriangle( mesh, t, v );
-	tbAABB box = { tbMinVec( v[0], tbMinVec( v[1], v[2] ) ), tbMaxVec( v[0], tbMaxVec( v[1], v[2] ) ) };
-	return box;
+	return tbCornersBox( v );
 }
 
 // Tree building --------------------------------------------------------------------------------
@@ -633,6 +638,17 @@ void tbGetSourceTriangle( tbTriangleSource source, int t, tbTriangle* tri )
 	tbGetMeshTriangle( source.mesh, t, tri->v );
 	tri->n = source.mesh->normals[t];
 	tri->active = source.mesh->edgeFlags[t];
+}
+
+tbAABB tbSourceTriangleBounds( tbTriangleSource source, int t )
+{
+	if ( source.mesh != NULL )
+	{
+		return tbTriangleBox( source.mesh, t );
+	}
+	tbVec3 v[3];
+	tbGetHeightfieldCorners( source.heightfield, t, v );
+	return tbCornersBox( v );
 }
 
 void tbQuerySourceTriangles( tbTriangleSource source, tbAABB box, tbMeshQueryFcn* fcn, void* context )

@@ -63,6 +63,8 @@ static inline bool tbIsTriangleShapeType( tbShapeType type )
 /// The source of a mesh or heightfield shape.
 tbTriangleSource tbShapeTriangles( const tbShape* shape );
 void tbGetSourceTriangle( tbTriangleSource source, int t, tbTriangle* tri );
+/// The box of triangle t (body frame), without its normal.
+tbAABB tbSourceTriangleBounds( tbTriangleSource source, int t );
 /// Visit triangles whose box overlaps box (body frame); return false to stop.
 void tbQuerySourceTriangles( tbTriangleSource source, tbAABB box, tbMeshQueryFcn* fcn, void* context );
 

@@ -33,15 +33,6 @@ static bool tbAddChild( int triangleIndex, void* context )
 	return true;
 }
 
-static tbAABB tbTriangleBounds( tbTriangleSource source, int t )
-{
-	tbTriangle tri;
-	tbGetSourceTriangle( source, t, &tri );
-	const tbVec3* v = tri.v;
-	tbAABB box = { tbMinVec( v[0], tbMinVec( v[1], v[2] ) ), tbMaxVec( v[0], tbMaxVec( v[1], v[2] ) ) };
-	return box;
-}
-
 static void tbUpdateParent( tbWorld* world, int parentId, float timeStep )
 {
 	tbContact* parent = world->contacts.data + parentId;
@@ -75,7 +66,7 @@ static void tbUpdateParent( tbWorld* world, int parentId, float timeStep )
 		tbContact* child = world->contacts.data + ( key >> 1 );
 		key = child->edges[key & 1].nextKey;
 		if ( ( child->flags & tbContact_meshChild ) && child->parentId == parentId &&
-			 tbAABB_Overlaps( tbTriangleBounds( source, child->triangleIndex ), localKeep ) == false )
+			 tbAABB_Overlaps( tbSourceTriangleBounds( source, child->triangleIndex ), localKeep ) == false )
 		{
 			tbDestroyContact( world, child, false );
 		}
