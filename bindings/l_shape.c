@@ -217,12 +217,19 @@ static int32_t tbReadMeshIndex( lua_State* L, const char* fn, const char* where,
 	return (int32_t)( i - 1 );
 }
 
-// The fields add_mesh and add_heightfield share: the static body's name and pose, the surface's
-// material and filter, and a clear refusal of the fields that would ask for mass or motion (the
-// geometry has no inside). `kinds` names the geometry in the messages ("meshes").
-static void tbReadStaticGeometryDef( tbLuaDef* def, tbBodyDef* bodyDef, tbShapeDef* shapeDef, const char* kinds )
+// The start add_mesh and add_heightfield share: the world (unlocked), then the fields of the table
+// at 2 both take: the static body's name and pose, the surface's material and filter, and a clear
+// refusal of the fields that would ask for mass or motion (the geometry has no inside). `kinds`
+// names the geometry in the messages ("meshes"). The caller goes on reading def.
+static tbLuaWorld* tbBeginStaticGeometry( lua_State* L, const char* fn, const char* kinds, tbLuaDef* def,
+										  tbBodyDef* bodyDef, tbShapeDef* shapeDef )
 {
-	lua_State* L = def->L;
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, fn );
+	tbLua_CheckUnlocked( L, world, fn );
+	tbLua_Guard( L, tbLuaGuard_create, fn );
+	tbDef_Begin( def, L, 2, fn, "" );
+	*bodyDef = tbDefaultBodyDef();
+	*shapeDef = tbDefaultShapeDef();
 	bodyDef->type = tbBody_static;
 	tbDef_String( def, "name", &bodyDef->name, 31 );
 	tbDef_Vec3( def, "pos", &bodyDef->position, tbCheck_finite );
@@ -265,6 +272,7 @@ static void tbReadStaticGeometryDef( tbLuaDef* def, tbBodyDef* bodyDef, tbShapeD
 			luaL_error( L, "%s: %s is not allowed: %s are static (no mass, no motion)", def->fn, massFields[i], kinds );
 		}
 	}
+	return world;
 }
 
 static tbBodyId tbCreateStaticGeometryBody( lua_State* L, tbLuaWorld* world, const tbBodyDef* bodyDef, const char* fn )
@@ -283,15 +291,10 @@ static tbBodyId tbCreateStaticGeometryBody( lua_State* L, tbLuaWorld* world, con
 int tbLuaWorld_AddMesh( lua_State* L )
 {
 	const char* fn = "add_mesh";
-	tbLuaWorld* world = tbLua_CheckWorld( L, 1, fn );
-	tbLua_CheckUnlocked( L, world, fn );
-	tbLua_Guard( L, tbLuaGuard_create, fn );
 	tbLuaDef def;
-	tbDef_Begin( &def, L, 2, fn, "" );
-
-	tbBodyDef bodyDef = tbDefaultBodyDef();
-	tbShapeDef shapeDef = tbDefaultShapeDef();
-	tbReadStaticGeometryDef( &def, &bodyDef, &shapeDef, "meshes" );
+	tbBodyDef bodyDef;
+	tbShapeDef shapeDef;
+	tbLuaWorld* world = tbBeginStaticGeometry( L, fn, "meshes", &def, &bodyDef, &shapeDef );
 
 	if ( tbDef_Table( &def, "vertices" ) == false )
 	{
@@ -409,15 +412,10 @@ static int tbCountError( lua_State* L, const char* fn, const char* what, lua_Int
 int tbLuaWorld_AddHeightfield( lua_State* L )
 {
 	const char* fn = "add_heightfield";
-	tbLuaWorld* world = tbLua_CheckWorld( L, 1, fn );
-	tbLua_CheckUnlocked( L, world, fn );
-	tbLua_Guard( L, tbLuaGuard_create, fn );
 	tbLuaDef def;
-	tbDef_Begin( &def, L, 2, fn, "" );
-
-	tbBodyDef bodyDef = tbDefaultBodyDef();
-	tbShapeDef shapeDef = tbDefaultShapeDef();
-	tbReadStaticGeometryDef( &def, &bodyDef, &shapeDef, "heightfields" );
+	tbBodyDef bodyDef;
+	tbShapeDef shapeDef;
+	tbLuaWorld* world = tbBeginStaticGeometry( L, fn, "heightfields", &def, &bodyDef, &shapeDef );
 
 	lua_Integer countX = 0, countY = 0;
 	const lua_Integer countMax = TB_MAX_HEIGHTFIELD_COUNT;

@@ -107,17 +107,7 @@ static uint8_t tbCellEdgeFlags( const tbHeightfield* hf, int i, int j )
 
 // Creation -------------------------------------------------------------------------------------
 
-static tbHeightfield* tbFail( tbResult* result, tbResult code )
-{
-	if ( result != NULL )
-	{
-		*result = code;
-	}
-	return NULL;
-}
-
-tbHeightfield* tbCreateHeightfield( const float* heights, int countX, int countY, float cellX, float cellY,
-									const uint8_t* holes, tbResult* result )
+static bool tbIsValidGrid( const float* heights, int countX, int countY, float cellX, float cellY )
 {
 	if ( heights == NULL || countX < TB_MIN_HEIGHTFIELD_COUNT || countY < TB_MIN_HEIGHTFIELD_COUNT ||
 		 countX > TB_MAX_HEIGHTFIELD_COUNT || countY > TB_MAX_HEIGHTFIELD_COUNT ||
@@ -125,28 +115,42 @@ tbHeightfield* tbCreateHeightfield( const float* heights, int countX, int countY
 		 !tbIsInRange( cellY, TB_MIN_SHAPE_SIZE, TB_MAX_SHAPE_SIZE ) || (float)( countX - 1 ) * cellX > TB_MAX_POSITION ||
 		 (float)( countY - 1 ) * cellY > TB_MAX_POSITION )
 	{
-		return tbFail( result, tbResult_invalidArgument );
+		return false;
 	}
 	size_t pointCount = (size_t)countX * (size_t)countY;
-	float lo = FLT_MAX, hi = -FLT_MAX;
 	for ( size_t i = 0; i < pointCount; ++i )
 	{
 		if ( !tbIsInRange( heights[i], -TB_MAX_POSITION, TB_MAX_POSITION ) )
 		{
-			return tbFail( result, tbResult_invalidArgument );
+			return false;
 		}
-		lo = tbMinFloat( lo, heights[i] );
-		hi = tbMaxFloat( hi, heights[i] );
 	}
+	return true;
+}
 
-	size_t cellCount = (size_t)( countX - 1 ) * (size_t)( countY - 1 );
+tbHeightfield* tbCreateHeightfield( const float* heights, int countX, int countY, float cellX, float cellY,
+									const uint8_t* holes, tbResult* result )
+{
+	bool valid = tbIsValidGrid( heights, countX, countY, cellX, cellY );
+	size_t pointCount = valid ? (size_t)countX * (size_t)countY : 0;
+	size_t cellCount = valid ? (size_t)( countX - 1 ) * (size_t)( countY - 1 ) : 0;
 	size_t headerSize = tbAlignSize( sizeof( tbHeightfield ) );
 	size_t heightSize = tbAlignSize( sizeof( float ) * pointCount );
 	size_t totalSize = headerSize + heightSize + tbAlignSize( cellCount );
-	char* block = tbAlloc( totalSize );
+	char* block = valid ? tbAlloc( totalSize ) : NULL;
 	if ( block == NULL )
 	{
-		return tbFail( result, tbResult_outOfMemory );
+		if ( result != NULL )
+		{
+			*result = valid ? tbResult_outOfMemory : tbResult_invalidArgument;
+		}
+		return NULL;
+	}
+	float lo = FLT_MAX, hi = -FLT_MAX;
+	for ( size_t i = 0; i < pointCount; ++i )
+	{
+		lo = tbMinFloat( lo, heights[i] );
+		hi = tbMaxFloat( hi, heights[i] );
 	}
 	tbHeightfield* hf = (tbHeightfield*)block;
 	memset( hf, 0, sizeof( *hf ) );

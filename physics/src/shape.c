@@ -472,6 +472,38 @@ static bool tbRefuseNonStaticBody( tbBodyId bodyId, tbResult* result )
 	return false;
 }
 
+// A new mesh or heightfield (its one reference) becomes the shape's; when the shape cannot be made
+// the reference is dropped, which frees it.
+static void tbSetSharedGeometry( tbShape* shape, tbShapeType type, void* geometry )
+{
+	shape->type = type;
+	if ( type == tbShape_mesh )
+	{
+		shape->mesh = geometry;
+	}
+	else
+	{
+		shape->heightfield = geometry;
+	}
+}
+
+static tbShapeId tbAttachSharedGeometry( tbBodyId bodyId, const tbShapeDef* def, tbShapeType type, void* geometry,
+										 tbResult* result )
+{
+	tbWorld* world;
+	tbShape* shape = tbCreateShapeInternal( bodyId, def, type, geometry, result, &world );
+	if ( shape == NULL )
+	{
+		tbShape owner;
+		memset( &owner, 0, sizeof( owner ) );
+		tbSetSharedGeometry( &owner, type, geometry );
+		tbReleaseSharedGeometry( &owner );
+		return tb_nullShapeId;
+	}
+	tbSetSharedGeometry( shape, type, geometry );
+	return tbFinishShape( world, shape, def, result );
+}
+
 tbShapeId tbCreateMeshShape( tbBodyId bodyId, const tbShapeDef* def, const tbVec3* vertices, int vertexCount,
 							 const int32_t* indices, int triangleCount, tbResult* result )
 {
@@ -480,19 +512,7 @@ tbShapeId tbCreateMeshShape( tbBodyId bodyId, const tbShapeDef* def, const tbVec
 		return tb_nullShapeId;
 	}
 	tbMesh* mesh = tbCreateMesh( vertices, vertexCount, indices, triangleCount, result );
-	if ( mesh == NULL )
-	{
-		return tb_nullShapeId;
-	}
-	tbWorld* world;
-	tbShape* shape = tbCreateShapeInternal( bodyId, def, tbShape_mesh, mesh, result, &world );
-	if ( shape == NULL )
-	{
-		tbReleaseMesh( mesh );
-		return tb_nullShapeId;
-	}
-	shape->mesh = mesh;
-	return tbFinishShape( world, shape, def, result );
+	return mesh != NULL ? tbAttachSharedGeometry( bodyId, def, tbShape_mesh, mesh, result ) : tb_nullShapeId;
 }
 
 tbShapeId tbCreateHeightfieldShape( tbBodyId bodyId, const tbShapeDef* def, const float* heights, int countX,
@@ -503,19 +523,7 @@ tbShapeId tbCreateHeightfieldShape( tbBodyId bodyId, const tbShapeDef* def, cons
 		return tb_nullShapeId;
 	}
 	tbHeightfield* hf = tbCreateHeightfield( heights, countX, countY, cellX, cellY, holes, result );
-	if ( hf == NULL )
-	{
-		return tb_nullShapeId;
-	}
-	tbWorld* world;
-	tbShape* shape = tbCreateShapeInternal( bodyId, def, tbShape_heightfield, hf, result, &world );
-	if ( shape == NULL )
-	{
-		tbReleaseHeightfield( hf );
-		return tb_nullShapeId;
-	}
-	shape->heightfield = hf;
-	return tbFinishShape( world, shape, def, result );
+	return hf != NULL ? tbAttachSharedGeometry( bodyId, def, tbShape_heightfield, hf, result ) : tb_nullShapeId;
 }
 
 void tbRetainSharedGeometry( const tbShape* shape )

@@ -420,27 +420,16 @@ static const tbShapeVisual* tbGetHullVisual( tbWorldDraw* draw, tbRenderer* rend
 	return slot;
 }
 
-// Meshes are cached per shape like hulls (never shared: two meshes are rarely equal).
+// Meshes and heightfields (one of the two given) are cached per shape like hulls (never shared:
+// two are rarely equal).
 static const tbShapeVisual* tbGetTriangleMeshVisual( tbWorldDraw* draw, tbRenderer* renderer, tbShapeId id,
-													 const tbMesh* mesh )
+													 const tbMesh* mesh, const tbHeightfield* hf )
 {
 	bool found = false;
 	tbShapeVisual* slot = tbGetVisualSlot( draw, renderer, id, &found );
 	if ( slot != NULL && found == false )
 	{
-		slot->mesh = tbBuildTriangleMesh( draw, renderer, mesh );
-	}
-	return slot;
-}
-
-static const tbShapeVisual* tbGetHeightfieldVisual( tbWorldDraw* draw, tbRenderer* renderer, tbShapeId id,
-													const tbHeightfield* hf )
-{
-	bool found = false;
-	tbShapeVisual* slot = tbGetVisualSlot( draw, renderer, id, &found );
-	if ( slot != NULL && found == false )
-	{
-		slot->mesh = tbBuildHeightfieldMesh( draw, renderer, hf );
+		slot->mesh = mesh != NULL ? tbBuildTriangleMesh( draw, renderer, mesh ) : tbBuildHeightfieldMesh( draw, renderer, hf );
 	}
 	return slot;
 }
@@ -718,19 +707,11 @@ static void tbDrawShape( tbWorldDraw* draw, tbRenderer* r, tbShapeId shape, tbTr
 			break;
 		}
 		case tbShape_mesh:
-		{
-			const tbMesh* mesh = tbShape_GetMesh( shape );
-			const tbShapeVisual* visual = mesh != NULL ? tbGetTriangleMeshVisual( draw, r, shape, mesh ) : NULL;
-			if ( visual != NULL && visual->mesh >= 0 )
-			{
-				tbRenderer_Instance( r, visual->mesh, xf.p, xf.q, visual->scale, color );
-			}
-			break;
-		}
 		case tbShape_heightfield:
 		{
+			const tbMesh* mesh = tbShape_GetMesh( shape );
 			const tbHeightfield* hf = tbShape_GetHeightfield( shape );
-			const tbShapeVisual* visual = hf != NULL ? tbGetHeightfieldVisual( draw, r, shape, hf ) : NULL;
+			const tbShapeVisual* visual = mesh != NULL || hf != NULL ? tbGetTriangleMeshVisual( draw, r, shape, mesh, hf ) : NULL;
 			if ( visual != NULL && visual->mesh >= 0 )
 			{
 				tbRenderer_Instance( r, visual->mesh, xf.p, xf.q, visual->scale, color );
