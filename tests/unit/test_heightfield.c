@@ -308,6 +308,7 @@ static void sphere_falls_through_a_hole( void** state )
 	assert_true( zThrough < -2.0f );
 	assert_true( fabsf( zBeside - 0.4f ) < 0.001f );
 	tbDestroyWorld( world );
+	free( t.heights );
 }
 
 // A ball rolls and a frictionless box slides over many cell edges and diagonals of a flat field:
@@ -474,6 +475,7 @@ static void queries_see_the_cells( void** state )
 				 fabsf( aabb.upperBound.y - 10.0f ) < 1.0e-5f );
 	assert_int_equal( tbShape_GetType( shape ), tbShape_heightfield );
 	tbDestroyWorld( world );
+	free( t.heights );
 }
 
 static void bad_input_is_refused( void** state )
