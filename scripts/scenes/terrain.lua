@@ -10,8 +10,9 @@ local scene = {
 	description = "Balls, boxes and a capsule tumble down a bumpy heightfield valley into the basin; a ball drops through a hole in the slope.",
 	world = { gravity = { 0, 0, -10 } },
 	steps = 600,
-	-- Look down the valley from above its upper end (the fitted view would be side-on to a wall).
-	camera = { eye = { -16, -9, 17 }, target = { -9, -0.5, 11 } },
+	-- Look down the valley from above its upper end, the hole in the left slope in view (the fitted
+	-- view would be side-on to a wall).
+	camera = { eye = { -24, -2, 24 }, target = { -4, 1, 5 } },
 }
 
 local X0, X1, Y0, Y1 = -15, 15, -8, 8 -- extent, m
