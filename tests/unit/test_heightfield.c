@@ -190,6 +190,63 @@ static void ray_hits_the_analytic_surface_and_passes_through_holes( void** state
 	free( t.heights );
 }
 
+// Rays in every direction (steep, grazing, horizontal, from above, below and beside the grid)
+// against a bumpy field with holes and against a mesh of the same triangles: the same hits. The
+// cell walk must not skip a cell the ray crosses, nor stop early.
+static void rays_agree_with_the_same_mesh( void** state )
+{
+	(void)state;
+	Terrain t = make_terrain( 33, 25, 0.5f, 0.7f, bumps );
+	int nx = t.countX - 1, ny = t.countY - 1;
+	uint8_t* holes = calloc( (size_t)( nx * ny ), 1 );
+	for ( int c = 0; c < nx * ny; c += 37 )
+	{
+		holes[c] = 1;
+	}
+	tbWorldId world = th_makeWorld( tbSolver_soft, true );
+	const tbHeightfield* hf = tbShape_GetHeightfield( add_heightfield( world, tb_vec3_zero, &t, holes, 0.5f ) );
+	// The mesh has every cell's triangles, holes included.
+	const tbMesh* mesh = tbShape_GetMesh( add_terrain_mesh( world, tb_vec3_zero, &t, 0.5f ) );
+	uint32_t seed = 12345u;
+	int hits = 0, compared = 0;
+	float worst = 0.0f;
+	for ( int k = 0; k < 4000; ++k )
+	{
+		float r[6];
+		for ( int q = 0; q < 6; ++q )
+		{
+			seed = seed * 1664525u + 1013904223u;
+			r[q] = (float)( seed >> 8 ) / 16777216.0f;
+		}
+		tbVec3 o = { -3.0f + 22.0f * r[0], -3.0f + 23.0f * r[1], -2.0f + 8.0f * r[2] };
+		tbVec3 d = { 30.0f * ( r[3] - 0.5f ), 30.0f * ( r[4] - 0.5f ), k % 4 == 0 ? 0.0f : 12.0f * ( r[5] - 0.5f ) };
+		tbRayCastInput in = { o, d, 1.0f };
+		int triangle = -1, meshTriangle = -1;
+		tbCastOutput a = tbRayCastHeightfield( &in, hf, &triangle );
+		tbCastOutput b = tbRayCastMesh( &in, mesh, &meshTriangle );
+		// A hole's triangles are in the mesh: a mesh hit on one is no hit for the heightfield, and
+		// what lies behind it in the field is not in the mesh's answer, so such rays are skipped.
+		if ( b.hit && holes[meshTriangle / 2] )
+		{
+			continue;
+		}
+		compared += 1;
+		assert_int_equal( a.hit, b.hit );
+		if ( a.hit )
+		{
+			hits += 1;
+			worst = tbMaxFloat( worst, tbDistance( a.point, b.point ) );
+			assert_true( tbDistance( a.normal, b.normal ) < 1.0e-5f );
+		}
+	}
+	printf( "rays against the same mesh: %d compared, %d hits, largest point difference %.2e m\n", compared, hits, worst );
+	assert_true( hits > 400 );
+	assert_true( worst < 1.0e-4f );
+	tbDestroyWorld( world );
+	free( holes );
+	free( t.heights );
+}
+
 static void sphere_rests_at_its_radius_on_a_flat_field( void** state )
 {
 	(void)state;
@@ -562,6 +619,7 @@ int main( void )
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test( ray_hits_the_analytic_surface_and_passes_through_holes ),
+		cmocka_unit_test( rays_agree_with_the_same_mesh ),
 		cmocka_unit_test( sphere_rests_at_its_radius_on_a_flat_field ),
 		cmocka_unit_test( slope_holds_a_box_and_rolls_a_ball_as_analytic ),
 		cmocka_unit_test( box_settles_on_bumps ),
