@@ -112,8 +112,8 @@ static bool tbIsValidGrid( const float* heights, int countX, int countY, float c
 	if ( heights == NULL || countX < TB_MIN_HEIGHTFIELD_COUNT || countY < TB_MIN_HEIGHTFIELD_COUNT ||
 		 countX > TB_MAX_HEIGHTFIELD_COUNT || countY > TB_MAX_HEIGHTFIELD_COUNT ||
 		 !tbIsInRange( cellX, TB_MIN_SHAPE_SIZE, TB_MAX_SHAPE_SIZE ) ||
-		 !tbIsInRange( cellY, TB_MIN_SHAPE_SIZE, TB_MAX_SHAPE_SIZE ) || (float)( countX - 1 ) * cellX > TB_MAX_POSITION ||
-		 (float)( countY - 1 ) * cellY > TB_MAX_POSITION )
+		 !tbIsInRange( cellY, TB_MIN_SHAPE_SIZE, TB_MAX_SHAPE_SIZE ) ||
+		 (float)( countX - 1 ) * cellX > TB_MAX_POSITION || (float)( countY - 1 ) * cellY > TB_MAX_POSITION )
 	{
 		return false;
 	}

@@ -64,7 +64,8 @@ static tbShapeId add_terrain_mesh( tbWorldId world, tbVec3 pos, const Terrain* t
 	{
 		for ( int i = 0; i < t->countX; ++i )
 		{
-			vertices[j * t->countX + i] = tbMakeVec3( (float)i * t->cellX, (float)j * t->cellY, t->heights[j * t->countX + i] );
+			vertices[j * t->countX + i] =
+				tbMakeVec3( (float)i * t->cellX, (float)j * t->cellY, t->heights[j * t->countX + i] );
 		}
 	}
 	for ( int j = 0; j < ny; ++j )
@@ -114,7 +115,8 @@ static float slope20( float x, float y )
 // Bumps of 0.3 m over a few metres, a slight bowl so bodies stay on the field.
 static float bumps( float x, float y )
 {
-	return 0.3f * sinf( 0.9f * x ) * cosf( 0.7f * y ) + 0.02f * ( ( x - 8.0f ) * ( x - 8.0f ) + ( y - 8.0f ) * ( y - 8.0f ) );
+	return 0.3f * sinf( 0.9f * x ) * cosf( 0.7f * y ) +
+		   0.02f * ( ( x - 8.0f ) * ( x - 8.0f ) + ( y - 8.0f ) * ( y - 8.0f ) );
 }
 
 static void ray_hits_the_analytic_surface_and_passes_through_holes( void** state )
@@ -148,8 +150,8 @@ static void ray_hits_the_analytic_surface_and_passes_through_holes( void** state
 		tbVec3 p = tbMulAdd( o, f, d );
 		bool onGrid = p.x > 0.0f && p.x < 10.0f && p.y > 0.0f && p.y < 12.0f;
 		bool inHole = p.x > 3.5f && p.x < 4.0f && p.y > 3.75f && p.y < 4.5f;
-		tbRayResult hit = tbWorld_CastRayClosest( world, tbTransformPoint( tbBody_GetTransform( body ), o ), tbRotate( q, d ),
-												  tbDefaultQueryFilter() );
+		tbRayResult hit = tbWorld_CastRayClosest( world, tbTransformPoint( tbBody_GetTransform( body ), o ),
+												  tbRotate( q, d ), tbDefaultQueryFilter() );
 		if ( !onGrid || inHole )
 		{
 			assert_false( hit.hit );
@@ -239,7 +241,8 @@ static void rays_agree_with_the_same_mesh( void** state )
 			assert_true( tbDistance( a.normal, b.normal ) < 1.0e-5f );
 		}
 	}
-	printf( "rays against the same mesh: %d compared, %d hits, largest point difference %.2e m\n", compared, hits, worst );
+	printf( "rays against the same mesh: %d compared, %d hits, largest point difference %.2e m\n", compared, hits,
+			worst );
 	assert_true( hits > 400 );
 	assert_true( worst < 1.0e-4f );
 	tbDestroyWorld( world );
@@ -307,8 +310,8 @@ static void slope_holds_a_box_and_rolls_a_ball_as_analytic( void** state )
 	float expected = 5.0f / 7.0f * 10.0f * sinf( angle );
 	float height = tbDot( tbBody_GetPosition( ball ), normal ); // the plane passes through the origin
 	float boxMoved = tbDistance( tbBody_GetPosition( box ), boxStart );
-	printf( "slope: ball %.4f m/s^2 (expected %.4f), centre %.4f m off the plane; box moved %.5f m\n", measured, expected,
-			height, boxMoved );
+	printf( "slope: ball %.4f m/s^2 (expected %.4f), centre %.4f m off the plane; box moved %.5f m\n", measured,
+			expected, height, boxMoved );
 	assert_true( fabsf( measured - expected ) < 0.03f * expected );
 	assert_true( fabsf( height - r ) < 0.001f );
 	assert_true( boxMoved < 0.005f );
@@ -327,7 +330,8 @@ static void box_settles_on_bumps( void** state )
 	for ( int i = 0; i < 3; ++i )
 	{
 		float x = 6.0f + 1.7f * (float)i, y = 7.0f + 0.9f * (float)i;
-		boxes[i] = th_addBox( world, tbMakeVec3( x, y, bumps( x, y ) + 1.5f ), tbMakeVec3( 0.3f, 0.25f, 0.2f ), 2.0f, 0.7f );
+		boxes[i] =
+			th_addBox( world, tbMakeVec3( x, y, bumps( x, y ) + 1.5f ), tbMakeVec3( 0.3f, 0.25f, 0.2f ), 2.0f, 0.7f );
 		tbBody_SetAngularVelocity( boxes[i], tbMakeVec3( 1.0f, 2.0f, 0.5f ) );
 	}
 	th_run( world, 180 );
@@ -380,7 +384,8 @@ static void bodies_cross_cell_seams_without_bumps( void** state )
 		tbWorldId world = th_makeWorld( tbSolver_soft, false );
 		add_heightfield( world, tbMakeVec3( -10.0f, -10.0f, 0.0f ), &t, NULL, 0.0f );
 		tbBodyId ball = th_addSphere( world, tbMakeVec3( -6.0f, -6.0f, 0.3f ), 0.3f, 1.0f );
-		tbBodyId box = th_addBox( world, tbMakeVec3( -6.0f, -3.0f, 0.25f ), tbMakeVec3( 0.4f, 0.3f, 0.25f ), 2.0f, 0.0f );
+		tbBodyId box =
+			th_addBox( world, tbMakeVec3( -6.0f, -3.0f, 0.25f ), tbMakeVec3( 0.4f, 0.3f, 0.25f ), 2.0f, 0.0f );
 		th_run( world, 30 );
 		tbVec3 v0 = tbMulSV( 3.0f, tbNormalize( dirs[k] ) );
 		tbBody_SetLinearVelocity( ball, v0 );
@@ -423,8 +428,10 @@ static void drop_on_terrain( bool asMesh, const Terrain* t, tbVec3 out[3] )
 	// so each settles in its own hollow.
 	tbBodyId bodies[3];
 	bodies[0] = th_addSphere( world, tbMakeVec3( 5.9f, 8.6f, bumps( 5.9f, 8.6f ) + 1.0f ), 0.4f, 1.0f );
-	bodies[1] = th_addBox( world, tbMakeVec3( 8.5f, 5.4f, bumps( 8.5f, 5.4f ) + 0.4f ), tbMakeVec3( 0.3f, 0.25f, 0.2f ), 2.0f, 0.9f );
-	bodies[2] = th_addCapsuleX( world, tbMakeVec3( 11.4f, 8.9f, bumps( 11.4f, 8.9f ) + 1.0f ), tb_quatIdentity, 0.4f, 0.2f );
+	bodies[1] = th_addBox( world, tbMakeVec3( 8.5f, 5.4f, bumps( 8.5f, 5.4f ) + 0.4f ), tbMakeVec3( 0.3f, 0.25f, 0.2f ),
+						   2.0f, 0.9f );
+	bodies[2] =
+		th_addCapsuleX( world, tbMakeVec3( 11.4f, 8.9f, bumps( 11.4f, 8.9f ) + 1.0f ), tb_quatIdentity, 0.4f, 0.2f );
 	th_run( world, 300 );
 	for ( int i = 0; i < 3; ++i )
 	{
@@ -508,8 +515,10 @@ static void queries_see_the_cells( void** state )
 	tbSphere s = { { 0.0f, 0.0f, 0.0f }, 0.5f };
 	tbShapeProxy proxy = tbMakeSphereProxy( &s );
 	tbTransform from = { { 7.3f, 4.6f, 2.5f }, tb_quatIdentity };
-	tbRayResult hit = tbWorld_CastShapeClosest( world, &proxy, from, tbMakeVec3( 0.0f, 0.0f, -4.0f ), tbDefaultQueryFilter() );
-	printf( "shape cast: fraction %.5f, normal %.3f %.3f %.3f\n", hit.fraction, hit.normal.x, hit.normal.y, hit.normal.z );
+	tbRayResult hit =
+		tbWorld_CastShapeClosest( world, &proxy, from, tbMakeVec3( 0.0f, 0.0f, -4.0f ), tbDefaultQueryFilter() );
+	printf( "shape cast: fraction %.5f, normal %.3f %.3f %.3f\n", hit.fraction, hit.normal.x, hit.normal.y,
+			hit.normal.z );
 	assert_true( hit.hit && TB_ID_EQUALS( hit.shapeId, shape ) );
 	assert_true( fabsf( hit.fraction - 0.5f ) < 0.001f );
 	assert_true( hit.normal.z > 0.999f );
@@ -517,7 +526,8 @@ static void queries_see_the_cells( void** state )
 	s.radius = 0.3f;
 	proxy = tbMakeSphereProxy( &s );
 	from.p = tbMakeVec3( 2.5f, 2.5f, 2.5f );
-	assert_false( tbWorld_CastShapeClosest( world, &proxy, from, tbMakeVec3( 0.0f, 0.0f, -4.0f ), tbDefaultQueryFilter() ).hit );
+	assert_false(
+		tbWorld_CastShapeClosest( world, &proxy, from, tbMakeVec3( 0.0f, 0.0f, -4.0f ), tbDefaultQueryFilter() ).hit );
 
 	// Pair prediction: a box over 2 x 3 cells meets their 12 triangles; with a hole among them, 10.
 	tbAABB box = { { 4.5f, 1.5f, -0.1f }, { 5.5f, 3.5f, 0.1f } };
@@ -543,12 +553,12 @@ static void bad_input_is_refused( void** state )
 	tbShapeDef sd = tbDefaultShapeDef();
 	float h[16] = { 0 };
 	tbResult r = tbResult_ok;
-#define REFUSED( heights, cx, cy, sx, sy )                                                                       \
-	do                                                                                                           \
-	{                                                                                                            \
-		r = tbResult_ok;                                                                                         \
-		assert_false( tbShape_IsValid( tbCreateHeightfieldShape( body, &sd, heights, cx, cy, sx, sy, NULL, &r ) ) ); \
-		assert_int_equal( r, tbResult_invalidArgument );                                                         \
+#define REFUSED( heights, cx, cy, sx, sy )                                                                             \
+	do                                                                                                                 \
+	{                                                                                                                  \
+		r = tbResult_ok;                                                                                               \
+		assert_false( tbShape_IsValid( tbCreateHeightfieldShape( body, &sd, heights, cx, cy, sx, sy, NULL, &r ) ) );   \
+		assert_int_equal( r, tbResult_invalidArgument );                                                               \
 	} while ( 0 )
 	REFUSED( NULL, 4, 4, 1.0f, 1.0f );
 	REFUSED( h, 1, 4, 1.0f, 1.0f );
@@ -589,7 +599,8 @@ static void snapshot_restore_is_bit_identical( void** state )
 	{
 		float x = 5.0f + 1.1f * (float)i, y = 8.0f - 0.7f * (float)i;
 		bodies[i] = i % 2 ? th_addSphere( world, tbMakeVec3( x, y, bumps( x, y ) + 1.0f ), 0.3f, 1.0f )
-						  : th_addBox( world, tbMakeVec3( x, y, bumps( x, y ) + 1.0f ), tbMakeVec3( 0.3f, 0.2f, 0.2f ), 1.0f, 0.6f );
+						  : th_addBox( world, tbMakeVec3( x, y, bumps( x, y ) + 1.0f ), tbMakeVec3( 0.3f, 0.2f, 0.2f ),
+									   1.0f, 0.6f );
 	}
 	th_run( world, 30 );
 	tbSnapshot* snap = tbWorld_TakeSnapshot( world );
@@ -604,7 +615,8 @@ static void snapshot_restore_is_bit_identical( void** state )
 	assert_true( tbWorld_GetStateHash( world ) == atSnapshot );
 	th_run( world, 90 );
 	uint64_t second = tbWorld_GetStateHash( world );
-	printf( "heightfield pile: %016llx then, after restore %016llx\n", (unsigned long long)first, (unsigned long long)second );
+	printf( "heightfield pile: %016llx then, after restore %016llx\n", (unsigned long long)first,
+			(unsigned long long)second );
 	assert_true( first == second );
 	for ( int i = 0; i < 6; ++i )
 	{
