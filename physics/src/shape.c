@@ -472,8 +472,6 @@ static bool tbRefuseNonStaticBody( tbBodyId bodyId, tbResult* result )
 	return false;
 }
 
-// A new mesh or heightfield (its one reference) becomes the shape's; when the shape cannot be made
-// the reference is dropped, which frees it.
 static void tbSetSharedGeometry( tbShape* shape, tbShapeType type, void* geometry )
 {
 	shape->type = type;
@@ -487,6 +485,8 @@ static void tbSetSharedGeometry( tbShape* shape, tbShapeType type, void* geometr
 	}
 }
 
+// A new mesh or heightfield (its one reference) becomes the shape's; when the shape cannot be made
+// the reference is dropped, which frees it.
 static tbShapeId tbAttachSharedGeometry( tbBodyId bodyId, const tbShapeDef* def, tbShapeType type, void* geometry,
 										 tbResult* result )
 {

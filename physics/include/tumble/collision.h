@@ -252,7 +252,7 @@ typedef struct tbHeightfield
 	int refCount;       ///< owners (shape, snapshots); internal
 	size_t byteCount;   ///< size of the whole allocation
 	tbAABB bounds;      ///< body frame
-	tbVec3 firstPoint;  ///< grid point (0, 0): the point code that wants one point of every shape gets
+	tbVec3 firstPoint;  ///< grid point (0, 0), handed out where any one point of a shape is asked for
 	float* heights;     ///< countX * countY, row-major (x fastest), m
 	uint8_t* cellFlags; ///< (countX - 1) * (countY - 1), row-major
 } tbHeightfield;
