@@ -402,8 +402,8 @@ static float tbReadHeight( lua_State* L, const char* fn, const char* where )
 
 static int tbCountError( lua_State* L, const char* fn, const char* what, lua_Integer got )
 {
-	return luaL_error( L, "%s: %s must be an integer from %d to %d, got %d", fn, what, TB_MIN_HEIGHTFIELD_COUNT,
-					   TB_MAX_HEIGHTFIELD_COUNT, (int)got );
+	return luaL_error( L, "%s: %s must be an integer from %d to %d, got %I", fn, what, TB_MIN_HEIGHTFIELD_COUNT,
+					   TB_MAX_HEIGHTFIELD_COUNT, got );
 }
 
 // world:add_heightfield{ heights = {h, ...} (row-major, x fastest) or {{row 1}, {row 2}, ...},
