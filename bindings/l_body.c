@@ -323,13 +323,18 @@ int tbLuaWorld_AddCompound( lua_State* L )
 		tbLuaDef shapeDef;
 		tbDef_Begin( &shapeDef, L, entry, fn, prefix );
 		int kind = 0;
-		// tb.shape_types lists "mesh" too: say why a compound does not take it.
+		// tb.shape_types lists "mesh" and "heightfield" too: say why a compound does not take them.
 		lua_getfield( L, entry, "type" );
-		bool isMesh = lua_type( L, -1 ) == LUA_TSTRING && strcmp( lua_tostring( L, -1 ), "mesh" ) == 0;
+		char typeName[16] = "";
+		if ( lua_type( L, -1 ) == LUA_TSTRING )
+		{
+			snprintf( typeName, sizeof( typeName ), "%s", lua_tostring( L, -1 ) );
+		}
+		bool isMesh = strcmp( typeName, "mesh" ) == 0 || strcmp( typeName, "heightfield" ) == 0;
 		lua_pop( L, 1 );
 		if ( isMesh )
 		{
-			return luaL_error( L, "%s: %stype must be one of 'box', 'sphere', 'capsule', 'hull' (a mesh is a static body of its own: world:add_mesh), got 'mesh'", fn, prefix );
+			return luaL_error( L, "%s: %stype must be one of 'box', 'sphere', 'capsule', 'hull' (a %s is a static body of its own: world:add_%s), got '%s'", fn, prefix, typeName, typeName, typeName );
 		}
 		if ( tbDef_Enum( &shapeDef, "type", tb_shapeKindNames, &kind, "shape type" ) == false )
 		{

@@ -230,6 +230,8 @@ int tbLuaWorld_AddHull( lua_State* L );
 int tbLuaWorld_AddCompound( lua_State* L );
 /// world:add_mesh{...} (l_shape.c)
 int tbLuaWorld_AddMesh( lua_State* L );
+/// world:add_heightfield{...} (l_shape.c)
+int tbLuaWorld_AddHeightfield( lua_State* L );
 /// world:raycast, world:raycast_all, world:cast{...} (l_query.c)
 int tbLuaWorld_RayCast( lua_State* L );
 int tbLuaWorld_RayCastAll( lua_State* L );

@@ -3,7 +3,9 @@
 // SPDX-License-Identifier: MIT
 #include "l_common.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 const char* const tb_shapeKindNames[] = { "box", "sphere", "capsule", "hull", NULL };
 
@@ -215,59 +217,84 @@ static int32_t tbReadMeshIndex( lua_State* L, const char* fn, const char* where,
 	return (int32_t)( i - 1 );
 }
 
+// The start add_mesh and add_heightfield share: the world (unlocked), then the fields of the table
+// at 2 both take: the static body's name and pose, the surface's material and filter, and a clear
+// refusal of the fields that would ask for mass or motion (the geometry has no inside). `kinds`
+// names the geometry in the messages ("meshes"). The caller goes on reading def.
+static tbLuaWorld* tbBeginStaticGeometry( lua_State* L, const char* fn, const char* kinds, tbLuaDef* def,
+										  tbBodyDef* bodyDef, tbShapeDef* shapeDef )
+{
+	tbLuaWorld* world = tbLua_CheckWorld( L, 1, fn );
+	tbLua_CheckUnlocked( L, world, fn );
+	tbLua_Guard( L, tbLuaGuard_create, fn );
+	tbDef_Begin( def, L, 2, fn, "" );
+	*bodyDef = tbDefaultBodyDef();
+	*shapeDef = tbDefaultShapeDef();
+	bodyDef->type = tbBody_static;
+	tbDef_String( def, "name", &bodyDef->name, 31 );
+	tbDef_Vec3( def, "pos", &bodyDef->position, tbCheck_finite );
+	tbDef_Quat( def, "rot", &bodyDef->rotation );
+	tbDef_Number( def, "friction", &shapeDef->friction, tbCheck_material );
+	tbDef_Number( def, "restitution", &shapeDef->restitution, tbCheck_material );
+	tbDef_Bool( def, "sensor", &shapeDef->isSensor );
+	lua_Integer bits = 0;
+	if ( tbDef_Integer( def, "layer", &bits, LUA_MININTEGER, LUA_MAXINTEGER ) )
+	{
+		shapeDef->categoryBits = (uint64_t)bits;
+	}
+	if ( tbDef_Integer( def, "mask", &bits, LUA_MININTEGER, LUA_MAXINTEGER ) )
+	{
+		shapeDef->maskBits = (uint64_t)bits;
+	}
+	if ( tbDef_Integer( def, "group", &bits, INT32_MIN, INT32_MAX ) )
+	{
+		shapeDef->groupIndex = (int32_t)bits;
+	}
+	char expected[64];
+	bool isStatic = true;
+	if ( tbDef_Bool( def, "static", &isStatic ) && isStatic == false )
+	{
+		snprintf( expected, sizeof( expected ), "true (%s are static level geometry)", kinds );
+		tbDef_FieldError( def, "static", expected );
+	}
+	bool isKinematic = false;
+	if ( tbDef_Bool( def, "kinematic", &isKinematic ) && isKinematic )
+	{
+		snprintf( expected, sizeof( expected ), "false (%s are static level geometry)", kinds );
+		tbDef_FieldError( def, "kinematic", expected );
+	}
+	const char* massFields[] = { "mass", "density", "vel", "angvel", "ccd" };
+	for ( int i = 0; i < 5; ++i )
+	{
+		if ( tbDef_Value( def, massFields[i] ) )
+		{
+			lua_pop( L, 1 );
+			luaL_error( L, "%s: %s is not allowed: %s are static (no mass, no motion)", def->fn, massFields[i], kinds );
+		}
+	}
+	return world;
+}
+
+static tbBodyId tbCreateStaticGeometryBody( lua_State* L, tbLuaWorld* world, const tbBodyDef* bodyDef, const char* fn )
+{
+	tbBodyId bodyId = tb_nullBodyId;
+	tbResult result = tbCreateBodyChecked( world->id, bodyDef, &bodyId );
+	if ( result != tbResult_ok || TB_IS_NULL( bodyId ) )
+	{
+		luaL_error( L, "%s: could not create the body: %s", fn, tbResultString( result ) );
+	}
+	return bodyId;
+}
+
 // world:add_mesh{ vertices = {{x,y,z}, ...}, triangles = {{1,2,3}, ...} or {1,2,3, 4,5,6},
 //                 pos, rot, friction, restitution, name, layer, mask, group, sensor }
 int tbLuaWorld_AddMesh( lua_State* L )
 {
 	const char* fn = "add_mesh";
-	tbLuaWorld* world = tbLua_CheckWorld( L, 1, fn );
-	tbLua_CheckUnlocked( L, world, fn );
-	tbLua_Guard( L, tbLuaGuard_create, fn );
 	tbLuaDef def;
-	tbDef_Begin( &def, L, 2, fn, "" );
-
-	tbBodyDef bodyDef = tbDefaultBodyDef();
-	tbShapeDef shapeDef = tbDefaultShapeDef();
-	bodyDef.type = tbBody_static;
-	tbDef_String( &def, "name", &bodyDef.name, 31 );
-	tbDef_Vec3( &def, "pos", &bodyDef.position, tbCheck_finite );
-	tbDef_Quat( &def, "rot", &bodyDef.rotation );
-	tbDef_Number( &def, "friction", &shapeDef.friction, tbCheck_material );
-	tbDef_Number( &def, "restitution", &shapeDef.restitution, tbCheck_material );
-	tbDef_Bool( &def, "sensor", &shapeDef.isSensor );
-	lua_Integer bits = 0;
-	if ( tbDef_Integer( &def, "layer", &bits, LUA_MININTEGER, LUA_MAXINTEGER ) )
-	{
-		shapeDef.categoryBits = (uint64_t)bits;
-	}
-	if ( tbDef_Integer( &def, "mask", &bits, LUA_MININTEGER, LUA_MAXINTEGER ) )
-	{
-		shapeDef.maskBits = (uint64_t)bits;
-	}
-	if ( tbDef_Integer( &def, "group", &bits, INT32_MIN, INT32_MAX ) )
-	{
-		shapeDef.groupIndex = (int32_t)bits;
-	}
-	// Meshes have no inside, so no mass and no motion: say so for the fields that would ask for it.
-	bool isStatic = true;
-	if ( tbDef_Bool( &def, "static", &isStatic ) && isStatic == false )
-	{
-		tbDef_FieldError( &def, "static", "true (meshes are static level geometry)" );
-	}
-	bool isKinematic = false;
-	if ( tbDef_Bool( &def, "kinematic", &isKinematic ) && isKinematic )
-	{
-		tbDef_FieldError( &def, "kinematic", "false (meshes are static level geometry)" );
-	}
-	const char* massFields[] = { "mass", "density", "vel", "angvel", "ccd" };
-	for ( int i = 0; i < 5; ++i )
-	{
-		if ( tbDef_Value( &def, massFields[i] ) )
-		{
-			lua_pop( L, 1 );
-			luaL_error( L, "%s: %s is not allowed: meshes are static (no mass, no motion)", fn, massFields[i] );
-		}
-	}
+	tbBodyDef bodyDef;
+	tbShapeDef shapeDef;
+	tbLuaWorld* world = tbBeginStaticGeometry( L, fn, "meshes", &def, &bodyDef, &shapeDef );
 
 	if ( tbDef_Table( &def, "vertices" ) == false )
 	{
@@ -336,13 +363,8 @@ int tbLuaWorld_AddMesh( lua_State* L )
 		lua_pop( L, 1 );
 	}
 
-	tbBodyId bodyId = tb_nullBodyId;
-	tbResult result = tbCreateBodyChecked( world->id, &bodyDef, &bodyId );
-	if ( result != tbResult_ok || TB_IS_NULL( bodyId ) )
-	{
-		return luaL_error( L, "%s: could not create the body: %s", fn, tbResultString( result ) );
-	}
-	result = tbResult_ok;
+	tbBodyId bodyId = tbCreateStaticGeometryBody( L, world, &bodyDef, fn );
+	tbResult result = tbResult_ok;
 	tbShapeId shapeId = tbCreateMeshShape( bodyId, &shapeDef, vertices, (int)vertexCount, indices, (int)triangleCount, &result );
 	if ( TB_IS_NULL( shapeId ) )
 	{
@@ -357,6 +379,213 @@ int tbLuaWorld_AddMesh( lua_State* L )
 			return luaL_error( L, "%s: not enough memory for the mesh (%d triangles)", fn, (int)triangleCount );
 		}
 		return luaL_error( L, "%s: could not create the mesh: %s", fn, tbResultString( result ) );
+	}
+	tbLua_PushBody( L, 1, bodyId );
+	tbLua_Guard( L, tbLuaGuard_created, fn );
+	return 1;
+}
+
+// One height from Lua at the top of the stack (popped); `where` names it in the message.
+static float tbReadHeight( lua_State* L, const char* fn, const char* where )
+{
+	int isNumber = 0;
+	lua_Number h = lua_tonumberx( L, -1, &isNumber );
+	if ( isNumber == 0 || !( h >= -TB_MAX_POSITION && h <= TB_MAX_POSITION ) )
+	{
+		char got[96];
+		luaL_error( L, "%s: %s must be a finite number within +-1e6 m, got %s", fn, where,
+					tbLua_Describe( L, -1, got, sizeof( got ) ) );
+	}
+	lua_pop( L, 1 );
+	return (float)h;
+}
+
+static int tbCountError( lua_State* L, const char* fn, const char* what, lua_Integer got )
+{
+	return luaL_error( L, "%s: %s must be an integer from %d to %d, got %I", fn, what, TB_MIN_HEIGHTFIELD_COUNT,
+					   TB_MAX_HEIGHTFIELD_COUNT, got );
+}
+
+// world:add_heightfield{ heights = {h, ...} (row-major, x fastest) or {{row 1}, {row 2}, ...},
+//                        count_x, count_y, cell_size = s or {sx, sy}, holes = {{i, j}, ...},
+//                        pos, rot, friction, restitution, name, layer, mask, group, sensor }
+int tbLuaWorld_AddHeightfield( lua_State* L )
+{
+	const char* fn = "add_heightfield";
+	tbLuaDef def;
+	tbBodyDef bodyDef;
+	tbShapeDef shapeDef;
+	tbLuaWorld* world = tbBeginStaticGeometry( L, fn, "heightfields", &def, &bodyDef, &shapeDef );
+
+	lua_Integer countX = 0, countY = 0;
+	const lua_Integer countMax = TB_MAX_HEIGHTFIELD_COUNT;
+	bool hasX = tbDef_Integer( &def, "count_x", &countX, LUA_MININTEGER, LUA_MAXINTEGER );
+	bool hasY = tbDef_Integer( &def, "count_y", &countY, LUA_MININTEGER, LUA_MAXINTEGER );
+	if ( hasX && ( countX < TB_MIN_HEIGHTFIELD_COUNT || countX > countMax ) )
+	{
+		return tbCountError( L, fn, "count_x", countX );
+	}
+	if ( hasY && ( countY < TB_MIN_HEIGHTFIELD_COUNT || countY > countMax ) )
+	{
+		return tbCountError( L, fn, "count_y", countY );
+	}
+
+	float cell[2] = { 1.0f, 1.0f };
+	if ( tbDef_Value( &def, "cell_size" ) )
+	{
+		bool ok = false;
+		if ( lua_type( L, -1 ) == LUA_TNUMBER )
+		{
+			cell[0] = cell[1] = (float)lua_tonumber( L, -1 );
+			ok = true;
+		}
+		else if ( lua_type( L, -1 ) == LUA_TTABLE )
+		{
+			ok = tbLua_ReadFloats( L, lua_gettop( L ), cell, 2, tbCheck_positive );
+		}
+		ok = ok && tbIsInRange( cell[0], TB_MIN_SHAPE_SIZE, TB_MAX_SHAPE_SIZE ) &&
+			 tbIsInRange( cell[1], TB_MIN_SHAPE_SIZE, TB_MAX_SHAPE_SIZE );
+		lua_pop( L, 1 );
+		if ( ok == false )
+		{
+			char expected[96];
+			snprintf( expected, sizeof( expected ), "a number or 2 numbers {sx, sy} in [%g, %g] (m)", (double)TB_MIN_SHAPE_SIZE,
+					  (double)TB_MAX_SHAPE_SIZE );
+			tbDef_FieldError( &def, "cell_size", expected );
+		}
+	}
+
+	if ( tbDef_Table( &def, "heights" ) == false )
+	{
+		return luaL_error( L, "%s: heights must be a list of count_x * count_y numbers or a list of rows, got nil", fn );
+	}
+	int heightList = lua_gettop( L );
+	bool hasHoles = tbDef_Table( &def, "holes" );
+	int holeList = hasHoles ? lua_gettop( L ) : 0;
+	tbDef_Finish( &def );
+
+	// Rows {{...}, ...} or one flat list: decided by the first entry.
+	lua_Integer length = (lua_Integer)lua_rawlen( L, heightList );
+	lua_rawgeti( L, heightList, 1 );
+	bool rows = lua_type( L, -1 ) == LUA_TTABLE;
+	lua_Integer firstRow = rows ? (lua_Integer)lua_rawlen( L, -1 ) : 0;
+	lua_pop( L, 1 );
+	if ( rows )
+	{
+		if ( hasY && countY != length )
+		{
+			return luaL_error( L, "%s: heights must hold count_y = %d rows, got %d", fn, (int)countY, (int)length );
+		}
+		if ( hasX && countX != firstRow )
+		{
+			return luaL_error( L, "%s: heights[1] must hold count_x = %d numbers, got %d", fn, (int)countX, (int)firstRow );
+		}
+		countX = firstRow;
+		countY = length;
+		if ( countY < TB_MIN_HEIGHTFIELD_COUNT || countY > countMax )
+		{
+			return tbCountError( L, fn, "the number of rows of heights", countY );
+		}
+		if ( countX < TB_MIN_HEIGHTFIELD_COUNT || countX > countMax )
+		{
+			return tbCountError( L, fn, "the length of heights[1]", countX );
+		}
+	}
+	else
+	{
+		if ( hasX == false )
+		{
+			return luaL_error( L, "%s: count_x must be given with a flat list of heights, got nil", fn );
+		}
+		if ( hasY == false )
+		{
+			countY = length / countX;
+		}
+		if ( length != countX * countY || countY < TB_MIN_HEIGHTFIELD_COUNT || countY > countMax )
+		{
+			return luaL_error( L, "%s: heights must hold count_x * count_y numbers (count_x = %d, count_y from %d to %d), got %d",
+							   fn, (int)countX, TB_MIN_HEIGHTFIELD_COUNT, TB_MAX_HEIGHTFIELD_COUNT, (int)length );
+		}
+	}
+	if ( (float)( countX - 1 ) * cell[0] > TB_MAX_POSITION || (float)( countY - 1 ) * cell[1] > TB_MAX_POSITION )
+	{
+		return luaL_error( L, "%s: the grid must be at most 1e6 m long per side, got %f x %f m", fn,
+						   (lua_Number)( (float)( countX - 1 ) * cell[0] ), (lua_Number)( (float)( countY - 1 ) * cell[1] ) );
+	}
+
+	// Scratch in userdata, so an error below frees it through the GC.
+	int nx = (int)countX, ny = (int)countY;
+	float* heights = lua_newuserdatauv( L, sizeof( float ) * (size_t)nx * (size_t)ny, 0 );
+	char where[64];
+	for ( int j = 0; j < ny; ++j )
+	{
+		if ( rows )
+		{
+			lua_rawgeti( L, heightList, j + 1 );
+			if ( lua_type( L, -1 ) != LUA_TTABLE || (int)lua_rawlen( L, -1 ) != nx )
+			{
+				char got[96];
+				return luaL_error( L, "%s: heights[%d] must be a row of %d numbers, got %s", fn, j + 1, nx,
+								   tbLua_Describe( L, -1, got, sizeof( got ) ) );
+			}
+		}
+		for ( int i = 0; i < nx; ++i )
+		{
+			if ( rows )
+			{
+				lua_rawgeti( L, -1, i + 1 );
+				snprintf( where, sizeof( where ), "heights[%d][%d]", j + 1, i + 1 );
+			}
+			else
+			{
+				lua_rawgeti( L, heightList, j * nx + i + 1 );
+				snprintf( where, sizeof( where ), "heights[%d]", j * nx + i + 1 );
+			}
+			heights[j * nx + i] = tbReadHeight( L, fn, where );
+		}
+		if ( rows )
+		{
+			lua_pop( L, 1 );
+		}
+	}
+
+	// Holes: cells {i, j}, 1-based, cell (i, j) spanning grid points i..i+1 and j..j+1.
+	uint8_t* holes = NULL;
+	if ( hasHoles )
+	{
+		holes = lua_newuserdatauv( L, (size_t)( nx - 1 ) * (size_t)( ny - 1 ), 0 );
+		memset( holes, 0, (size_t)( nx - 1 ) * (size_t)( ny - 1 ) );
+		int holeCount = (int)lua_rawlen( L, holeList );
+		for ( int k = 1; k <= holeCount; ++k )
+		{
+			lua_rawgeti( L, holeList, k );
+			float ij[2];
+			bool ok = lua_type( L, -1 ) == LUA_TTABLE && tbLua_ReadFloats( L, lua_gettop( L ), ij, 2, tbCheck_finite ) &&
+					  ij[0] == floorf( ij[0] ) && ij[1] == floorf( ij[1] ) && ij[0] >= 1.0f && ij[0] <= (float)( nx - 1 ) &&
+					  ij[1] >= 1.0f && ij[1] <= (float)( ny - 1 );
+			if ( ok == false )
+			{
+				char got[96];
+				return luaL_error( L, "%s: holes[%d] must be a cell {i, j} with i from 1 to %d and j from 1 to %d, got %s", fn,
+								   k, nx - 1, ny - 1, tbLua_Describe( L, -1, got, sizeof( got ) ) );
+			}
+			lua_pop( L, 1 );
+			holes[( (int)ij[1] - 1 ) * ( nx - 1 ) + (int)ij[0] - 1] = 1;
+		}
+	}
+
+	tbBodyId bodyId = tbCreateStaticGeometryBody( L, world, &bodyDef, fn );
+	tbResult result = tbResult_ok;
+	tbShapeId shapeId =
+		tbCreateHeightfieldShape( bodyId, &shapeDef, heights, nx, ny, cell[0], cell[1], holes, &result );
+	if ( TB_IS_NULL( shapeId ) )
+	{
+		tbDestroyBody( bodyId );
+		if ( result == tbResult_outOfMemory )
+		{
+			return luaL_error( L, "%s: not enough memory for the heightfield (%d x %d)", fn, nx, ny );
+		}
+		return luaL_error( L, "%s: could not create the heightfield: %s", fn, tbResultString( result ) );
 	}
 	tbLua_PushBody( L, 1, bodyId );
 	tbLua_Guard( L, tbLuaGuard_created, fn );

@@ -1192,8 +1192,9 @@ int luaopen_tumble( lua_State* L )
 	lua_setfield( L, -2, "solvers" );
 	tbPushNameList( L, tb_bodyTypeNames );
 	lua_setfield( L, -2, "body_types" );
-	// Every shape a body constructor makes (world:add_<type>{...}); compounds take all but meshes.
-	static const char* const shapeTypes[] = { "box", "sphere", "capsule", "hull", "mesh", NULL };
+	// Every shape a body constructor makes (world:add_<type>{...}); compounds take all but meshes
+	// and heightfields.
+	static const char* const shapeTypes[] = { "box", "sphere", "capsule", "hull", "mesh", "heightfield", NULL };
 	tbPushNameList( L, shapeTypes );
 	lua_setfield( L, -2, "shape_types" );
 	tbPushNameList( L, tb_mixRuleNames );

@@ -1272,6 +1272,7 @@ void tbLua_OpenWorld( lua_State* L )
 		{ "add_hull", tbLuaWorld_AddHull },
 		{ "add_compound", tbLuaWorld_AddCompound },
 		{ "add_mesh", tbLuaWorld_AddMesh },
+		{ "add_heightfield", tbLuaWorld_AddHeightfield },
 		{ "body", tbWorld_BodyByName },
 		{ "bodies", tbWorld_Bodies },
 		{ "raycast", tbLuaWorld_RayCast },

@@ -1355,11 +1355,13 @@ static bool tbCountPair( tbShapeId shapeId, void* context )
 	// predicted as 1,000 pairs and made 1.47 million).
 	long pairs = 1;
 	const tbMesh* mesh = tbShape_GetMesh( shapeId );
-	if ( mesh != NULL )
+	const tbHeightfield* heightfield = tbShape_GetHeightfield( shapeId );
+	if ( mesh != NULL || heightfield != NULL )
 	{
 		long room = count->limit - count->twice + 2;
 		int limit = room < 1000000000L ? (int)room : 1000000000;
-		pairs = tbCountMeshTriangles( mesh, tbBody_GetTransform( other ), count->box, limit );
+		pairs = mesh != NULL ? tbCountMeshTriangles( mesh, tbBody_GetTransform( other ), count->box, limit )
+							 : tbCountHeightfieldTriangles( heightfield, tbBody_GetTransform( other ), count->box, limit );
 	}
 	// A static shape is never a query, so its pair is met once: count it twice.
 	count->twice += ( tbBody_GetType( other ) == tbBody_static ? 2 : 1 ) * pairs;
@@ -1530,14 +1532,40 @@ static void tbRefuseProxy( lua_State* L, int index, const char* fn, const char* 
 	}
 }
 
+// The heights of a heightfield definition (index 2): a flat list's length, or the rows' lengths
+// summed (up to TB_SANDBOX_MAX_ELEMENTS). Raw accesses, as the bindings read them.
+static long tbRawHeightCount( lua_State* L )
+{
+	long count = 0;
+	lua_pushstring( L, "heights" );
+	if ( lua_type( L, 2 ) == LUA_TTABLE && lua_rawget( L, 2 ) == LUA_TTABLE )
+	{
+		int heights = lua_gettop( L );
+		long length = (long)lua_rawlen( L, heights );
+		lua_rawgeti( L, heights, 1 );
+		bool rows = lua_type( L, -1 ) == LUA_TTABLE;
+		lua_pop( L, 1 );
+		count = rows ? 0 : length;
+		for ( long j = 1; rows && j <= length && count < TB_SANDBOX_MAX_ELEMENTS; ++j )
+		{
+			lua_rawgeti( L, heights, (lua_Integer)j );
+			count += lua_type( L, -1 ) == LUA_TTABLE ? (long)lua_rawlen( L, -1 ) : 1;
+			lua_pop( L, 1 );
+		}
+	}
+	lua_settop( L, lua_gettop( L ) - 1 );
+	return count;
+}
+
 // What creating from the definition table at index 2 costs: a flat part, plus per point of a hull
-// or a mover's path, vertex and triangle of a mesh, and entry (and its points) of a compound, read
-// before the call so that an oversized definition is refused before any of it is built.
+// or a mover's path, vertex and triangle of a mesh, height and hole of a heightfield, and entry
+// (and its points) of a compound, read before the call so that an oversized definition is refused
+// before any of it is built.
 static long tbCreateCost( lua_State* L, const char* fn )
 {
 	tbRefuseProxy( L, 2, fn, "definition" );
 	long elements = tbRawLength( L, 2, "points" ) + tbRawLength( L, 2, "vertices" ) + tbRawLength( L, 2, "triangles" ) +
-					tbRawLength( L, 2, "path" );
+					tbRawLength( L, 2, "path" ) + tbRawLength( L, 2, "holes" ) + tbRawHeightCount( L );
 	if ( lua_type( L, 2 ) == LUA_TTABLE )
 	{
 		lua_pushstring( L, "shapes" );

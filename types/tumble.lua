@@ -53,7 +53,7 @@
 ---@field draw tumble.Draw (read only) 3D debug drawing from scripts
 ---@field solvers tumble.Solver[] (read only) the accepted solver names
 ---@field body_types tumble.BodyType[] (read only) the accepted body types
----@field shape_types string[] (read only) the shape types, one `world:add_<type>{...}` each; `add_compound`'s `shapes` take all but `"mesh"`
+---@field shape_types string[] (read only) the shape types, one `world:add_<type>{...}` each; `add_compound`'s `shapes` take all but `"mesh"` and `"heightfield"`
 ---@field mix_rules tumble.MixRule[] (read only) the accepted mix rules
 ---@field events tumble.Event[] (read only) the event names of `world:on`
 ---@field joint_types tumble.JointType[] (read only) the joint types
@@ -260,6 +260,11 @@ function tumble_World:add_compound(def) end
 ---@param def tumble.MeshDef
 ---@return tumble.Body
 function tumble_World:add_mesh(def) end
+
+---a new static Body: terrain from a grid of heights (see Heightfields)
+---@param def tumble.HeightfieldDef
+---@return tumble.Body
+function tumble_World:add_heightfield(def) end
 
 ---a new distance Joint (see Joints)
 ---@param def tumble.DistanceDef
@@ -938,6 +943,25 @@ local tumble_CompoundShape = {}
 ---@field group? integer collision group
 ---@field sensor? boolean events only
 local tumble_MeshDef = {}
+
+---Fields of `world:add_heightfield{...}`.
+---@class tumble.HeightfieldDef
+---@field heights? number[]|number[][] m: rows `{{h, ...}, ...}` (`heights[j][i]` at x = (i-1) sx, y = (j-1) sy), or one flat list, x fastest (required)
+---@field count_x? integer points along x, 2 to 4096 (required with a flat list)
+---@field count_y? integer points along y, 2 to 4096 (default: from the list)
+---@field cell_size? number|number[] m: `s` or `{sx, sy}`, each in [0.001, 10000] (default 1)
+---@field holes? integer[][] cells `{i, j}` (1-based, cell i spans points i and i+1) with no surface
+---@field pos? tumble.Vec3 position of grid point (1, 1), m
+---@field rot? tumble.Quat rotation
+---@field name? string up to 31 bytes (UTF-8: 1 to 4 per character)
+---@field static? true heightfields are static
+---@field friction? number the terrain's material
+---@field restitution? number the terrain's material
+---@field layer? integer collision category bits
+---@field mask? integer the category bits it collides with
+---@field group? integer collision group
+---@field sensor? boolean events only
+local tumble_HeightfieldDef = {}
 
 ---Fields every joint constructor accepts.
 ---@class tumble.JointDef

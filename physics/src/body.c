@@ -394,10 +394,10 @@ tbResult tbBody_SetType( tbBodyId bodyId, tbBodyType type )
 	{
 		return tbResult_ok;
 	}
-	// A mesh has no inside and no mass: its body stays static.
+	// A mesh or heightfield has no inside and no mass: its body stays static.
 	for ( int id = body->headShapeId; id >= 0; id = world->shapes.data[id].nextShapeId )
 	{
-		if ( world->shapes.data[id].type == tbShape_mesh )
+		if ( world->shapes.data[id].type == tbShape_mesh || world->shapes.data[id].type == tbShape_heightfield )
 		{
 			return tbResult_invalidArgument;
 		}
@@ -891,6 +891,10 @@ size_t tbBody_GetMemorySize( tbBodyId bodyId )
 		else if ( shape->type == tbShape_mesh )
 		{
 			bytes += shape->mesh->byteCount;
+		}
+		else if ( shape->type == tbShape_heightfield )
+		{
+			bytes += shape->heightfield->byteCount;
 		}
 	}
 	return bytes;

@@ -69,9 +69,9 @@ static bool tbCastTriangle( int triangleIndex, void* context )
 {
 	tbTriangleCastContext* tc = context;
 	tbShapeCastContext* sc = tc->cast;
-	tbVec3 v[3];
-	tbGetMeshTriangle( tc->shape->mesh, triangleIndex, v );
-	tbShapeProxy triangle = { v, 3, 0.0f };
+	tbTriangle tri;
+	tbGetSourceTriangle( tbShapeTriangles( tc->shape ), triangleIndex, &tri );
+	tbShapeProxy triangle = { tri.v, 3, 0.0f };
 	float limit = tc->best.hit ? tc->best.fraction : sc->maxFraction;
 	tbCastOutput out = tbCastProxies( &triangle, tc->xf, &sc->proxy, sc->transform, sc->translation, limit );
 	if ( out.hit && ( tc->best.hit == false || out.fraction < tc->best.fraction ) )
@@ -94,14 +94,14 @@ static bool tbShapeCastCallback( int32_t proxyId, int32_t shapeId, void* context
 	}
 	tbTransform xf = world->bodies.data[shape->bodyId].transform;
 	tbCastOutput out;
-	if ( shape->type == tbShape_mesh )
+	if ( tbIsTriangleShapeType( shape->type ) )
 	{
 		tbTriangleCastContext tc;
 		memset( &tc, 0, sizeof( tc ) );
 		tc.cast = sc;
 		tc.shape = shape;
 		tc.xf = xf;
-		tbQueryMesh( shape->mesh, tbWorldBoxToMesh( sc->sweptBox, xf ), tbCastTriangle, &tc );
+		tbQuerySourceTriangles( tbShapeTriangles( shape ), tbWorldBoxToMesh( sc->sweptBox, xf ), tbCastTriangle, &tc );
 		out = tc.best;
 	}
 	else
@@ -185,7 +185,7 @@ void tbWorld_CastBody( tbBodyId bodyId, tbVec3 translation, tbQueryFilter filter
 	for ( int s = body->headShapeId; s >= 0; s = world->shapes.data[s].nextShapeId )
 	{
 		const tbShape* shape = world->shapes.data + s;
-		if ( shape->type == tbShape_mesh )
+		if ( tbIsTriangleShapeType( shape->type ) )
 		{
 			continue;
 		}

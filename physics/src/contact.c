@@ -123,7 +123,7 @@ bool tbCreateContact( tbWorld* world, int shapeIdA, int shapeIdB )
 	{
 		contact->flags |= tbContact_enableEvents;
 	}
-	if ( shapeA->type == tbShape_mesh || shapeB->type == tbShape_mesh )
+	if ( tbIsTriangleShapeType( shapeA->type ) || tbIsTriangleShapeType( shapeB->type ) )
 	{
 		contact->flags |= tbContact_meshParent;
 	}
@@ -231,6 +231,7 @@ static tbManifold tbCollideOrdered( const tbShape* shapeA, tbTransform xfA, cons
 			return shapeB->type == tbShape_sphere ? tbCollideCapsuleAndSphere( &shapeA->capsule, xfA, &shapeB->sphere, xfB, spec )
 												  : tbCollideCapsules( &shapeA->capsule, xfA, &shapeB->capsule, xfB, spec );
 		case tbShape_mesh:
+		case tbShape_heightfield:
 		{
 			// Meshes collide triangle by triangle through child contacts (tbCollideMeshTriangle).
 			tbManifold m;
@@ -352,11 +353,11 @@ bool tbUpdateContact( tbWorld* world, tbContact* contact, float timeStep )
 	if ( ( contact->flags & tbContact_meshParent ) && ( contact->flags & tbContact_sensor ) )
 	{
 		// A sensor against a mesh: overlap with any triangle.
-		const tbShape* meshShape = shapeA->type == tbShape_mesh ? shapeA : shapeB;
-		const tbShape* other = shapeA->type == tbShape_mesh ? shapeB : shapeA;
+		const tbShape* meshShape = tbIsTriangleShapeType( shapeA->type ) ? shapeA : shapeB;
+		const tbShape* other = tbIsTriangleShapeType( shapeA->type ) ? shapeB : shapeA;
 		tbShapeProxy proxy = tbMakeShapeDistanceProxy( other );
-		bool overlap = other->type != tbShape_mesh &&
-					   tbMeshOverlapsProxy( meshShape->mesh, world->bodies.data[meshShape->bodyId].transform, &proxy,
+		bool overlap = tbIsTriangleShapeType( other->type ) == false &&
+					   tbMeshOverlapsProxy( tbShapeTriangles( meshShape ), world->bodies.data[meshShape->bodyId].transform, &proxy,
 											world->bodies.data[other->bodyId].transform );
 		contact->manifold.pointCount = 0;
 		contact->flags = overlap ? ( contact->flags | tbContact_touching ) : ( contact->flags & ~(uint32_t)tbContact_touching );
@@ -394,7 +395,7 @@ bool tbUpdateContact( tbWorld* world, tbContact* contact, float timeStep )
 	float speculative = TB_SPECULATIVE_DISTANCE + tbMinFloat( closing * timeStep, TB_MAX_SPECULATIVE_DISTANCE );
 
 	// Mesh triangles are never reused (tbStoreReuse): the relative pose is measured for the rest.
-	bool meshPair = shapeA->type == tbShape_mesh || shapeB->type == tbShape_mesh ||
+	bool meshPair = tbIsTriangleShapeType( shapeA->type ) || tbIsTriangleShapeType( shapeB->type ) ||
 					( contact->flags & tbContact_meshChild ) != 0;
 	if ( meshPair == false )
 	{
@@ -437,12 +438,12 @@ bool tbUpdateContact( tbWorld* world, tbContact* contact, float timeStep )
 	if ( contact->flags & tbContact_meshChild )
 	{
 		// Triangle manifolds point from the mesh to the convex shape; flip when the mesh is B.
-		bool meshIsA = shapeA->type == tbShape_mesh;
+		bool meshIsA = tbIsTriangleShapeType( shapeA->type );
 		const tbShape* meshShape = meshIsA ? shapeA : shapeB;
 		const tbBody* meshBody = meshIsA ? bodyA : bodyB;
 		const tbShape* convex = meshIsA ? shapeB : shapeA;
 		const tbBody* convexBody = meshIsA ? bodyB : bodyA;
-		contact->manifold = tbCollideMeshTriangle( meshShape->mesh, contact->triangleIndex, meshBody->transform, convex,
+		contact->manifold = tbCollideMeshTriangle( tbShapeTriangles( meshShape ), contact->triangleIndex, meshBody->transform, convex,
 												   convexBody->transform, speculative );
 		if ( meshIsA == false )
 		{

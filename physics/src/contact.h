@@ -54,9 +54,10 @@ typedef struct tbContactReuse
 } tbContactReuse;
 
 /// Pair-set key of a mesh child contact: bit 63 (never set by TB_SHAPE_PAIR_KEY, whose high word is
-/// a non-negative int32), the parent contact's index and the triangle (< 2^21).
+/// a non-negative int32), the parent contact's index (31 bits) and the triangle (< 2^26: a mesh has
+/// at most 2^20, a 4096 x 4096 heightfield 2 * 4095^2 < 2^25.1).
 #define TB_MESH_CHILD_KEY( parentId, triangle ) \
-	( ( 1ull << 63 ) | ( (uint64_t)(uint32_t)( parentId ) << 21 ) | (uint64_t)(uint32_t)( triangle ) )
+	( ( 1ull << 63 ) | ( (uint64_t)(uint32_t)( parentId ) << 26 ) | (uint64_t)(uint32_t)( triangle ) )
 
 typedef struct tbContact
 {

@@ -4,6 +4,7 @@
 #include "mesh.h"
 
 #include "core.h"
+#include "heightfield.h"
 #include "shape.h"
 
 #include <float.h>
@@ -32,12 +33,17 @@ void tbGetMeshTriangle( const tbMesh* mesh, int t, tbVec3 v[3] )
 	v[2] = mesh->vertices[idx[2]];
 }
 
+static tbAABB tbCornersBox( const tbVec3 v[3] )
+{
+	tbAABB box = { tbMinVec( v[0], tbMinVec( v[1], v[2] ) ), tbMaxVec( v[0], tbMaxVec( v[1], v[2] ) ) };
+	return box;
+}
+
 static tbAABB tbTriangleBox( const tbMesh* mesh, int t )
 {
 	tbVec3 v[3];
 	tbGetMeshTriangle( mesh, t, v );
-	tbAABB box = { tbMinVec( v[0], tbMinVec( v[1], v[2] ) ), tbMaxVec( v[0], tbMaxVec( v[1], v[2] ) ) };
-	return box;
+	return tbCornersBox( v );
 }
 
 // Tree building --------------------------------------------------------------------------------
@@ -154,6 +160,12 @@ static int tbCompareEdgeRefs( const void* a, const void* b )
 // (seen from the first triangle's front): a contact on it can take the face normal without letting
 // anything through. A convex crease sharper than TB_MESH_ACTIVE_EDGE_ANGLE stays active, so a ball
 // rolls round a ridge with the edge's own normal.
+bool tbIsSharedEdgeActive( tbVec3 n1, tbVec3 n2, tbVec3 edgePoint, tbVec3 apex2 )
+{
+	bool convex = tbDot( n1, tbSub( apex2, edgePoint ) ) < 0.0f;
+	return convex && tbDot( n1, n2 ) < cosf( TB_MESH_ACTIVE_EDGE_ANGLE );
+}
+
 static bool tbIsEdgeActive( const tbMesh* mesh, int slot1, int slot2 )
 {
 	int t1 = slot1 / 3, e1 = slot1 % 3;
@@ -168,10 +180,7 @@ static bool tbIsEdgeActive( const tbMesh* mesh, int slot1, int slot2 )
 	{
 		n2 = tbNeg( n2 );
 	}
-	tbVec3 edgePoint = mesh->vertices[i1[e1]];
-	tbVec3 apex2 = mesh->vertices[i2[( e2 + 2 ) % 3]];
-	bool convex = tbDot( n1, tbSub( apex2, edgePoint ) ) < 0.0f;
-	return convex && tbDot( n1, n2 ) < cosf( TB_MESH_ACTIVE_EDGE_ANGLE );
+	return tbIsSharedEdgeActive( n1, n2, mesh->vertices[i1[e1]], mesh->vertices[i2[( e2 + 2 ) % 3]] );
 }
 
 static bool tbComputeActiveEdges( tbMesh* mesh )
@@ -433,10 +442,15 @@ void tbQueryMesh( const tbMesh* mesh, tbAABB box, tbMeshQueryFcn* fcn, void* con
 
 tbAABB tbComputeMeshAABB( const tbMesh* mesh, tbTransform xf )
 {
+	return tbTransformBox( mesh->bounds, xf );
+}
+
+tbAABB tbTransformBox( tbAABB local, tbTransform xf )
+{
 	// Box of the rotated local box: centre moved, extents through |R|. Looser than the vertices'
 	// box under rotation, but O(1); meshes are static so this runs once per shape.
-	tbVec3 c = tbTransformPoint( xf, tbAABB_Center( mesh->bounds ) );
-	tbVec3 e = tbAABB_Extents( mesh->bounds );
+	tbVec3 c = tbTransformPoint( xf, tbAABB_Center( local ) );
+	tbVec3 e = tbAABB_Extents( local );
 	tbMat3 r = tbMakeMat3( tbRotate( xf.q, tbMakeVec3( 1.0f, 0.0f, 0.0f ) ), tbRotate( xf.q, tbMakeVec3( 0.0f, 1.0f, 0.0f ) ),
 						   tbRotate( xf.q, tbMakeVec3( 0.0f, 0.0f, 1.0f ) ) );
 	tbVec3 ext = { tbAbsFloat( r.cx.x ) * e.x + tbAbsFloat( r.cy.x ) * e.y + tbAbsFloat( r.cz.x ) * e.z,
@@ -476,20 +490,32 @@ static bool tbCountTriangle( int triangleIndex, void* context )
 	return c->count < c->limit;
 }
 
-int tbCountMeshTriangles( const tbMesh* mesh, tbTransform xf, tbAABB box, int limit )
+static int tbCountSourceTriangles( tbTriangleSource source, tbTransform xf, tbAABB box, int limit )
 {
 	tbTriangleCount c = { 0, limit };
-	if ( mesh != NULL && limit > 0 )
+	if ( ( source.mesh != NULL || source.heightfield != NULL ) && limit > 0 )
 	{
-		tbQueryMesh( mesh, tbWorldBoxToMesh( box, xf ), tbCountTriangle, &c );
+		tbQuerySourceTriangles( source, tbWorldBoxToMesh( box, xf ), tbCountTriangle, &c );
 	}
 	return c.count;
+}
+
+int tbCountMeshTriangles( const tbMesh* mesh, tbTransform xf, tbAABB box, int limit )
+{
+	tbTriangleSource source = { mesh, NULL };
+	return tbCountSourceTriangles( source, xf, box, limit );
+}
+
+int tbCountHeightfieldTriangles( const tbHeightfield* heightfield, tbTransform xf, tbAABB box, int limit )
+{
+	tbTriangleSource source = { NULL, heightfield };
+	return tbCountSourceTriangles( source, xf, box, limit );
 }
 
 // Ray casts ------------------------------------------------------------------------------------
 
 // Moeller-Trumbore, two-sided: returns the fraction or -1.
-static float tbRayTriangle( tbVec3 origin, tbVec3 d, const tbVec3 v[3] )
+float tbRayTriangle( tbVec3 origin, tbVec3 d, const tbVec3 v[3] )
 {
 	tbVec3 e1 = tbSub( v[1], v[0] );
 	tbVec3 e2 = tbSub( v[2], v[0] );
@@ -584,4 +610,55 @@ tbCastOutput tbRayCastMesh( const tbRayCastInput* input, const tbMesh* mesh, int
 		*triangleIndex = bestTriangle;
 	}
 	return out;
+}
+
+// Triangle sources -----------------------------------------------------------------------------
+
+tbTriangleSource tbShapeTriangles( const tbShape* shape )
+{
+	tbTriangleSource source = { NULL, NULL };
+	if ( shape->type == tbShape_mesh )
+	{
+		source.mesh = shape->mesh;
+	}
+	else if ( shape->type == tbShape_heightfield )
+	{
+		source.heightfield = shape->heightfield;
+	}
+	return source;
+}
+
+void tbGetSourceTriangle( tbTriangleSource source, int t, tbTriangle* tri )
+{
+	if ( source.heightfield != NULL )
+	{
+		tbGetHeightfieldTriangle( source.heightfield, t, tri );
+		return;
+	}
+	tbGetMeshTriangle( source.mesh, t, tri->v );
+	tri->n = source.mesh->normals[t];
+	tri->active = source.mesh->edgeFlags[t];
+}
+
+tbAABB tbSourceTriangleBounds( tbTriangleSource source, int t )
+{
+	if ( source.mesh != NULL )
+	{
+		return tbTriangleBox( source.mesh, t );
+	}
+	tbVec3 v[3];
+	tbGetHeightfieldCorners( source.heightfield, t, v );
+	return tbCornersBox( v );
+}
+
+void tbQuerySourceTriangles( tbTriangleSource source, tbAABB box, tbMeshQueryFcn* fcn, void* context )
+{
+	if ( source.heightfield != NULL )
+	{
+		tbQueryHeightfield( source.heightfield, box, fcn, context );
+	}
+	else
+	{
+		tbQueryMesh( source.mesh, box, fcn, context );
+	}
 }

@@ -25,16 +25,56 @@ void tbQueryMesh( const tbMesh* mesh, tbAABB box, tbMeshQueryFcn* fcn, void* con
 /// World box of the mesh under xf (the local bounds' corners transformed).
 tbAABB tbComputeMeshAABB( const tbMesh* mesh, tbTransform xf );
 
+/// World box of a body-frame box under xf (centre moved, extents through |R|).
+tbAABB tbTransformBox( tbAABB local, tbTransform xf );
+
 /// A box in the mesh frame (at xfMesh) that contains the world box.
 tbAABB tbWorldBoxToMesh( tbAABB box, tbTransform xfMesh );
 
-/// Manifold between triangle t of a mesh (at xfMesh) and a convex shape (at xfConvex); the normal
-/// points from the triangle to the convex shape.
-tbManifold tbCollideMeshTriangle( const tbMesh* mesh, int t, tbTransform xfMesh, const tbShape* convex,
+/// May a contact on the edge that triangle 1 (unit normal n1) shares with triangle 2 (normal n2,
+/// its third corner apex2) take a normal other than n1's face normal? Shared by meshes and
+/// heightfields so both judge their seams alike.
+bool tbIsSharedEdgeActive( tbVec3 n1, tbVec3 n2, tbVec3 edgePoint, tbVec3 apex2 );
+
+/// Two-sided ray against one triangle: the fraction of d, or -1.
+float tbRayTriangle( tbVec3 origin, tbVec3 d, const tbVec3 v[3] );
+
+/// One triangle of a mesh or a heightfield as the narrow phase reads it.
+typedef struct tbTriangle
+{
+	tbVec3 v[3];
+	tbVec3 n;       ///< unit face normal (right-hand rule)
+	uint8_t active; ///< bit i: edge i (v[i] -> v[i + 1]) is active
+} tbTriangle;
+
+/// The triangles of a static triangle shape: exactly one of the two is set. The convex-against-
+/// triangles code below reads a mesh's stored triangles and a heightfield's cells alike.
+typedef struct tbTriangleSource
+{
+	const tbMesh* mesh;
+	const tbHeightfield* heightfield;
+} tbTriangleSource;
+
+static inline bool tbIsTriangleShapeType( tbShapeType type )
+{
+	return type == tbShape_mesh || type == tbShape_heightfield;
+}
+
+/// The source of a mesh or heightfield shape.
+tbTriangleSource tbShapeTriangles( const tbShape* shape );
+void tbGetSourceTriangle( tbTriangleSource source, int t, tbTriangle* tri );
+/// The box of triangle t (body frame), without its normal.
+tbAABB tbSourceTriangleBounds( tbTriangleSource source, int t );
+/// Visit triangles whose box overlaps box (body frame); return false to stop.
+void tbQuerySourceTriangles( tbTriangleSource source, tbAABB box, tbMeshQueryFcn* fcn, void* context );
+
+/// Manifold between triangle t of a mesh or heightfield (at xfMesh) and a convex shape (at
+/// xfConvex); the normal points from the triangle to the convex shape.
+tbManifold tbCollideMeshTriangle( tbTriangleSource source, int t, tbTransform xfMesh, const tbShape* convex,
 								  tbTransform xfConvex, float speculativeDistance );
 
-/// True when the convex shape overlaps some triangle of the mesh (sensors, overlap queries).
-bool tbMeshOverlapsProxy( const tbMesh* mesh, tbTransform xfMesh, const tbShapeProxy* proxy, tbTransform xfProxy );
+/// True when the convex shape overlaps some triangle of the source (sensors, overlap queries).
+bool tbMeshOverlapsProxy( tbTriangleSource source, tbTransform xfMesh, const tbShapeProxy* proxy, tbTransform xfProxy );
 
 /// Serial pass before the narrow phase: for every (convex shape, mesh) parent contact with an
 /// awake convex body, create a child contact per triangle near the convex shape and destroy the
@@ -48,3 +88,7 @@ void tbFinishMeshContacts( tbWorld* world );
 /// against a mesh's triangles.
 float tbMeshTimeOfImpact( const tbMesh* mesh, tbTransform xfMesh, const tbShape* convex, const tbSweep* sweep,
 						  float maxFraction );
+/// The same against the triangles of a mesh or heightfield.
+float tbTrianglesTimeOfImpact( tbTriangleSource source, tbTransform xfMesh, const tbShape* convex, const tbSweep* sweep,
+							   float maxFraction );
+

@@ -1,6 +1,6 @@
-// Tumble physics: one triangle of a static mesh against a convex shape (sphere, capsule, hull):
-// contact manifolds, overlap tests and time of impact. Everything is computed in the mesh's frame
-// with the normal pointing from the triangle to the convex shape.
+// Tumble physics: one triangle of a static mesh or heightfield against a convex shape (sphere,
+// capsule, hull): contact manifolds, overlap tests and time of impact. Everything is computed in the
+// mesh's frame with the normal pointing from the triangle to the convex shape.
 //
 // Internal edges: a body sliding over a tessellated surface meets the seams between triangles. A
 // closest-feature normal on a seam points sideways and stops the body (a "ghost" collision). Each
@@ -29,22 +29,6 @@ static float tbMeshAxisTolerance( float separation )
 
 // A closest-point distance below this gives no usable direction: the face normal is used. Metres.
 #define TB_MESH_TOUCH_DISTANCE 1.0e-5f
-
-typedef struct tbTriangle
-{
-	tbVec3 v[3];
-	tbVec3 n;       ///< unit face normal (right-hand rule)
-	uint8_t active; ///< bit i: edge i (v[i] -> v[i + 1]) is active
-} tbTriangle;
-
-static tbTriangle tbMakeTriangle( const tbMesh* mesh, int t )
-{
-	tbTriangle tri;
-	tbGetMeshTriangle( mesh, t, tri.v );
-	tri.n = mesh->normals[t];
-	tri.active = mesh->edgeFlags[t];
-	return tri;
-}
 
 // Feature of a triangle: 0..2 vertex i, 3..5 edge i, 6 the face.
 enum
@@ -774,10 +758,11 @@ static int tbTriangleHull( const tbTriangle* tri, tbLocalHull* h, float speculat
 	return 1;
 }
 
-tbManifold tbCollideMeshTriangle( const tbMesh* mesh, int t, tbTransform xfMesh, const tbShape* convex,
+tbManifold tbCollideMeshTriangle( tbTriangleSource source, int t, tbTransform xfMesh, const tbShape* convex,
 								  tbTransform xfConvex, float speculativeDistance )
 {
-	tbTriangle tri = tbMakeTriangle( mesh, t );
+	tbTriangle tri;
+	tbGetSourceTriangle( source, t, &tri );
 	tbTransform xf = tbInvMulTransforms( xfMesh, xfConvex ); // convex body frame into the mesh frame
 	tbLocalPoint points[TB_MESH_CLIP_CAPACITY];
 	int count = 0;
@@ -815,17 +800,17 @@ tbManifold tbCollideMeshTriangle( const tbMesh* mesh, int t, tbTransform xfMesh,
 
 typedef struct tbOverlapQuery
 {
-	const tbMesh* mesh;
+	tbTriangleSource source;
 	tbDistanceInput input;
-	tbVec3 tri[3];
+	tbTriangle tri;
 	bool hit;
 } tbOverlapQuery;
 
 static bool tbOverlapTriangle( int t, void* context )
 {
 	tbOverlapQuery* q = context;
-	tbGetMeshTriangle( q->mesh, t, q->tri );
-	q->input.proxyA.points = q->tri;
+	tbGetSourceTriangle( q->source, t, &q->tri );
+	q->input.proxyA.points = q->tri.v;
 	tbSimplexCache cache = { 0 };
 	tbDistanceOutput out = tbShapeDistance( &q->input, &cache );
 	if ( out.distance <= 0.0f )
@@ -836,36 +821,36 @@ static bool tbOverlapTriangle( int t, void* context )
 	return true;
 }
 
-bool tbMeshOverlapsProxy( const tbMesh* mesh, tbTransform xfMesh, const tbShapeProxy* proxy, tbTransform xfProxy )
+bool tbMeshOverlapsProxy( tbTriangleSource source, tbTransform xfMesh, const tbShapeProxy* proxy, tbTransform xfProxy )
 {
 	tbAABB box = tbComputeProxyAABB( proxy, xfProxy );
 	tbOverlapQuery q;
 	memset( &q, 0, sizeof( q ) );
-	q.mesh = mesh;
+	q.source = source;
 	q.input.proxyA.count = 3;
 	q.input.proxyA.radius = 0.0f;
 	q.input.proxyB = *proxy;
 	q.input.transformA = xfMesh;
 	q.input.transformB = xfProxy;
 	q.input.useRadii = true;
-	tbQueryMesh( mesh, tbWorldBoxToMesh( box, xfMesh ), tbOverlapTriangle, &q );
+	tbQuerySourceTriangles( source, tbWorldBoxToMesh( box, xfMesh ), tbOverlapTriangle, &q );
 	return q.hit;
 }
 
 typedef struct tbMeshTOIQuery
 {
-	const tbMesh* mesh;
+	tbTriangleSource source;
 	tbTOIInput input;
 	tbTransform xfMesh;
-	tbVec3 tri[3];
+	tbTriangle tri;
 	float fraction;
 } tbMeshTOIQuery;
 
 static bool tbTriangleTOI( int t, void* context )
 {
 	tbMeshTOIQuery* q = context;
-	tbGetMeshTriangle( q->mesh, t, q->tri );
-	q->input.proxyA.points = q->tri;
+	tbGetSourceTriangle( q->source, t, &q->tri );
+	q->input.proxyA.points = q->tri.v;
 	q->input.maxFraction = q->fraction;
 
 	// Triangles already within the speculative distance at the start are the speculative
@@ -893,11 +878,18 @@ static bool tbTriangleTOI( int t, void* context )
 float tbMeshTimeOfImpact( const tbMesh* mesh, tbTransform xfMesh, const tbShape* convex, const tbSweep* sweep,
 						  float maxFraction )
 {
+	tbTriangleSource source = { mesh, NULL };
+	return tbTrianglesTimeOfImpact( source, xfMesh, convex, sweep, maxFraction );
+}
+
+float tbTrianglesTimeOfImpact( tbTriangleSource source, tbTransform xfMesh, const tbShape* convex, const tbSweep* sweep,
+							   float maxFraction )
+{
 	tbAABB box1 = tbComputeShapeAABB( convex, tbGetSweepTransform( sweep, 0.0f ) );
 	tbAABB box2 = tbComputeShapeAABB( convex, tbGetSweepTransform( sweep, 1.0f ) );
 	tbMeshTOIQuery q;
 	memset( &q, 0, sizeof( q ) );
-	q.mesh = mesh;
+	q.source = source;
 	q.xfMesh = xfMesh;
 	q.fraction = maxFraction;
 	q.input.proxyA.count = 3;
@@ -908,6 +900,6 @@ float tbMeshTimeOfImpact( const tbMesh* mesh, tbTransform xfMesh, const tbShape*
 	q.input.sweepA.q1 = q.input.sweepA.q2 = xfMesh.q;
 	q.input.sweepB = *sweep;
 	q.input.target = TB_LINEAR_SLOP;
-	tbQueryMesh( mesh, tbWorldBoxToMesh( tbAABB_Union( box1, box2 ), xfMesh ), tbTriangleTOI, &q );
+	tbQuerySourceTriangles( source, tbWorldBoxToMesh( tbAABB_Union( box1, box2 ), xfMesh ), tbTriangleTOI, &q );
 	return q.fraction;
 }

@@ -1,4 +1,5 @@
-// Tumble physics: contacts against static triangle meshes.
+// Tumble physics: contacts against static triangle meshes and heightfields (both called "mesh"
+// here: a heightfield's cells give the same triangles, made on demand).
 //
 // The broad phase pairs a convex shape with a whole mesh; that pair becomes a parent contact
 // (tbContact_meshParent) that is never solved. Before the narrow phase, this serial pass gives the
@@ -32,25 +33,17 @@ static bool tbAddChild( int triangleIndex, void* context )
 	return true;
 }
 
-static tbAABB tbTriangleBounds( const tbMesh* mesh, int t )
-{
-	tbVec3 v[3];
-	tbGetMeshTriangle( mesh, t, v );
-	tbAABB box = { tbMinVec( v[0], tbMinVec( v[1], v[2] ) ), tbMaxVec( v[0], tbMaxVec( v[1], v[2] ) ) };
-	return box;
-}
-
 static void tbUpdateParent( tbWorld* world, int parentId, float timeStep )
 {
 	tbContact* parent = world->contacts.data + parentId;
 	tbShape* shapeA = world->shapes.data + parent->shapeIdA;
 	tbShape* shapeB = world->shapes.data + parent->shapeIdB;
-	bool meshIsA = shapeA->type == tbShape_mesh;
+	bool meshIsA = tbIsTriangleShapeType( shapeA->type );
 	tbShape* meshShape = meshIsA ? shapeA : shapeB;
 	tbShape* convex = meshIsA ? shapeB : shapeA;
 	tbBody* body = world->bodies.data + convex->bodyId;
 	tbBody* meshBody = world->bodies.data + meshShape->bodyId;
-	if ( convex->type == tbShape_mesh || body->type != tbBody_dynamic || body->awake == false )
+	if ( tbIsTriangleShapeType( convex->type ) || body->type != tbBody_dynamic || body->awake == false )
 	{
 		return;
 	}
@@ -66,20 +59,21 @@ static void tbUpdateParent( tbWorld* world, int parentId, float timeStep )
 	tbAABB localQuery = tbWorldBoxToMesh( queryBox, meshBody->transform );
 	tbVec3 m = { TB_AABB_MARGIN, TB_AABB_MARGIN, TB_AABB_MARGIN };
 	tbAABB localKeep = { tbSub( localQuery.lowerBound, m ), tbAdd( localQuery.upperBound, m ) };
+	tbTriangleSource source = tbShapeTriangles( meshShape );
 
 	for ( int key = body->headContactKey; key >= 0; )
 	{
 		tbContact* child = world->contacts.data + ( key >> 1 );
 		key = child->edges[key & 1].nextKey;
 		if ( ( child->flags & tbContact_meshChild ) && child->parentId == parentId &&
-			 tbAABB_Overlaps( tbTriangleBounds( meshShape->mesh, child->triangleIndex ), localKeep ) == false )
+			 tbAABB_Overlaps( tbSourceTriangleBounds( source, child->triangleIndex ), localKeep ) == false )
 		{
 			tbDestroyContact( world, child, false );
 		}
 	}
 
 	tbChildQuery q = { world, parentId };
-	tbQueryMesh( meshShape->mesh, localQuery, tbAddChild, &q );
+	tbQuerySourceTriangles( source, localQuery, tbAddChild, &q );
 }
 
 int tbUpdateMeshContacts( tbWorld* world, float timeStep )

@@ -5,6 +5,7 @@
 #include "body.h"
 #include "contact.h"
 #include "core.h"
+#include "heightfield.h"
 #include "mesh.h"
 #include "world.h"
 #include "tumble/tumble.h"
@@ -67,6 +68,8 @@ tbAABB tbComputeShapeAABB( const tbShape* shape, tbTransform xf )
 			return tbComputeCapsuleAABB( &shape->capsule, xf );
 		case tbShape_mesh:
 			return tbComputeMeshAABB( shape->mesh, xf );
+		case tbShape_heightfield:
+			return tbComputeHeightfieldAABB( shape->heightfield, xf );
 		default:
 			return tbComputeHullAABB( shape->hull, xf );
 	}
@@ -81,8 +84,9 @@ tbMassData tbComputeShapeMass( const tbShape* shape )
 		case tbShape_capsule:
 			return tbComputeCapsuleMass( &shape->capsule, shape->density );
 		case tbShape_mesh:
+		case tbShape_heightfield:
 		{
-			// Meshes live on static bodies only: no mass.
+			// Meshes and heightfields live on static bodies only: no mass.
 			tbMassData none = { 0.0f, tb_vec3_zero, tb_mat3Zero };
 			return none;
 		}
@@ -106,6 +110,12 @@ tbShapeProxy tbMakeShapeDistanceProxy( const tbShape* shape )
 			tbShapeProxy proxy = { shape->mesh->vertices, 1, 0.0f };
 			return proxy;
 		}
+		case tbShape_heightfield:
+		{
+			// The same for a heightfield: one of its grid points.
+			tbShapeProxy proxy = { &shape->heightfield->firstPoint, 1, 0.0f };
+			return proxy;
+		}
 		default:
 			return tbMakeHullProxy( shape->hull );
 	}
@@ -126,6 +136,9 @@ tbCastOutput tbRayCastShape( const tbShape* shape, tbTransform xf, tbVec3 origin
 			break;
 		case tbShape_mesh:
 			out = tbRayCastMesh( &input, shape->mesh, NULL );
+			break;
+		case tbShape_heightfield:
+			out = tbRayCastHeightfield( &input, shape->heightfield, NULL );
 			break;
 		default:
 			out = tbRayCastHull( &input, shape->hull );
@@ -150,8 +163,9 @@ float tbComputeShapeExtent( const tbShape* shape, tbVec3 localCenter )
 							   tbDistance( shape->capsule.center2, localCenter ) ) +
 				   shape->capsule.radius;
 		case tbShape_mesh:
+		case tbShape_heightfield:
 		{
-			tbAABB b = shape->mesh->bounds;
+			tbAABB b = shape->type == tbShape_mesh ? shape->mesh->bounds : shape->heightfield->bounds;
 			return tbLength( tbMaxVec( tbAbsVec( tbSub( b.lowerBound, localCenter ) ), tbAbsVec( tbSub( b.upperBound, localCenter ) ) ) );
 		}
 		default:
@@ -176,6 +190,8 @@ float tbComputeShapeMinExtent( const tbShape* shape )
 			return shape->capsule.radius;
 		case tbShape_mesh:
 			return 0.5f * tbLength( tbSub( shape->mesh->bounds.upperBound, shape->mesh->bounds.lowerBound ) );
+		case tbShape_heightfield:
+			return 0.5f * tbLength( tbSub( shape->heightfield->bounds.upperBound, shape->heightfield->bounds.lowerBound ) );
 		default:
 			return shape->hull->innerRadius;
 	}
@@ -226,7 +242,7 @@ static bool tbIsMassInRange( tbShapeType type, const void* geometry, float densi
 	{
 		probe.capsule = *(const tbCapsule*)geometry;
 	}
-	else if ( type == tbShape_mesh )
+	else if ( type == tbShape_mesh || type == tbShape_heightfield )
 	{
 		return true;
 	}
@@ -441,10 +457,9 @@ tbShapeId tbCreateBoxShape( tbBodyId bodyId, const tbShapeDef* def, tbVec3 halfE
 	return tbFinishShape( world, shape, def, result );
 }
 
-tbShapeId tbCreateMeshShape( tbBodyId bodyId, const tbShapeDef* def, const tbVec3* vertices, int vertexCount,
-							 const int32_t* indices, int triangleCount, tbResult* result )
+// Meshes and heightfields have no inside and no mass: only static bodies may carry them.
+static bool tbRefuseNonStaticBody( tbBodyId bodyId, tbResult* result )
 {
-	// Meshes have no inside and no mass: only static bodies may carry them.
 	tbBody* body = tbGetBodyChecked( bodyId, NULL );
 	if ( body != NULL && body->type != tbBody_static )
 	{
@@ -452,22 +467,87 @@ tbShapeId tbCreateMeshShape( tbBodyId bodyId, const tbShapeDef* def, const tbVec
 		{
 			*result = tbResult_invalidArgument;
 		}
+		return true;
+	}
+	return false;
+}
+
+static void tbSetSharedGeometry( tbShape* shape, tbShapeType type, void* geometry )
+{
+	shape->type = type;
+	if ( type == tbShape_mesh )
+	{
+		shape->mesh = geometry;
+	}
+	else
+	{
+		shape->heightfield = geometry;
+	}
+}
+
+// A new mesh or heightfield (its one reference) becomes the shape's; when the shape cannot be made
+// the reference is dropped, which frees it.
+static tbShapeId tbAttachSharedGeometry( tbBodyId bodyId, const tbShapeDef* def, tbShapeType type, void* geometry,
+										 tbResult* result )
+{
+	tbWorld* world;
+	tbShape* shape = tbCreateShapeInternal( bodyId, def, type, geometry, result, &world );
+	if ( shape == NULL )
+	{
+		tbShape owner;
+		memset( &owner, 0, sizeof( owner ) );
+		tbSetSharedGeometry( &owner, type, geometry );
+		tbReleaseSharedGeometry( &owner );
+		return tb_nullShapeId;
+	}
+	tbSetSharedGeometry( shape, type, geometry );
+	return tbFinishShape( world, shape, def, result );
+}
+
+tbShapeId tbCreateMeshShape( tbBodyId bodyId, const tbShapeDef* def, const tbVec3* vertices, int vertexCount,
+							 const int32_t* indices, int triangleCount, tbResult* result )
+{
+	if ( tbRefuseNonStaticBody( bodyId, result ) )
+	{
 		return tb_nullShapeId;
 	}
 	tbMesh* mesh = tbCreateMesh( vertices, vertexCount, indices, triangleCount, result );
-	if ( mesh == NULL )
+	return mesh != NULL ? tbAttachSharedGeometry( bodyId, def, tbShape_mesh, mesh, result ) : tb_nullShapeId;
+}
+
+tbShapeId tbCreateHeightfieldShape( tbBodyId bodyId, const tbShapeDef* def, const float* heights, int countX,
+									int countY, float cellX, float cellY, const uint8_t* holes, tbResult* result )
+{
+	if ( tbRefuseNonStaticBody( bodyId, result ) )
 	{
 		return tb_nullShapeId;
 	}
-	tbWorld* world;
-	tbShape* shape = tbCreateShapeInternal( bodyId, def, tbShape_mesh, mesh, result, &world );
-	if ( shape == NULL )
+	tbHeightfield* hf = tbCreateHeightfield( heights, countX, countY, cellX, cellY, holes, result );
+	return hf != NULL ? tbAttachSharedGeometry( bodyId, def, tbShape_heightfield, hf, result ) : tb_nullShapeId;
+}
+
+void tbRetainSharedGeometry( const tbShape* shape )
+{
+	if ( shape->type == tbShape_mesh )
 	{
-		tbReleaseMesh( mesh );
-		return tb_nullShapeId;
+		tbRetainMesh( shape->mesh );
 	}
-	shape->mesh = mesh;
-	return tbFinishShape( world, shape, def, result );
+	else if ( shape->type == tbShape_heightfield )
+	{
+		tbRetainHeightfield( shape->heightfield );
+	}
+}
+
+void tbReleaseSharedGeometry( const tbShape* shape )
+{
+	if ( shape->type == tbShape_mesh )
+	{
+		tbReleaseMesh( shape->mesh );
+	}
+	else if ( shape->type == tbShape_heightfield )
+	{
+		tbReleaseHeightfield( shape->heightfield );
+	}
 }
 
 void tbDestroyShapeInternal( tbWorld* world, tbShape* shape )
@@ -507,10 +587,9 @@ void tbDestroyShapeInternal( tbWorld* world, tbShape* shape )
 		tbDestroyHull( shape->hull );
 		shape->hull = NULL;
 	}
-	else if ( shape->type == tbShape_mesh )
+	else
 	{
-		tbReleaseMesh( shape->mesh );
-		shape->mesh = NULL;
+		tbReleaseSharedGeometry( shape );
 	}
 	TB_POOL_FREE( world->shapes, shape->id );
 }
@@ -580,6 +659,12 @@ const tbMesh* tbShape_GetMesh( tbShapeId shapeId )
 {
 	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
 	return shape != NULL && shape->type == tbShape_mesh ? shape->mesh : NULL;
+}
+
+const tbHeightfield* tbShape_GetHeightfield( tbShapeId shapeId )
+{
+	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
+	return shape != NULL && shape->type == tbShape_heightfield ? shape->heightfield : NULL;
 }
 
 float tbShape_GetFriction( tbShapeId shapeId )
@@ -666,7 +751,7 @@ tbResult tbShape_SetDensity( tbShapeId shapeId, float density, bool updateBodyMa
 		const void* geometry = shape->type == tbShape_sphere
 								   ? (const void*)&shape->sphere
 								   : ( shape->type == tbShape_capsule ? (const void*)&shape->capsule
-																	  : ( shape->type == tbShape_mesh ? (const void*)shape->mesh
+																	  : ( tbIsTriangleShapeType( shape->type ) ? (const void*)shape->mesh
 																									  : (const void*)shape->hull ) );
 		if ( ( density != 0.0f && !tbIsInRange( density, TB_MIN_DENSITY, TB_MAX_DENSITY ) ) ||
 			 !tbIsMassInRange( shape->type, geometry, density ) )

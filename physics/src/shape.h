@@ -21,6 +21,7 @@ typedef struct tbShape
 		tbCapsule capsule;
 		tbHull* hull; ///< owned
 		tbMesh* mesh; ///< shared with snapshots (reference counted)
+		tbHeightfield* heightfield; ///< shared with snapshots (reference counted)
 	};
 	float density;
 	float friction;
@@ -48,6 +49,10 @@ tbCastOutput tbRayCastShape( const tbShape* shape, tbTransform xf, tbVec3 origin
 float tbComputeShapeExtent( const tbShape* shape, tbVec3 localCenter );
 float tbComputeShapeMinExtent( const tbShape* shape );
 bool tbShouldShapesCollide( const tbShape* a, const tbShape* b );
+/// Meshes and heightfields are shared by a shape and the snapshots that hold it: one reference
+/// each. Nothing for other shape types.
+void tbRetainSharedGeometry( const tbShape* shape );
+void tbReleaseSharedGeometry( const tbShape* shape );
 /// Unlink from the body, remove the proxy, destroy the shape's contacts, free the slot.
 void tbDestroyShapeInternal( tbWorld* world, tbShape* shape );
 /// Insert the shape's proxy into the broad phase (tree chosen by the body's type). False when the

@@ -287,14 +287,14 @@ tbSnapshot* tbWorld_TakeSnapshot( tbWorldId worldId )
 		}
 	}
 
-	// Meshes never change after creation: the snapshot shares the shape's (the pointer in its
-	// shape copy) and holds a reference, as tbDestroySnapshot releases one per copied mesh shape.
+	// Meshes and heightfields never change after creation: the snapshot shares the shape's (the
+	// pointer in its shape copy) and holds a reference, as tbDestroySnapshot releases one per copy.
 	const tbShape* shapes = snap->shapes.data;
 	for ( int i = 0; shapes != NULL && i < snap->shapes.count; ++i )
 	{
-		if ( shapes[i].id >= 0 && shapes[i].type == tbShape_mesh )
+		if ( shapes[i].id >= 0 )
 		{
-			tbRetainMesh( shapes[i].mesh );
+			tbRetainSharedGeometry( shapes + i );
 		}
 	}
 	// Hull geometry is owned by its shape: keep a clone per live hull shape.
@@ -372,9 +372,9 @@ tbResult tbWorld_RestoreSnapshot( tbWorldId worldId, const tbSnapshot* snap )
 		{
 			tbDestroyHull( shape->hull );
 		}
-		else if ( shape->id >= 0 && shape->type == tbShape_mesh )
+		else if ( shape->id >= 0 )
 		{
-			tbReleaseMesh( shape->mesh );
+			tbReleaseSharedGeometry( shape );
 		}
 	}
 	for ( int i = 0; i < world->joints.count; ++i )
@@ -400,9 +400,9 @@ tbResult tbWorld_RestoreSnapshot( tbWorldId worldId, const tbSnapshot* snap )
 	for ( int i = 0; i < world->shapes.count; ++i )
 	{
 		tbShape* shape = world->shapes.data + i;
-		if ( shape->id >= 0 && shape->type == tbShape_mesh )
+		if ( shape->id >= 0 )
 		{
-			tbRetainMesh( shape->mesh ); // the pointer came back with the shape copy
+			tbRetainSharedGeometry( shape ); // the pointer came back with the shape copy
 		}
 	}
 
@@ -448,9 +448,9 @@ void tbDestroySnapshot( tbSnapshot* snap )
 	const tbShape* shapes = snap->shapes.data;
 	for ( int i = 0; shapes != NULL && i < snap->shapes.count; ++i )
 	{
-		if ( shapes[i].id >= 0 && shapes[i].type == tbShape_mesh )
+		if ( shapes[i].id >= 0 )
 		{
-			tbReleaseMesh( shapes[i].mesh );
+			tbReleaseSharedGeometry( shapes + i );
 		}
 	}
 	tbFree( snap->bodies.data, snap->bodies.elemSize * (size_t)snap->bodies.count );

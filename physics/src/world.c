@@ -210,9 +210,9 @@ void tbDestroyWorld( tbWorldId worldId )
 		{
 			tbDestroyHull( shape->hull );
 		}
-		else if ( shape->id >= 0 && shape->type == tbShape_mesh )
+		else if ( shape->id >= 0 )
 		{
-			tbReleaseMesh( shape->mesh );
+			tbReleaseSharedGeometry( shape );
 		}
 	}
 	tbFree( world->bodies.data, sizeof( tbBody ) * (size_t)world->bodies.capacity );
@@ -887,19 +887,19 @@ static bool tbOverlapCallback( int32_t proxyId, int32_t shapeId, void* context )
 	{
 		return true;
 	}
-	if ( oc->exact == false && shape->type == tbShape_mesh )
+	if ( oc->exact == false && tbIsTriangleShapeType( shape->type ) )
 	{
 		bool found = false;
-		tbQueryMesh( shape->mesh, tbWorldBoxToMesh( oc->aabb, world->bodies.data[shape->bodyId].transform ),
+		tbQuerySourceTriangles( tbShapeTriangles( shape ), tbWorldBoxToMesh( oc->aabb, world->bodies.data[shape->bodyId].transform ),
 					 tbStopAtFirstTriangle, &found );
 		if ( found == false )
 		{
 			return true;
 		}
 	}
-	else if ( oc->exact && shape->type == tbShape_mesh )
+	else if ( oc->exact && tbIsTriangleShapeType( shape->type ) )
 	{
-		if ( tbMeshOverlapsProxy( shape->mesh, world->bodies.data[shape->bodyId].transform, &oc->proxy, oc->transform ) == false )
+		if ( tbMeshOverlapsProxy( tbShapeTriangles( shape ), world->bodies.data[shape->bodyId].transform, &oc->proxy, oc->transform ) == false )
 		{
 			return true;
 		}

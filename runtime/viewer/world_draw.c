@@ -275,6 +275,26 @@ static int tbBuildHullMesh( tbWorldDraw* draw, tbRenderer* renderer, const tbHul
 	return tbRenderer_AddMesh( renderer, draw->scratch, n );
 }
 
+// Past these, the cache is dropped and rebuilt from the live shapes (a scene that keeps creating
+// and destroying distinct hulls would otherwise grow it forever).
+#define TB_MAX_CACHED_SHAPES ( 1 << 20 )
+#define TB_MAX_RENDER_MESH_VERTICES ( 4 << 20 )
+
+// Three renderer vertices of one flat-shaded triangle.
+static void tbPutTriangle( tbMeshVertex* out, const tbVec3 corners[3], tbVec3 normal, float shade )
+{
+	for ( int k = 0; k < 3; ++k )
+	{
+		out[k].position[0] = corners[k].x;
+		out[k].position[1] = corners[k].y;
+		out[k].position[2] = corners[k].z;
+		out[k].normal[0] = normal.x;
+		out[k].normal[1] = normal.y;
+		out[k].normal[2] = normal.z;
+		out[k].shade = shade;
+	}
+}
+
 // A static triangle mesh as one renderer mesh in its body frame: flat face normals, every other
 // triangle a little darker so the tessellation of level geometry reads at a glance. Culling is off,
 // so both sides show.
@@ -294,26 +314,53 @@ static int tbBuildTriangleMesh( tbWorldDraw* draw, tbRenderer* renderer, const t
 		{
 			continue;
 		}
-		for ( int k = 0; k < 3; ++k )
-		{
-			tbVec3 p = mesh->vertices[mesh->indices[3 * t + k]];
-			tbMeshVertex* v = draw->scratch + n++;
-			v->position[0] = p.x;
-			v->position[1] = p.y;
-			v->position[2] = p.z;
-			v->normal[0] = normal.x;
-			v->normal[1] = normal.y;
-			v->normal[2] = normal.z;
-			v->shade = ( t & 1 ) ? 0.9f : 1.0f;
-		}
+		const int32_t* idx = mesh->indices + 3 * t;
+		tbVec3 corners[3] = { mesh->vertices[idx[0]], mesh->vertices[idx[1]], mesh->vertices[idx[2]] };
+		tbPutTriangle( draw->scratch + n, corners, normal, ( t & 1 ) ? 0.9f : 1.0f );
+		n += 3;
 	}
 	return tbRenderer_AddMesh( renderer, draw->scratch, n );
 }
 
-// Past these, the cache is dropped and rebuilt from the live shapes (a scene that keeps creating
-// and destroying distinct hulls would otherwise grow it forever).
-#define TB_MAX_CACHED_SHAPES ( 1 << 20 )
-#define TB_MAX_RENDER_MESH_VERTICES ( 4 << 20 )
+// A heightfield as one renderer mesh in its body frame, drawn as the mesh of its triangles would
+// be (holes left open). A field of more than half the renderer's vertex budget (about 350,000
+// cells) is not drawn: it would leave no room for the rest and reset the cache every frame.
+static int tbBuildHeightfieldMesh( tbWorldDraw* draw, tbRenderer* renderer, const tbHeightfield* hf )
+{
+	int nx = hf->countX - 1, ny = hf->countY - 1;
+	long cells = (long)nx * (long)ny - hf->holeCount;
+	if ( cells <= 0 || 6 * cells > TB_MAX_RENDER_MESH_VERTICES / 2 ||
+		 tbReserve( (void**)&draw->scratch, &draw->scratchCapacity, (int)( 6 * cells ), sizeof( tbMeshVertex ) ) == false )
+	{
+		return -1;
+	}
+	int n = 0;
+	for ( int j = 0; j < ny; ++j )
+	{
+		for ( int i = 0; i < nx; ++i )
+		{
+			if ( hf->cellFlags[j * nx + i] & TB_HEIGHTFIELD_HOLE )
+			{
+				continue;
+			}
+			tbVec3 p[4];
+			for ( int k = 0; k < 4; ++k )
+			{
+				int pi = i + ( k & 1 ), pj = j + ( k >> 1 );
+				p[k] = tbMakeVec3( (float)pi * hf->cellX, (float)pj * hf->cellY, hf->heights[pj * hf->countX + pi] );
+			}
+			// The cell's two triangles, cut along the diagonal from (i, j) to (i + 1, j + 1).
+			tbVec3 first[3] = { p[0], p[1], p[3] };
+			tbVec3 second[3] = { p[0], p[3], p[2] };
+			tbVec3 n0 = tbNormalize( tbCross( tbSub( p[1], p[0] ), tbSub( p[3], p[0] ) ) );
+			tbVec3 n1 = tbNormalize( tbCross( tbSub( p[3], p[0] ), tbSub( p[2], p[0] ) ) );
+			tbPutTriangle( draw->scratch + n, first, n0, 1.0f );
+			tbPutTriangle( draw->scratch + n + 3, second, n1, 0.9f );
+			n += 6;
+		}
+	}
+	return tbRenderer_AddMesh( renderer, draw->scratch, n );
+}
 
 // The cache slot of a shape: found (its visual is ready) or empty (the caller fills it and counts
 // it); NULL when the table cannot grow. Resets the cache when it is full.
@@ -373,15 +420,16 @@ static const tbShapeVisual* tbGetHullVisual( tbWorldDraw* draw, tbRenderer* rend
 	return slot;
 }
 
-// Meshes are cached per shape like hulls (never shared: two meshes are rarely equal).
+// Meshes and heightfields (one of the two given) are cached per shape like hulls (never shared:
+// two are rarely equal).
 static const tbShapeVisual* tbGetTriangleMeshVisual( tbWorldDraw* draw, tbRenderer* renderer, tbShapeId id,
-													 const tbMesh* mesh )
+													 const tbMesh* mesh, const tbHeightfield* hf )
 {
 	bool found = false;
 	tbShapeVisual* slot = tbGetVisualSlot( draw, renderer, id, &found );
 	if ( slot != NULL && found == false )
 	{
-		slot->mesh = tbBuildTriangleMesh( draw, renderer, mesh );
+		slot->mesh = mesh != NULL ? tbBuildTriangleMesh( draw, renderer, mesh ) : tbBuildHeightfieldMesh( draw, renderer, hf );
 	}
 	return slot;
 }
@@ -659,9 +707,11 @@ static void tbDrawShape( tbWorldDraw* draw, tbRenderer* r, tbShapeId shape, tbTr
 			break;
 		}
 		case tbShape_mesh:
+		case tbShape_heightfield:
 		{
 			const tbMesh* mesh = tbShape_GetMesh( shape );
-			const tbShapeVisual* visual = mesh != NULL ? tbGetTriangleMeshVisual( draw, r, shape, mesh ) : NULL;
+			const tbHeightfield* hf = tbShape_GetHeightfield( shape );
+			const tbShapeVisual* visual = mesh != NULL || hf != NULL ? tbGetTriangleMeshVisual( draw, r, shape, mesh, hf ) : NULL;
 			if ( visual != NULL && visual->mesh >= 0 )
 			{
 				tbRenderer_Instance( r, visual->mesh, xf.p, xf.q, visual->scale, color );

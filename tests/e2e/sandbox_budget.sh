@@ -45,6 +45,37 @@ check "the mesh pile is refused at load, before any step" contains "$SCRATCH/err
 check "the mesh pile's error names the predicted pairs" contains "$SCRATCH/err" \
 	"sandbox physics budget exceeded: more than 20000 overlapping shape pairs"
 
+# A heightfield pairs like a mesh: the same pile of 50, as heightfields of the same cells.
+cat >"$SCRATCH/hf_pile.lua" <<'LUA'
+local rows = {}
+for j = 1, 9 do
+	rows[j] = {}
+	for i = 1, 41 do rows[j][i] = 0 end
+end
+return { setup = function(world)
+	for _ = 1, 50 do world:add_heightfield{ heights = rows, cell_size = 0.25, pos = { -5, -1, 0 } } end
+	for k = 1, 10 do world:add_box{ pos = { k - 5.5, 0, 0.5 } } end
+end }
+LUA
+check "50 heightfields under 10 boxes in a sandbox: refused at load" expect_status 1 "$TUMBLE" --headless --sandbox \
+	"$SCRATCH/hf_pile.lua" --steps 2
+check "the heightfield pile's error names the predicted pairs" contains "$SCRATCH/err" \
+	"sandbox physics budget exceeded: more than 20000 overlapping shape pairs"
+check "unsandboxed, the heightfield pile runs" expect_status 0 "$TUMBLE" --headless "$SCRATCH/hf_pile.lua" --steps 2 --report none
+
+# A heightfield's heights are priced one by one, rows included: 600 rows of 600 are 360,000 heights.
+cat >"$SCRATCH/hf_big.lua" <<'LUA'
+local rows = {}
+for j = 1, 600 do
+	rows[j] = {}
+	for i = 1, 600 do rows[j][i] = 0 end
+end
+return { setup = function(world) world:add_heightfield{ heights = rows } end }
+LUA
+check "a 600 x 600 heightfield in a sandbox: over the call's budget" expect_status 1 "$TUMBLE" --headless --sandbox \
+	"$SCRATCH/hf_big.lua" --steps 1
+check "the error prices every height" contains "$SCRATCH/err" "hf_big.lua:6: instruction budget exceeded (20000000 instructions per script per step; this call counts as 108001000)"
+
 # A definition behind a proxy was priced as empty (the price is read raw, the binding reads through
 # __index): refused.
 cat >"$SCRATCH/proxy.lua" <<'LUA'

@@ -296,6 +296,19 @@ static void hull_shape_creation( void** state )
 	sweep( &op, 7 );
 }
 
+// A mesh or heightfield shape on bodies[0]: made, or refused for memory with nothing left behind.
+static bool static_shape_made( Fixture* f, tbShapeId shape, tbResult r )
+{
+	if ( r != tbResult_ok )
+	{
+		assert_int_equal( r, tbResult_outOfMemory );
+		assert_false( tbShape_IsValid( shape ) );
+		assert_int_equal( shape_count( f->bodies[0] ), 0 );
+		return false;
+	}
+	return true;
+}
+
 static bool run_add_mesh( Fixture* f )
 {
 	enum
@@ -325,14 +338,7 @@ static bool run_add_mesh( Fixture* f )
 	tbShapeDef sd = tbDefaultShapeDef();
 	tbResult r = tbResult_ok;
 	tbShapeId shape = tbCreateMeshShape( f->bodies[0], &sd, verts, ( N + 1 ) * ( N + 1 ), tris, 2 * N * N, &r );
-	if ( r != tbResult_ok )
-	{
-		assert_int_equal( r, tbResult_outOfMemory );
-		assert_false( tbShape_IsValid( shape ) );
-		assert_int_equal( shape_count( f->bodies[0] ), 0 );
-		return false;
-	}
-	return true;
+	return static_shape_made( f, shape, r );
 }
 
 static void mesh_shape_creation( void** state )
@@ -340,6 +346,33 @@ static void mesh_shape_creation( void** state )
 	(void)state;
 	Operation op = { "mesh shape", setup_shape_body, run_add_mesh, NULL };
 	sweep( &op, 5 );
+}
+
+static bool run_add_heightfield( Fixture* f )
+{
+	enum
+	{
+		N = 9
+	};
+	float heights[N * N];
+	uint8_t holes[( N - 1 ) * ( N - 1 )] = { 0 };
+	for ( int i = 0; i < N * N; ++i )
+	{
+		heights[i] = 0.02f * (float)( i % 3 );
+	}
+	holes[10] = 1;
+	tbShapeDef sd = tbDefaultShapeDef();
+	tbResult r = tbResult_ok;
+	tbShapeId shape = tbCreateHeightfieldShape( f->bodies[0], &sd, heights, N, N, 0.5f, 0.5f, holes, &r );
+	return static_shape_made( f, shape, r );
+}
+
+static void heightfield_shape_creation( void** state )
+{
+	(void)state;
+	// The grid's one block (no scratch: the grid needs no tree) and the static tree's growth.
+	Operation op = { "heightfield shape", setup_shape_body, run_add_heightfield, NULL };
+	sweep( &op, 2 );
 }
 
 // Static bodies with three shapes each become dynamic: the dynamic tree grows for their proxies.
@@ -507,8 +540,8 @@ static void mover_path( void** state )
 
 // Snapshots ---------------------------------------------------------------------------------------
 
-// Every kind of owned geometry and state a snapshot copies: hull and mesh shapes, a custom joint,
-// a mover with a path, a vehicle, contacts after a few steps.
+// Every kind of owned geometry and state a snapshot copies: hull, mesh and heightfield shapes, a
+// custom joint, a mover with a path, a vehicle, contacts after a few steps.
 static void setup_snapshot_scene( Fixture* f )
 {
 	setup_chain( f );
@@ -530,6 +563,8 @@ static void setup_snapshot_scene( Fixture* f )
 	int32_t tris[6] = { 0, 1, 2, 0, 2, 3 };
 	tbShapeDef sd = tbDefaultShapeDef();
 	assert_true( tbShape_IsValid( tbCreateMeshShape( meshBody, &sd, verts, 4, tris, 2, NULL ) ) );
+	float heights[9] = { 0, 0.1f, 0, 0.1f, 0.2f, 0.1f, 0, 0.1f, 0 };
+	assert_true( tbShape_IsValid( tbCreateHeightfieldShape( meshBody, &sd, heights, 3, 3, 1.0f, 1.0f, NULL, NULL ) ) );
 
 	tbBodyDef pd = tbDefaultBodyDef();
 	pd.type = tbBody_kinematic;
@@ -721,7 +756,8 @@ int main( void )
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test( world_creation ),		 cmocka_unit_test( body_and_shape_creation ),
 		cmocka_unit_test( hull_building ),		 cmocka_unit_test( hull_shape_creation ),
-		cmocka_unit_test( mesh_shape_creation ), cmocka_unit_test( body_type_change ),
+		cmocka_unit_test( mesh_shape_creation ), cmocka_unit_test( heightfield_shape_creation ),
+		cmocka_unit_test( body_type_change ),
 		cmocka_unit_test( joint_creation ),		 cmocka_unit_test( mover_path ),
 		cmocka_unit_test( snapshot_take ),		 cmocka_unit_test( snapshot_restore ),
 		cmocka_unit_test( deep_tree_queries ),

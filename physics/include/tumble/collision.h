@@ -228,6 +228,43 @@ TB_API tbCastOutput tbRayCastMesh( const tbRayCastInput* input, const tbMesh* me
 /// a convex shape in that box is paired with each of them by the step.
 TB_API int tbCountMeshTriangles( const tbMesh* mesh, tbTransform xf, tbAABB box, int limit );
 
+// Heightfields -----------------------------------------------------------------------------------
+
+/// Grid points per side of a heightfield: at least one cell, at most 4096 points (33.5 million
+/// triangles, whose index still fits a mesh child contact's key).
+#define TB_MIN_HEIGHTFIELD_COUNT 2
+#define TB_MAX_HEIGHTFIELD_COUNT 4096
+
+/// tbHeightfield::cellFlags: bits 0-2 are the active edges of a cell's first triangle, bits 3-5
+/// those of its second (as tbMesh::edgeFlags), and this bit marks a hole.
+#define TB_HEIGHTFIELD_HOLE 0x40u
+
+/// Static terrain: a grid of heights in the body frame, z up. Grid point (i, j) sits at
+/// (i cellX, j cellY, heights[j countX + i]). Cell (i, j) spans points i..i+1, j..j+1 and is cut
+/// along its diagonal from (i, j) to (i + 1, j + 1) into two triangles, counter-clockwise seen from
+/// above: triangle 2 c = (i,j) (i+1,j) (i+1,j+1) and triangle 2 c + 1 = (i,j) (i+1,j+1) (i,j+1), with
+/// c = j (countX - 1) + i. A hole cell has neither. Shared, read-only, one allocation.
+typedef struct tbHeightfield
+{
+	int countX, countY; ///< grid points per side
+	float cellX, cellY; ///< cell size, m
+	int holeCount;
+	int refCount;       ///< owners (shape, snapshots); internal
+	size_t byteCount;   ///< size of the whole allocation
+	tbAABB bounds;      ///< body frame
+	tbVec3 firstPoint;  ///< grid point (0, 0), handed out where any one point of a shape is asked for
+	float* heights;     ///< countX * countY, row-major (x fastest), m
+	uint8_t* cellFlags; ///< (countX - 1) * (countY - 1), row-major
+} tbHeightfield;
+
+/// Ray cast against a heightfield in its local frame (two-sided, cells walked along the ray): the
+/// closest hit, with the hit triangle's normal turned against the ray. triangleIndex (may be NULL)
+/// receives the hit triangle or -1.
+TB_API tbCastOutput tbRayCastHeightfield( const tbRayCastInput* input, const tbHeightfield* heightfield, int* triangleIndex );
+
+/// As tbCountMeshTriangles: the heightfield's triangles (at xf) whose boxes overlap a world box.
+TB_API int tbCountHeightfieldTriangles( const tbHeightfield* heightfield, tbTransform xf, tbAABB box, int limit );
+
 // GJK / EPA --------------------------------------------------------------------------------------
 
 /// A convex shape for GJK: the hull of the points, inflated by radius. Spheres are one point,

@@ -242,6 +242,14 @@ TB_API tbShapeId tbCreateBoxShape( tbBodyId bodyId, const tbShapeDef* def, tbVec
 /// be made dynamic or kinematic while it has a mesh. Density is ignored (no mass).
 TB_API tbShapeId tbCreateMeshShape( tbBodyId bodyId, const tbShapeDef* def, const tbVec3* vertices, int vertexCount,
 									const int32_t* indices, int triangleCount, tbResult* result );
+/// A heightfield (terrain, see tbHeightfield) on a static body: countX * countY heights, row-major,
+/// copied; cellX, cellY the cell sizes; holes NULL or one byte per cell ((countX - 1) * (countY - 1),
+/// row-major), non-zero for a hole. Refused (null id, *result tbResult_invalidArgument) for a
+/// non-static body, a count outside TB_MIN_HEIGHTFIELD_COUNT..TB_MAX_HEIGHTFIELD_COUNT, a cell size
+/// outside [TB_MIN_SHAPE_SIZE, TB_MAX_SHAPE_SIZE], a side longer than TB_MAX_POSITION, or a height
+/// that is NaN, infinite or beyond +-TB_MAX_POSITION. Like a mesh: no mass, the body stays static.
+TB_API tbShapeId tbCreateHeightfieldShape( tbBodyId bodyId, const tbShapeDef* def, const float* heights, int countX,
+										   int countY, float cellX, float cellY, const uint8_t* holes, tbResult* result );
 TB_API tbResult tbDestroyShape( tbShapeId shapeId, bool updateBodyMass );
 TB_API bool tbShape_IsValid( tbShapeId shapeId );
 TB_API tbShapeType tbShape_GetType( tbShapeId shapeId );
@@ -251,6 +259,8 @@ TB_API const tbCapsule* tbShape_GetCapsule( tbShapeId shapeId );
 TB_API const tbHull* tbShape_GetHull( tbShapeId shapeId );
 /// The mesh of a mesh shape (read-only, alive while the shape is), or NULL.
 TB_API const tbMesh* tbShape_GetMesh( tbShapeId shapeId );
+/// The heightfield of a heightfield shape (read-only, alive while the shape is), or NULL.
+TB_API const tbHeightfield* tbShape_GetHeightfield( tbShapeId shapeId );
 TB_API float tbShape_GetFriction( tbShapeId shapeId );
 TB_API tbResult tbShape_SetFriction( tbShapeId shapeId, float friction );
 TB_API float tbShape_GetRestitution( tbShapeId shapeId );
