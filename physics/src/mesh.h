@@ -85,10 +85,7 @@ int tbUpdateMeshContacts( tbWorld* world, float timeStep );
 void tbFinishMeshContacts( tbWorld* world );
 
 /// Earliest time of impact (fraction of the sweep, at most maxFraction) of a moving convex shape
-/// against a mesh's triangles.
-float tbMeshTimeOfImpact( const tbMesh* mesh, tbTransform xfMesh, const tbShape* convex, const tbSweep* sweep,
-						  float maxFraction );
-/// The same against the triangles of a mesh or heightfield.
+/// against the triangles of a mesh or heightfield.
 float tbTrianglesTimeOfImpact( tbTriangleSource source, tbTransform xfMesh, const tbShape* convex, const tbSweep* sweep,
 							   float maxFraction );
 

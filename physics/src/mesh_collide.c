@@ -875,13 +875,6 @@ static bool tbTriangleTOI( int t, void* context )
 	return true;
 }
 
-float tbMeshTimeOfImpact( const tbMesh* mesh, tbTransform xfMesh, const tbShape* convex, const tbSweep* sweep,
-						  float maxFraction )
-{
-	tbTriangleSource source = { mesh, NULL };
-	return tbTrianglesTimeOfImpact( source, xfMesh, convex, sweep, maxFraction );
-}
-
 float tbTrianglesTimeOfImpact( tbTriangleSource source, tbTransform xfMesh, const tbShape* convex, const tbSweep* sweep,
 							   float maxFraction )
 {

@@ -287,10 +287,12 @@ static bool tbContinuousQuery( int32_t proxyId, int32_t shapeId, void* context )
 		return true;
 	}
 
-	if ( shape->type == tbShape_mesh )
+	if ( shape->type == tbShape_mesh || shape->type == tbShape_heightfield )
 	{
-		// Swept against the triangles near the path (meshes are static: other's sweep is a point).
-		cc->fraction = tbMeshTimeOfImpact( shape->mesh, other->transform, cc->fastShape, &cc->sweep, cc->fraction );
+		// Swept against the triangles near the path (meshes and heightfields are static: other's
+		// sweep is a point).
+		cc->fraction = tbTrianglesTimeOfImpact( tbShapeTriangles( shape ), other->transform, cc->fastShape, &cc->sweep,
+												cc->fraction );
 		return true;
 	}
 
