@@ -67,6 +67,8 @@ tbAABB tbComputeShapeAABB( const tbShape* shape, tbTransform xf )
 			return tbComputeCapsuleAABB( &shape->capsule, xf );
 		case tbShape_mesh:
 			return tbComputeMeshAABB( shape->mesh, xf );
+		case tbShape_cylinder:
+			return tbComputeCylinderAABB( &shape->cylinder, xf );
 		default:
 			return tbComputeHullAABB( shape->hull, xf );
 	}
@@ -80,6 +82,8 @@ tbMassData tbComputeShapeMass( const tbShape* shape )
 			return tbComputeSphereMass( &shape->sphere, shape->density );
 		case tbShape_capsule:
 			return tbComputeCapsuleMass( &shape->capsule, shape->density );
+		case tbShape_cylinder:
+			return tbComputeCylinderMass( &shape->cylinder, shape->density );
 		case tbShape_mesh:
 		{
 			// Meshes live on static bodies only: no mass.
@@ -99,11 +103,13 @@ tbShapeProxy tbMakeShapeDistanceProxy( const tbShape* shape )
 			return tbMakeSphereProxy( &shape->sphere );
 		case tbShape_capsule:
 			return tbMakeCapsuleProxy( &shape->capsule );
+		case tbShape_cylinder:
+			return tbMakeCylinderProxy( &shape->cylinder );
 		case tbShape_mesh:
 		{
 			// A mesh is not convex: callers test its triangles (mesh.h); this proxy is only its
 			// first vertex so that nothing reading it goes out of bounds.
-			tbShapeProxy proxy = { shape->mesh->vertices, 1, 0.0f };
+			tbShapeProxy proxy = { shape->mesh->vertices, 1, 0.0f, 0.0f, tb_vec3_zero };
 			return proxy;
 		}
 		default:
@@ -127,6 +133,9 @@ tbCastOutput tbRayCastShape( const tbShape* shape, tbTransform xf, tbVec3 origin
 		case tbShape_mesh:
 			out = tbRayCastMesh( &input, shape->mesh, NULL );
 			break;
+		case tbShape_cylinder:
+			out = tbRayCastCylinder( &input, &shape->cylinder );
+			break;
 		default:
 			out = tbRayCastHull( &input, shape->hull );
 			break;
@@ -149,6 +158,12 @@ float tbComputeShapeExtent( const tbShape* shape, tbVec3 localCenter )
 			return tbMaxFloat( tbDistance( shape->capsule.center1, localCenter ),
 							   tbDistance( shape->capsule.center2, localCenter ) ) +
 				   shape->capsule.radius;
+		case tbShape_cylinder:
+			// A rim point is at most the radius further than its cap's centre (a bound: the extent
+			// only sizes margins).
+			return tbMaxFloat( tbDistance( shape->cylinder.center1, localCenter ),
+							   tbDistance( shape->cylinder.center2, localCenter ) ) +
+				   shape->cylinder.radius;
 		case tbShape_mesh:
 		{
 			tbAABB b = shape->mesh->bounds;
@@ -174,6 +189,8 @@ float tbComputeShapeMinExtent( const tbShape* shape )
 			return shape->sphere.radius;
 		case tbShape_capsule:
 			return shape->capsule.radius;
+		case tbShape_cylinder:
+			return tbMinFloat( shape->cylinder.radius, 0.5f * tbDistance( shape->cylinder.center1, shape->cylinder.center2 ) );
 		case tbShape_mesh:
 			return 0.5f * tbLength( tbSub( shape->mesh->bounds.upperBound, shape->mesh->bounds.lowerBound ) );
 		default:
@@ -225,6 +242,10 @@ static bool tbIsMassInRange( tbShapeType type, const void* geometry, float densi
 	else if ( type == tbShape_capsule )
 	{
 		probe.capsule = *(const tbCapsule*)geometry;
+	}
+	else if ( type == tbShape_cylinder )
+	{
+		probe.cylinder = *(const tbCylinder*)geometry;
 	}
 	else if ( type == tbShape_mesh )
 	{
@@ -372,6 +393,28 @@ tbShapeId tbCreateCapsuleShape( tbBodyId bodyId, const tbShapeDef* def, const tb
 		return tb_nullShapeId;
 	}
 	shape->capsule = *capsule;
+	return tbFinishShape( world, shape, def, result );
+}
+
+tbShapeId tbCreateCylinderShape( tbBodyId bodyId, const tbShapeDef* def, const tbCylinder* cylinder, tbResult* result )
+{
+	if ( cylinder == NULL || !tbIsBoundedVec3( cylinder->center1, TB_MAX_SHAPE_SIZE ) ||
+		 !tbIsBoundedVec3( cylinder->center2, TB_MAX_SHAPE_SIZE ) || !tbIsPositive( cylinder->radius ) ||
+		 !tbIsPositive( 0.5f * tbDistance( cylinder->center1, cylinder->center2 ) ) )
+	{
+		if ( result != NULL )
+		{
+			*result = tbResult_invalidArgument;
+		}
+		return tb_nullShapeId;
+	}
+	tbWorld* world;
+	tbShape* shape = tbCreateShapeInternal( bodyId, def, tbShape_cylinder, cylinder, result, &world );
+	if ( shape == NULL )
+	{
+		return tb_nullShapeId;
+	}
+	shape->cylinder = *cylinder;
 	return tbFinishShape( world, shape, def, result );
 }
 
@@ -570,6 +613,12 @@ const tbCapsule* tbShape_GetCapsule( tbShapeId shapeId )
 	return shape != NULL && shape->type == tbShape_capsule ? &shape->capsule : NULL;
 }
 
+const tbCylinder* tbShape_GetCylinder( tbShapeId shapeId )
+{
+	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
+	return shape != NULL && shape->type == tbShape_cylinder ? &shape->cylinder : NULL;
+}
+
 const tbHull* tbShape_GetHull( tbShapeId shapeId )
 {
 	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
@@ -668,6 +717,7 @@ tbResult tbShape_SetDensity( tbShapeId shapeId, float density, bool updateBodyMa
 								   : ( shape->type == tbShape_capsule ? (const void*)&shape->capsule
 																	  : ( shape->type == tbShape_mesh ? (const void*)shape->mesh
 																									  : (const void*)shape->hull ) );
+		geometry = shape->type == tbShape_cylinder ? (const void*)&shape->cylinder : geometry;
 		if ( ( density != 0.0f && !tbIsInRange( density, TB_MIN_DENSITY, TB_MAX_DENSITY ) ) ||
 			 !tbIsMassInRange( shape->type, geometry, density ) )
 		{
@@ -817,6 +867,11 @@ tbCastOutput tbShape_RayCast( tbShapeId shapeId, tbVec3 origin, tbVec3 translati
 tbAABB tbComputeProxyAABB( const tbShapeProxy* proxy, tbTransform xf )
 {
 	tbAABB core = tbAABB_OfPoints( proxy->points, proxy->count, xf );
+	if ( proxy->diskRadius > 0.0f && proxy->count == 2 )
+	{
+		tbCylinder cylinder = { proxy->points[0], proxy->points[1], proxy->diskRadius };
+		core = tbComputeCylinderAABB( &cylinder, xf );
+	}
 	tbVec3 r = { proxy->radius, proxy->radius, proxy->radius };
 	tbAABB box = { tbSub( core.lowerBound, r ), tbAdd( core.upperBound, r ) };
 	return box;

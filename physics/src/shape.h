@@ -19,6 +19,7 @@ typedef struct tbShape
 	{
 		tbSphere sphere;
 		tbCapsule capsule;
+		tbCylinder cylinder;
 		tbHull* hull; ///< owned
 		tbMesh* mesh; ///< shared with snapshots (reference counted)
 	};

@@ -59,6 +59,7 @@ typedef enum tbShapeType
 	tbShape_capsule,
 	tbShape_hull, ///< boxes are hulls too
 	tbShape_mesh, ///< static triangle mesh (level geometry); static bodies only
+	tbShape_cylinder,
 	tbShape_typeCount
 } tbShapeType;
 
