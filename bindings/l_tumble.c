@@ -1193,7 +1193,7 @@ int luaopen_tumble( lua_State* L )
 	tbPushNameList( L, tb_bodyTypeNames );
 	lua_setfield( L, -2, "body_types" );
 	// Every shape a body constructor makes (world:add_<type>{...}); compounds take all but meshes.
-	static const char* const shapeTypes[] = { "box", "sphere", "capsule", "hull", "mesh", NULL };
+	static const char* const shapeTypes[] = { "box", "sphere", "capsule", "hull", "mesh", "cylinder", NULL };
 	tbPushNameList( L, shapeTypes );
 	lua_setfield( L, -2, "shape_types" );
 	tbPushNameList( L, tb_mixRuleNames );
