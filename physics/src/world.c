@@ -948,7 +948,8 @@ void tbWorld_OverlapShape( tbWorldId worldId, const tbShapeProxy* proxy, tbTrans
 {
 	tbWorld* world = tbGetWorldFromId( worldId );
 	if ( world == NULL || fcn == NULL || proxy == NULL || proxy->count < 1 || proxy->points == NULL ||
-		 !tbIsValidFloat( proxy->radius ) || proxy->radius < 0.0f ||
+		 !tbIsValidFloat( proxy->radius ) || proxy->radius < 0.0f || !( proxy->diskRadius >= 0.0f ) ||
+		 ( proxy->diskRadius > 0.0f && ( proxy->count != 2 || !tbIsValidVec3( proxy->diskAxis ) ) ) ||
 		 !tbIsBoundedVec3( transform.p, TB_MAX_QUERY_COORDINATE ) || !tbIsValidQuat( transform.q ) )
 	{
 		return;
