@@ -22,6 +22,7 @@
 
 #include "core.h"
 #include "distance_internal.h"
+#include "shape.h"
 
 #include <float.h>
 #include <math.h>
@@ -191,18 +192,7 @@ static bool tbSolidFace( const tbSolid* s, tbVec3 d, tbFace* face )
 		case tbShape_hull:
 		{
 			const tbHull* hull = s->geometry;
-			tbVec3 local = tbInvRotate( s->xf.q, d );
-			int best = 0;
-			float bestDot = -FLT_MAX;
-			for ( int f = 0; f < hull->faceCount; ++f )
-			{
-				float dot = tbDot( hull->planes[f].normal, local );
-				if ( dot > bestDot )
-				{
-					bestDot = dot;
-					best = f;
-				}
-			}
+			int best = tbFindHullFace( hull, tbInvRotate( s->xf.q, d ) );
 			face->normal = tbRotate( s->xf.q, hull->planes[best].normal );
 			face->count = 0;
 			int first = hull->faces[best].edge;

@@ -59,6 +59,9 @@ bool tbCreateShapeProxy( tbWorld* world, tbShape* shape, const tbBody* body );
 /// narrow phases share it).
 void tbSegmentClosestPoints( tbVec3 p1, tbVec3 q1, tbVec3 p2, tbVec3 q2, tbVec3* c1, tbVec3* c2 );
 
+/// The face of a hull whose outward normal is closest to direction (local frame; the first on ties).
+int tbFindHullFace( const tbHull* hull, tbVec3 direction );
+
 /// Slab test of the segment p + t d, t in [0, maxFraction], against a box (dynamic_tree.c; the
 /// broad-phase tree and the mesh triangle tree share it).
 bool tbSegmentOverlapsBox( const float p[3], const float d[3], float maxFraction, tbAABB box );
