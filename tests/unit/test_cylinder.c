@@ -679,6 +679,77 @@ static void testOnMesh( void** state )
 	tbDestroyWorld( world );
 }
 
+// Rolling across the seams of a tessellated slope (a 10 degree plane of 1 m squares, each two
+// triangles): the inactive edges keep it from catching, so it rolls as on a box, at 2/3 g sin(alpha),
+// and never leaves the surface.
+static void testRollsOverMeshSeams( void** state )
+{
+	(void)state;
+	enum
+	{
+		N = 16
+	};
+	const float alpha = 10.0f * TB_PI / 180.0f;
+	tbWorldId world = th_makeWorld( tbSolver_soft, false );
+	tbVec3 vertices[( N + 1 ) * 3];
+	int32_t indices[N * 2 * 2 * 3];
+	int n = 0;
+	// Rising along +x: z = x tan(alpha); three rows of vertices at y = -2, 0, 2.
+	for ( int i = 0; i <= N; ++i )
+	{
+		for ( int j = 0; j < 3; ++j )
+		{
+			float x = (float)i - 2.0f;
+			vertices[3 * i + j] = tbMakeVec3( x, -2.0f + 2.0f * (float)j, x * tanf( alpha ) );
+		}
+	}
+	for ( int i = 0; i < N; ++i )
+	{
+		for ( int j = 0; j < 2; ++j )
+		{
+			int32_t a = 3 * i + j, b = 3 * ( i + 1 ) + j, c = b + 1, d = a + 1;
+			int32_t quad[6] = { a, b, c, a, c, d };
+			for ( int k = 0; k < 6; ++k )
+			{
+				indices[n++] = quad[k];
+			}
+		}
+	}
+	tbBodyDef gd = tbDefaultBodyDef();
+	tbBodyId ground = tbCreateBody( world, &gd );
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.friction = 0.8f;
+	tbResult result = tbResult_ok;
+	tbCreateMeshShape( ground, &sd, vertices, ( N + 1 ) * 3, indices, N * 4, &result );
+	assert_int_equal( result, tbResult_ok );
+
+	const float r = 0.3f;
+	tbVec3 up = tbMakeVec3( -sinf( alpha ), 0.0f, cosf( alpha ) );
+	tbVec3 along = tbMakeVec3( cosf( alpha ), 0.0f, sinf( alpha ) );
+	tbVec3 start = tbAdd( tbMulSV( 11.0f, along ), tbMulSV( r + 0.001f, up ) );
+	tbBodyId body = addCylinder( world, start, axisAngle( 1.0f, 0.0f, 0.0f, 0.5f * TB_PI ), r, 0.4f, 0.8f );
+	for ( int i = 0; i < 30; ++i )
+	{
+		tbWorld_Step( world, DT );
+	}
+	float v0 = tbDot( tbBody_GetLinearVelocity( body ), along );
+	float worstLift = 0.0f;
+	const int steps = 60;
+	for ( int i = 0; i < steps; ++i )
+	{
+		tbWorld_Step( world, DT );
+		// Height of the centre above the plane through the origin, less the radius.
+		worstLift = fmaxf( worstLift, fabsf( tbDot( tbBody_GetPosition( body ), up ) - r ) );
+	}
+	float v1 = tbDot( tbBody_GetLinearVelocity( body ), along );
+	float a = ( v1 - v0 ) / ( (float)steps * DT );
+	float expected = -2.0f / 3.0f * 10.0f * sinf( alpha );
+	printf( "mesh slope: a %.4f m/s^2 (2/3 g sin a = %.4f), largest gap off the plane %.5f m\n", a, expected, worstLift );
+	assert_float_equal( a, expected, 0.05f * fabsf( expected ) );
+	assert_true( worstLift < 2.0e-3f );
+	tbDestroyWorld( world );
+}
+
 // A fast cylinder does not tunnel through a thin wall (continuous collision).
 static void testContinuous( void** state )
 {
@@ -761,6 +832,7 @@ int main( void )
 		cmocka_unit_test( testLyingAndRolling ),
 		cmocka_unit_test( testStack ),
 		cmocka_unit_test( testOnMesh ),
+		cmocka_unit_test( testRollsOverMeshSeams ),
 		cmocka_unit_test( testContinuous ),
 		cmocka_unit_test( testSnapshotAndInput ),
 	};
