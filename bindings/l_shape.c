@@ -1,5 +1,5 @@
-// Tumble Lua bindings: reading shape geometry (box, sphere, capsule, hull, cylinder) from Lua tables, shared
-// by add_box/add_sphere/... and the entries of add_compound.
+// Tumble Lua bindings: reading shape geometry (box, sphere, capsule, hull, cylinder) from Lua
+// tables, shared by add_box/add_sphere/... and the entries of add_compound.
 // SPDX-License-Identifier: MIT
 #include "l_common.h"
 

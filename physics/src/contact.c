@@ -244,7 +244,7 @@ static tbManifold tbCollideOrdered( const tbShape* shapeA, tbTransform xfA, cons
 				default:
 					break;
 			}
-			// A mesh collides through child contacts, as below.
+			// A mesh: child contacts, as below.
 			// fall through
 		case tbShape_mesh:
 		{

@@ -132,7 +132,7 @@ static tbVec3 tbClosestOnTriangle( const tbTriangle* tri, tbVec3 q, int* feature
 }
 
 tbManifold tbFinishManifold( tbVec3 localNormal, const tbLocalPoint* points, int count, tbTransform xfMesh,
-									tbTransform xfConvex, float speculativeDistance )
+							 tbTransform xfConvex, float speculativeDistance )
 {
 	tbManifold m;
 	memset( &m, 0, sizeof( m ) );
@@ -344,8 +344,7 @@ static int tbTriangleCapsule( const tbTriangle* tri, tbVec3 p1, tbVec3 p2, float
 
 // Hull -----------------------------------------------------------------------------------------
 
-int tbClipPolygon( const tbClipVertex* in, int count, tbVec3 normal, float offset, uint32_t label,
-						  tbClipVertex* out )
+int tbClipPolygon( const tbClipVertex* in, int count, tbVec3 normal, float offset, uint32_t label, tbClipVertex* out )
 {
 	int n = 0;
 	for ( int i = 0; i < count; ++i )

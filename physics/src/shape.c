@@ -109,7 +109,7 @@ tbShapeProxy tbMakeShapeDistanceProxy( const tbShape* shape )
 		{
 			// A mesh is not convex: callers test its triangles (mesh.h); this proxy is only its
 			// first vertex so that nothing reading it goes out of bounds.
-			tbShapeProxy proxy = { shape->mesh->vertices, 1, 0.0f, 0.0f, tb_vec3_zero };
+			tbShapeProxy proxy = { .points = shape->mesh->vertices, .count = 1 };
 			return proxy;
 		}
 		default:

@@ -256,7 +256,7 @@ TB_API int tbCountMeshTriangles( const tbMesh* mesh, tbTransform xf, tbAABB box,
 /// capsules two, hulls their vertices. The points are not copied.
 /// A cylinder is the segment between its cap centres swept by a disk: its proxy is those two points
 /// with diskRadius and diskAxis set, and its support along d adds diskRadius times the unit part of
-/// d across the axis. Leave diskRadius 0 (as a `{ points, count, radius }` initialiser does) for
+/// d across the axis. Leave diskRadius 0 (as a designated initialiser without it does) for
 /// every other shape. Pairs with a disk are not warm started (the cache keeps vertex indices, and
 /// one index stands for a whole rim).
 typedef struct tbShapeProxy

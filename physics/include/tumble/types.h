@@ -59,7 +59,7 @@ typedef enum tbShapeType
 	tbShape_capsule,
 	tbShape_hull, ///< boxes are hulls too
 	tbShape_mesh, ///< static triangle mesh (level geometry); static bodies only
-	tbShape_cylinder,
+	tbShape_cylinder, ///< true cylinder (tbCylinder): flat caps, round side
 	tbShape_typeCount
 } tbShapeType;
 
