@@ -627,6 +627,33 @@ static void testStack( void** state )
 	tbDestroyWorld( world );
 }
 
+// A static mesh over a grid of vertices (row-major, x along a row): two triangles a cell, counter-
+// clockwise seen from +z.
+static void addGridMesh( tbWorldId world, const tbVec3* vertices, int columns, int rows, float friction )
+{
+	int32_t indices[6 * 64];
+	int n = 0;
+	for ( int row = 0; row + 1 < rows; ++row )
+	{
+		for ( int col = 0; col + 1 < columns; ++col )
+		{
+			int32_t a = row * columns + col, b = a + 1, c = a + columns + 1, d = a + columns;
+			int32_t quad[6] = { a, b, c, a, c, d };
+			for ( int k = 0; k < 6 && n < 6 * 64; ++k )
+			{
+				indices[n++] = quad[k];
+			}
+		}
+	}
+	tbBodyDef gd = tbDefaultBodyDef();
+	tbBodyId ground = tbCreateBody( world, &gd );
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.friction = friction;
+	tbResult result = tbResult_ok;
+	tbCreateMeshShape( ground, &sd, vertices, columns * rows, indices, n / 3, &result );
+	assert_int_equal( result, tbResult_ok );
+}
+
 // A cylinder on a tessellated mesh floor (2 x 2 squares of 2 triangles each) rests upright across
 // the seams, and one lying on it rests too.
 static void testOnMesh( void** state )
@@ -641,26 +668,7 @@ static void testOnMesh( void** state )
 			vertices[3 * j + i] = tbMakeVec3( -4.0f + 4.0f * (float)i, -4.0f + 4.0f * (float)j, 0.0f );
 		}
 	}
-	int32_t indices[24];
-	int n = 0;
-	for ( int j = 0; j < 2; ++j )
-	{
-		for ( int i = 0; i < 2; ++i )
-		{
-			int32_t a = 3 * j + i, b = a + 1, c = a + 4, d = a + 3;
-			int32_t quad[6] = { a, b, c, a, c, d };
-			for ( int k = 0; k < 6; ++k )
-			{
-				indices[n++] = quad[k];
-			}
-		}
-	}
-	tbBodyDef gd = tbDefaultBodyDef();
-	tbBodyId ground = tbCreateBody( world, &gd );
-	tbShapeDef sd = tbDefaultShapeDef();
-	tbResult result = tbResult_ok;
-	tbCreateMeshShape( ground, &sd, vertices, 9, indices, 8, &result );
-	assert_int_equal( result, tbResult_ok );
+	addGridMesh( world, vertices, 3, 3, 0.5f );
 	const float r = 0.5f, h = 0.3f;
 	// Over the centre vertex, where four triangles' corners meet.
 	tbBodyId upright = addCylinder( world, tbMakeVec3( 0.0f, 0.0f, h + 0.3f ), tb_quatIdentity, r, h, 0.5f );
@@ -692,36 +700,16 @@ static void testRollsOverMeshSeams( void** state )
 	const float alpha = 10.0f * TB_PI / 180.0f;
 	tbWorldId world = th_makeWorld( tbSolver_soft, false );
 	tbVec3 vertices[( N + 1 ) * 3];
-	int32_t indices[N * 2 * 2 * 3];
-	int n = 0;
 	// Rising along +x: z = x tan(alpha); three rows of vertices at y = -2, 0, 2.
-	for ( int i = 0; i <= N; ++i )
+	for ( int j = 0; j < 3; ++j )
 	{
-		for ( int j = 0; j < 3; ++j )
+		for ( int i = 0; i <= N; ++i )
 		{
 			float x = (float)i - 2.0f;
-			vertices[3 * i + j] = tbMakeVec3( x, -2.0f + 2.0f * (float)j, x * tanf( alpha ) );
+			vertices[( N + 1 ) * j + i] = tbMakeVec3( x, -2.0f + 2.0f * (float)j, x * tanf( alpha ) );
 		}
 	}
-	for ( int i = 0; i < N; ++i )
-	{
-		for ( int j = 0; j < 2; ++j )
-		{
-			int32_t a = 3 * i + j, b = 3 * ( i + 1 ) + j, c = b + 1, d = a + 1;
-			int32_t quad[6] = { a, b, c, a, c, d };
-			for ( int k = 0; k < 6; ++k )
-			{
-				indices[n++] = quad[k];
-			}
-		}
-	}
-	tbBodyDef gd = tbDefaultBodyDef();
-	tbBodyId ground = tbCreateBody( world, &gd );
-	tbShapeDef sd = tbDefaultShapeDef();
-	sd.friction = 0.8f;
-	tbResult result = tbResult_ok;
-	tbCreateMeshShape( ground, &sd, vertices, ( N + 1 ) * 3, indices, N * 4, &result );
-	assert_int_equal( result, tbResult_ok );
+	addGridMesh( world, vertices, N + 1, 3, 0.8f );
 
 	const float r = 0.3f;
 	tbVec3 up = tbMakeVec3( -sinf( alpha ), 0.0f, cosf( alpha ) );
