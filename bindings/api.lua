@@ -132,6 +132,7 @@ class {
 		{ "add_sphere", "def: tumble.SphereDef", "tumble.Body", "a new Body: a sphere", table = true },
 		{ "add_capsule", "def: tumble.CapsuleDef", "tumble.Body", "a new Body: a capsule", table = true },
 		{ "add_hull", "def: tumble.HullDef", "tumble.Body", "a new Body: a convex hull", table = true },
+		{ "add_cylinder", "def: tumble.CylinderDef", "tumble.Body", "a new Body: a cylinder", table = true },
 		{ "add_compound", "def: tumble.CompoundDef", "tumble.Body", "a new Body made of several shapes", table = true },
 		{ "add_mesh", "def: tumble.MeshDef", "tumble.Body", "a new static Body: a triangle mesh (see Meshes)", table = true },
 		{ "add_heightfield", "def: tumble.HeightfieldDef", "tumble.Body", "a new static Body: terrain from a grid of heights (see Heightfields)", table = true },
@@ -482,14 +483,19 @@ def( "tumble.CapsuleDef", "Fields of `world:add_capsule{...}`.", "tumble.BodyDef
 def( "tumble.HullDef", "Fields of `world:add_hull{...}`.", "tumble.BodyDef", {
 	{ "points", "tumble.Vec3[]", "r", "4 to 1024 points spanning a volume (required)" },
 } )
+def( "tumble.CylinderDef", "Fields of `world:add_cylinder{...}`.", "tumble.BodyDef", {
+	{ "radius", "number", "r", "m (default 0.5)" },
+	{ "half_height", "number", "r", "half the length along the body's z axis, m (default 0.5)" },
+} )
 def( "tumble.CompoundDef", "Fields of `world:add_compound{...}`.", "tumble.BodyDef", {
 	{ "shapes", "tumble.CompoundShape[]", "r", "the shapes, placed in the body frame (required)" },
 } )
 def( "tumble.CompoundShape", "One shape of `add_compound`'s `shapes`.", nil, {
-	{ "type", '"box"|"sphere"|"capsule"|"hull"', "r", "the shape type (required)" },
+	{ "type", '"box"|"sphere"|"capsule"|"hull"|"cylinder"', "r", "the shape type (required)" },
 	{ "size", "tumble.Vec3", "r", "box: full edge lengths, m" },
-	{ "radius", "number", "r", "sphere, capsule: m" },
+	{ "radius", "number", "r", "sphere, capsule, cylinder: m" },
 	{ "half_length", "number", "r", "capsule: m" },
+	{ "half_height", "number", "r", "cylinder: m" },
 	{ "points", "tumble.Vec3[]", "r", "hull: points" },
 	{ "pos", "tumble.Vec3", "r", "position in the body frame" },
 	{ "rot", "tumble.Quat", "r", "rotation in the body frame" },

@@ -249,7 +249,7 @@ static void tbBuildBody( lua_State* L, const char* fn, tbLuaWorld* world, const 
 	tbLua_Guard( L, tbLuaGuard_created, fn );
 }
 
-// add_box / add_sphere / add_capsule / add_hull: one shape at the body origin.
+// add_box / add_sphere / add_capsule / add_hull / add_cylinder: one shape at the body origin.
 static int tbAddSingle( lua_State* L, const char* fn, int kind )
 {
 	tbLuaWorld* world = tbLua_CheckWorld( L, 1, fn );
@@ -284,6 +284,11 @@ int tbLuaWorld_AddCapsule( lua_State* L )
 int tbLuaWorld_AddHull( lua_State* L )
 {
 	return tbAddSingle( L, "add_hull", 3 );
+}
+
+int tbLuaWorld_AddCylinder( lua_State* L )
+{
+	return tbAddSingle( L, "add_cylinder", 4 );
 }
 
 // add_compound{ shapes = { {type = "box", size = ..., pos = ..., rot = ...}, ... }, <body fields> }
@@ -334,11 +339,11 @@ int tbLuaWorld_AddCompound( lua_State* L )
 		lua_pop( L, 1 );
 		if ( isMesh )
 		{
-			return luaL_error( L, "%s: %stype must be one of 'box', 'sphere', 'capsule', 'hull' (a %s is a static body of its own: world:add_%s), got '%s'", fn, prefix, typeName, typeName, typeName );
+			return luaL_error( L, "%s: %stype must be one of 'box', 'sphere', 'capsule', 'hull', 'cylinder' (a %s is a static body of its own: world:add_%s), got '%s'", fn, prefix, typeName, typeName, typeName );
 		}
 		if ( tbDef_Enum( &shapeDef, "type", tb_shapeKindNames, &kind, "shape type" ) == false )
 		{
-			return luaL_error( L, "%s: %stype must be one of 'box', 'sphere', 'capsule', 'hull', got nil", fn, prefix );
+			return luaL_error( L, "%s: %stype must be one of 'box', 'sphere', 'capsule', 'hull', 'cylinder', got nil", fn, prefix );
 		}
 		int pushed = tbLuaShape_Read( &shapeDef, kind, true, shapes + i );
 		tbDef_Finish( &shapeDef );

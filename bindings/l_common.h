@@ -227,6 +227,7 @@ int tbLuaWorld_AddBox( lua_State* L );
 int tbLuaWorld_AddSphere( lua_State* L );
 int tbLuaWorld_AddCapsule( lua_State* L );
 int tbLuaWorld_AddHull( lua_State* L );
+int tbLuaWorld_AddCylinder( lua_State* L );
 int tbLuaWorld_AddCompound( lua_State* L );
 /// world:add_mesh{...} (l_shape.c)
 int tbLuaWorld_AddMesh( lua_State* L );
@@ -268,12 +269,13 @@ typedef struct tbLuaShapeDesc
 	tbTransform local;
 	tbSphere sphere;
 	tbCapsule capsule;
+	tbCylinder cylinder;
 	const tbHull* hull; ///< owned by a holder userdata left on the Lua stack (freed by the GC)
 	float density, friction, restitution;
 	bool hasDensity, hasFriction, hasRestitution;
 } tbLuaShapeDesc;
 
-extern const char* const tb_shapeKindNames[]; ///< "box", "sphere", "capsule", "hull"
+extern const char* const tb_shapeKindNames[]; ///< "box", "sphere", "capsule", "hull", "cylinder"
 
 /// Read one shape's geometry fields of the given kind from def. With placement, pos/rot place the
 /// shape in the body frame and per-shape density/friction/restitution are read too. A hull is

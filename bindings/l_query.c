@@ -214,7 +214,7 @@ int tbLuaWorld_Cast( lua_State* L )
 	tbDef_Finish( &def );
 
 	tbVec3 points[8];
-	tbShapeProxy proxy = { points, 1, 0.0f };
+	tbShapeProxy proxy = { .points = points, .count = 1, .radius = 0.0f };
 	if ( kind == 0 )
 	{
 		points[0] = tb_vec3_zero;

@@ -1,5 +1,5 @@
-// Tumble Lua bindings: reading shape geometry (box, sphere, capsule, hull) from Lua tables, shared
-// by add_box/add_sphere/... and the entries of add_compound.
+// Tumble Lua bindings: reading shape geometry (box, sphere, capsule, hull, cylinder) from Lua
+// tables, shared by add_box/add_sphere/... and the entries of add_compound.
 // SPDX-License-Identifier: MIT
 #include "l_common.h"
 
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char* const tb_shapeKindNames[] = { "box", "sphere", "capsule", "hull", NULL };
+const char* const tb_shapeKindNames[] = { "box", "sphere", "capsule", "hull", "cylinder", NULL };
 
 #define TB_LUA_HULL_HOLDER "tumble.HullHolder"
 
@@ -142,6 +142,17 @@ int tbLuaShape_Read( tbLuaDef* def, int kind, bool placement, tbLuaShapeDesc* de
 			return 0;
 		}
 
+		case 4: {
+			// Along the local z axis, as the capsule; half_height, as the capsule's half_length,
+			// is half the distance between the cap centres.
+			float radius = 0.5f;
+			float halfHeight = 0.5f;
+			tbDef_Number( def, "radius", &radius, tbCheck_positive );
+			tbDef_Number( def, "half_height", &halfHeight, tbCheck_positive );
+			desc->cylinder = tbMakeCylinder( desc->local.p, desc->local.q, radius, halfHeight );
+			return 0;
+		}
+
 		default: {
 			if ( tbDef_Table( def, "points" ) == false )
 			{
@@ -178,6 +189,8 @@ tbShapeId tbLuaShape_Attach( tbBodyId bodyId, const tbShapeDef* shapeDef, const 
 			return tbCreateSphereShape( bodyId, &def, &desc->sphere, result );
 		case 2:
 			return tbCreateCapsuleShape( bodyId, &def, &desc->capsule, result );
+		case 4:
+			return tbCreateCylinderShape( bodyId, &def, &desc->cylinder, result );
 		default:
 			return tbCreateHullShape( bodyId, &def, desc->hull, result );
 	}

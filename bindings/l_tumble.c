@@ -1194,7 +1194,7 @@ int luaopen_tumble( lua_State* L )
 	lua_setfield( L, -2, "body_types" );
 	// Every shape a body constructor makes (world:add_<type>{...}); compounds take all but meshes
 	// and heightfields.
-	static const char* const shapeTypes[] = { "box", "sphere", "capsule", "hull", "mesh", "heightfield", NULL };
+	static const char* const shapeTypes[] = { "box", "sphere", "capsule", "hull", "mesh", "heightfield", "cylinder", NULL };
 	tbPushNameList( L, shapeTypes );
 	lua_setfield( L, -2, "shape_types" );
 	tbPushNameList( L, tb_mixRuleNames );

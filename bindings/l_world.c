@@ -1270,6 +1270,7 @@ void tbLua_OpenWorld( lua_State* L )
 		{ "add_sphere", tbLuaWorld_AddSphere },
 		{ "add_capsule", tbLuaWorld_AddCapsule },
 		{ "add_hull", tbLuaWorld_AddHull },
+		{ "add_cylinder", tbLuaWorld_AddCylinder },
 		{ "add_compound", tbLuaWorld_AddCompound },
 		{ "add_mesh", tbLuaWorld_AddMesh },
 		{ "add_heightfield", tbLuaWorld_AddHeightfield },

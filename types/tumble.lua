@@ -251,6 +251,11 @@ function tumble_World:add_capsule(def) end
 ---@return tumble.Body
 function tumble_World:add_hull(def) end
 
+---a new Body: a cylinder
+---@param def tumble.CylinderDef
+---@return tumble.Body
+function tumble_World:add_cylinder(def) end
+
 ---a new Body made of several shapes
 ---@param def tumble.CompoundDef
 ---@return tumble.Body
@@ -909,6 +914,12 @@ local tumble_CapsuleDef = {}
 ---@field points? tumble.Vec3[] 4 to 1024 points spanning a volume (required)
 local tumble_HullDef = {}
 
+---Fields of `world:add_cylinder{...}`.
+---@class tumble.CylinderDef : tumble.BodyDef
+---@field radius? number m (default 0.5)
+---@field half_height? number half the length along the body's z axis, m (default 0.5)
+local tumble_CylinderDef = {}
+
 ---Fields of `world:add_compound{...}`.
 ---@class tumble.CompoundDef : tumble.BodyDef
 ---@field shapes? tumble.CompoundShape[] the shapes, placed in the body frame (required)
@@ -916,10 +927,11 @@ local tumble_CompoundDef = {}
 
 ---One shape of `add_compound`'s `shapes`.
 ---@class tumble.CompoundShape
----@field type? "box"|"sphere"|"capsule"|"hull" the shape type (required)
+---@field type? "box"|"sphere"|"capsule"|"hull"|"cylinder" the shape type (required)
 ---@field size? tumble.Vec3 box: full edge lengths, m
----@field radius? number sphere, capsule: m
+---@field radius? number sphere, capsule, cylinder: m
 ---@field half_length? number capsule: m
+---@field half_height? number cylinder: m
 ---@field points? tumble.Vec3[] hull: points
 ---@field pos? tumble.Vec3 position in the body frame
 ---@field rot? tumble.Quat rotation in the body frame

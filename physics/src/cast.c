@@ -71,7 +71,7 @@ static bool tbCastTriangle( int triangleIndex, void* context )
 	tbShapeCastContext* sc = tc->cast;
 	tbTriangle tri;
 	tbGetSourceTriangle( tbShapeTriangles( tc->shape ), triangleIndex, &tri );
-	tbShapeProxy triangle = { tri.v, 3, 0.0f };
+	tbShapeProxy triangle = { .points = tri.v, .count = 3, .radius = 0.0f };
 	float limit = tc->best.hit ? tc->best.fraction : sc->maxFraction;
 	tbCastOutput out = tbCastProxies( &triangle, tc->xf, &sc->proxy, sc->transform, sc->translation, limit );
 	if ( out.hit && ( tc->best.hit == false || out.fraction < tc->best.fraction ) )
@@ -121,7 +121,14 @@ static bool tbShapeCastCallback( int32_t proxyId, int32_t shapeId, void* context
 static bool tbIsValidProxy( const tbShapeProxy* proxy )
 {
 	if ( proxy == NULL || proxy->points == NULL || proxy->count < 1 || proxy->count > TB_MAX_HULL_POINTS ||
-		 !tbIsValidFloat( proxy->radius ) || proxy->radius < 0.0f || proxy->radius > TB_MAX_SHAPE_SIZE )
+		 !tbIsValidFloat( proxy->radius ) || proxy->radius < 0.0f || proxy->radius > TB_MAX_SHAPE_SIZE ||
+		 !tbIsValidFloat( proxy->diskRadius ) || proxy->diskRadius < 0.0f || proxy->diskRadius > TB_MAX_SHAPE_SIZE )
+	{
+		return false;
+	}
+	// A disk sweeps a cylinder's axis segment: two points and a unit axis.
+	if ( proxy->diskRadius > 0.0f &&
+		 ( proxy->count != 2 || !tbIsValidVec3( proxy->diskAxis ) || tbAbsFloat( tbLength( proxy->diskAxis ) - 1.0f ) > 1.0e-3f ) )
 	{
 		return false;
 	}

@@ -112,7 +112,7 @@ static float tbSweepCapsule( const tbCharacter* c, float height, tbVec3 feet, tb
 	tbVec3 reach = tbMulSV( 1.0f + TB_CHARACTER_SKIN / length, translation );
 	tbVec3 segment[2];
 	tbCapsuleSegment( c->def.radius, height, segment );
-	tbShapeProxy proxy = { segment, 2, c->def.radius };
+	tbShapeProxy proxy = { .points = segment, .count = 2, .radius = c->def.radius };
 	tbTransform xf = { { feet.x, feet.y, feet.z + 0.5f * height }, tb_quatIdentity };
 	tbCharacterHit h;
 	memset( &h, 0, sizeof( h ) );

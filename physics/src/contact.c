@@ -230,6 +230,22 @@ static tbManifold tbCollideOrdered( const tbShape* shapeA, tbTransform xfA, cons
 		case tbShape_capsule:
 			return shapeB->type == tbShape_sphere ? tbCollideCapsuleAndSphere( &shapeA->capsule, xfA, &shapeB->sphere, xfB, spec )
 												  : tbCollideCapsules( &shapeA->capsule, xfA, &shapeB->capsule, xfB, spec );
+		case tbShape_cylinder:
+			switch ( shapeB->type )
+			{
+				case tbShape_sphere:
+					return tbCollideCylinderAndSphere( &shapeA->cylinder, xfA, &shapeB->sphere, xfB, spec );
+				case tbShape_capsule:
+					return tbCollideCylinderAndCapsule( &shapeA->cylinder, xfA, &shapeB->capsule, xfB, spec );
+				case tbShape_hull:
+					return tbCollideCylinderAndHull( &shapeA->cylinder, xfA, shapeB->hull, xfB, spec );
+				case tbShape_cylinder:
+					return tbCollideCylinders( &shapeA->cylinder, xfA, &shapeB->cylinder, xfB, spec );
+				default:
+					break;
+			}
+			// A mesh: child contacts, as below.
+			// fall through
 		case tbShape_mesh:
 		case tbShape_heightfield:
 		{

@@ -59,13 +59,47 @@ static tbSimplexVertex tbMakeVertex( const tbShapeProxy* proxyA, const tbShapePr
 	return vertex;
 }
 
+// The disk part of a support point along d (the proxy's frame): radius times the unit part of d
+// across the axis. Along the axis every cap point is a support point; the centre is kept.
+static tbVec3 tbDiskSupport( const tbShapeProxy* proxy, tbVec3 d )
+{
+	tbVec3 across = tbMulSub( d, tbDot( d, proxy->diskAxis ), proxy->diskAxis );
+	float length = tbLength( across );
+	return length > 1.0e-6f * tbLength( d ) ? tbMulSV( proxy->diskRadius / length, across ) : tb_vec3_zero;
+}
+
+tbVec3 tbProxySupportPoint( const tbShapeProxy* proxy, tbVec3 direction )
+{
+	tbVec3 point = proxy->points[tbFindProxySupport( proxy, direction )];
+	return proxy->diskRadius > 0.0f ? tbAdd( point, tbDiskSupport( proxy, direction ) ) : point;
+}
+
 tbSimplexVertex tbMakeSupportVertex( const tbShapeProxy* proxyA, const tbShapeProxy* proxyB, tbTransform xfB,
 									 tbVec3 direction )
 {
 	// The support of B - A along d pairs the support of B along d with the support of A along -d.
-	int indexA = tbFindProxySupport( proxyA, tbNeg( direction ) );
-	int indexB = tbFindProxySupport( proxyB, tbInvRotate( xfB.q, direction ) );
-	return tbMakeVertex( proxyA, proxyB, xfB, indexA, indexB );
+	tbVec3 dA = tbNeg( direction );
+	tbVec3 dB = tbInvRotate( xfB.q, direction );
+	int indexA = tbFindProxySupport( proxyA, dA );
+	int indexB = tbFindProxySupport( proxyB, dB );
+	tbSimplexVertex vertex = tbMakeVertex( proxyA, proxyB, xfB, indexA, indexB );
+	if ( proxyA->diskRadius > 0.0f || proxyB->diskRadius > 0.0f )
+	{
+		// A disk's support point moves continuously with d: its index names no single point, so
+		// it is made negative and never counts as a repeat (tbSimplexHasVertex).
+		if ( proxyA->diskRadius > 0.0f )
+		{
+			vertex.wA = tbAdd( vertex.wA, tbDiskSupport( proxyA, dA ) );
+			vertex.indexA = -1 - indexA;
+		}
+		if ( proxyB->diskRadius > 0.0f )
+		{
+			vertex.wB = tbAdd( vertex.wB, tbRotate( xfB.q, tbDiskSupport( proxyB, dB ) ) );
+			vertex.indexB = -1 - indexB;
+		}
+		vertex.w = tbSub( vertex.wB, vertex.wA );
+	}
+	return vertex;
 }
 
 // Segment: the origin projects onto w0 + t (w1 - w0) at t = -w0.e / e.e. Comparing the numerator
@@ -309,6 +343,10 @@ void tbComputeWitnessPoints( const tbSimplex* simplex, tbVec3* pointA, tbVec3* p
 
 static bool tbSimplexHasVertex( const tbSimplex* simplex, int indexA, int indexB )
 {
+	if ( indexA < 0 || indexB < 0 )
+	{
+		return false;
+	}
 	for ( int i = 0; i < simplex->count; ++i )
 	{
 		if ( simplex->v[i].indexA == indexA && simplex->v[i].indexB == indexB )
@@ -331,7 +369,8 @@ tbGJKResult tbGJK( const tbShapeProxy* proxyA, const tbShapeProxy* proxyB, tbTra
 	// Warm start from the cached vertex indices. A cache from a different pair (or a stale one
 	// after a shape change) can hold indices past the proxies' ends: ignore it then.
 	simplex->count = 0;
-	if ( cache != NULL && cache->count >= 1 && cache->count <= 4 )
+	bool disk = proxyA->diskRadius > 0.0f || proxyB->diskRadius > 0.0f;
+	if ( cache != NULL && cache->count >= 1 && cache->count <= 4 && disk == false )
 	{
 		bool valid = true;
 		for ( int i = 0; i < cache->count; ++i )
@@ -430,7 +469,11 @@ tbGJKResult tbGJK( const tbShapeProxy* proxyA, const tbShapeProxy* proxyB, tbTra
 		result.normal = tbMulSV( 1.0f / result.distance, v );
 	}
 
-	if ( cache != NULL )
+	if ( cache != NULL && disk )
+	{
+		cache->count = 0;
+	}
+	else if ( cache != NULL )
 	{
 		cache->count = (uint16_t)simplex->count;
 		for ( int i = 0; i < simplex->count; ++i )

@@ -35,6 +35,9 @@ typedef struct tbSimplex
 /// Index of the proxy point furthest along direction (linear scan; ties keep the lowest index).
 int tbFindProxySupport( const tbShapeProxy* proxy, tbVec3 direction );
 
+/// A point of the proxy's core (its points and disk, not its radius) furthest along direction.
+tbVec3 tbProxySupportPoint( const tbShapeProxy* proxy, tbVec3 direction );
+
 /// Support vertex of M = B - A in direction d (A's frame): A's point furthest along -d, B's point
 /// furthest along +d. xfB places B in A's frame.
 tbSimplexVertex tbMakeSupportVertex( const tbShapeProxy* proxyA, const tbShapeProxy* proxyB, tbTransform xfB,

@@ -90,6 +90,11 @@ static int tbFindClosestFace( const tbPolytope* polytope )
 
 static bool tbPolytopeHasVertex( const tbPolytope* polytope, int indexA, int indexB )
 {
+	// Negative: a disk's support point (tbMakeSupportVertex), which no index repeats.
+	if ( indexA < 0 || indexB < 0 )
+	{
+		return false;
+	}
 	for ( int i = 0; i < polytope->vertexCount; ++i )
 	{
 		if ( polytope->vertices[i].indexA == indexA && polytope->vertices[i].indexB == indexB )
@@ -418,7 +423,7 @@ static float tbProxyReach( const tbShapeProxy* proxy )
 	{
 		reach = tbMaxFloat( reach, tbDistance( proxy->points[i], centroid ) );
 	}
-	return reach + proxy->radius;
+	return reach + proxy->radius + proxy->diskRadius;
 }
 
 // Deterministic sign for a normal whose direction is free (a flat or degenerate difference with no

@@ -18,7 +18,7 @@ tbExplosionDef tbDefaultExplosionDef( void )
 // Distance from point to the nearest of the body's shapes (their surfaces; 0 inside one).
 static float tbBodyDistance( tbWorld* world, const tbBody* body, tbVec3 point )
 {
-	tbShapeProxy pointProxy = { &point, 1, 0.0f };
+	tbShapeProxy pointProxy = { .points = &point, .count = 1, .radius = 0.0f };
 	float best = FLT_MAX;
 	for ( int s = body->headShapeId; s >= 0; s = world->shapes.data[s].nextShapeId )
 	{

@@ -9,6 +9,8 @@
 // A capsule proxy hands GJK its two centres as one array of two points.
 _Static_assert( offsetof( tbCapsule, center2 ) == offsetof( tbCapsule, center1 ) + sizeof( tbVec3 ),
 				"capsule centres must be contiguous" );
+_Static_assert( offsetof( tbCylinder, center2 ) == offsetof( tbCylinder, center1 ) + sizeof( tbVec3 ),
+				"cylinder centres must be contiguous" );
 
 // Mass ------------------------------------------------------------------------------------------------
 
@@ -20,6 +22,15 @@ tbMassData tbComputeSphereMass( const tbSphere* shape, float density )
 	float inertia = 0.4f * mass * r * r;
 	tbMassData data = { mass, shape->center, tbMakeDiagonal( tbMakeVec3( inertia, inertia, inertia ) ) };
 	return data;
+}
+
+// Inertia tensor of a solid symmetric about the unit axis u, with moments axial about u and
+// transverse across it: in body axes R diag(t, t, a) R^T = t (1 - u u^T) + a u u^T
+// = t 1 + (a - t) u u^T for any R taking z to u.
+static tbMat3 tbAxialInertia( tbVec3 u, float axial, float transverse )
+{
+	tbMat3 uu = tbMakeMat3( tbMulSV( u.x, u ), tbMulSV( u.y, u ), tbMulSV( u.z, u ) );
+	return tbAddMM( tbMulSM( transverse, tb_mat3Identity ), tbMulSM( axial - transverse, uu ) );
 }
 
 tbMassData tbComputeCapsuleMass( const tbCapsule* shape, float density )
@@ -47,12 +58,21 @@ tbMassData tbComputeCapsuleMass( const tbCapsule* shape, float density )
 	float transverse = cylinderMass * ( 0.25f * rr + length * length / 12.0f ) +
 					   capsMass * ( 0.4f * rr + 0.25f * length * length + 0.375f * length * r );
 
-	// The tensor is symmetric about the axis u, so in body axes it is
-	// R diag(t, t, a) R^T = t (1 - u u^T) + a u u^T = t 1 + (a - t) u u^T for any R taking z to u.
-	tbMat3 uu = tbMakeMat3( tbMulSV( axis.x, axis ), tbMulSV( axis.y, axis ), tbMulSV( axis.z, axis ) );
-	tbMat3 inertia = tbAddMM( tbMulSM( transverse, tb_mat3Identity ), tbMulSM( axial - transverse, uu ) );
+	tbMassData data = { cylinderMass + capsMass, center, tbAxialInertia( axis, axial, transverse ) };
+	return data;
+}
 
-	tbMassData data = { cylinderMass + capsMass, center, inertia };
+tbMassData tbComputeCylinderMass( const tbCylinder* shape, float density )
+{
+	float r = shape->radius;
+	float length;
+	tbVec3 axis = tbGetLengthAndNormalize( &length, tbSub( shape->center2, shape->center1 ) );
+	float mass = density * TB_PI * r * r * length;
+	// Solid cylinder: m r^2 / 2 about its axis; across it, through the centre, the stacked disks'
+	// m r^2 / 4 plus the rod's m L^2 / 12.
+	float axial = 0.5f * mass * r * r;
+	float transverse = mass * ( 3.0f * r * r + length * length ) / 12.0f;
+	tbMassData data = { mass, tbLerp( shape->center1, shape->center2, 0.5f ), tbAxialInertia( axis, axial, transverse ) };
 	return data;
 }
 
@@ -171,6 +191,19 @@ tbAABB tbComputeHullAABB( const tbHull* shape, tbTransform xf )
 	// Exact: the box of the transformed vertices (hulls are small, and this is tighter than
 	// rotating the local bounds).
 	return tbAABB_OfPoints( shape->vertices, shape->vertexCount, xf );
+}
+
+tbAABB tbComputeCylinderAABB( const tbCylinder* shape, tbTransform xf )
+{
+	tbVec3 p1 = tbTransformPoint( xf, shape->center1 );
+	tbVec3 p2 = tbTransformPoint( xf, shape->center2 );
+	tbVec3 u = tbNormalize( tbSub( p2, p1 ) );
+	// A disk of radius r across u reaches r |e_i x u| = r sqrt(1 - u_i^2) along world axis e_i.
+	float r = shape->radius;
+	tbVec3 reach = tbMakeVec3( r * sqrtf( tbMaxFloat( 0.0f, 1.0f - u.x * u.x ) ), r * sqrtf( tbMaxFloat( 0.0f, 1.0f - u.y * u.y ) ),
+							   r * sqrtf( tbMaxFloat( 0.0f, 1.0f - u.z * u.z ) ) );
+	tbAABB aabb = { tbSub( tbMinVec( p1, p2 ), reach ), tbAdd( tbMaxVec( p1, p2 ), reach ) };
+	return aabb;
 }
 
 // Ray casts -------------------------------------------------------------------------------------------
@@ -349,22 +382,111 @@ tbCastOutput tbRayCastHull( const tbRayCastInput* input, const tbHull* shape )
 	return output;
 }
 
+tbCastOutput tbRayCastCylinder( const tbRayCastInput* input, const tbCylinder* shape )
+{
+	// The cylinder is the slab |axial| <= h cut by the infinite cylinder of radius r: the ray is
+	// inside both between the later of the two entries and the earlier of the two exits, and the
+	// later entry is the hit (with that surface's normal). Distances along the unit direction.
+	tbCastOutput output = { 0 };
+	float length;
+	tbVec3 d = tbGetLengthAndNormalize( &length, input->translation );
+	float halfHeight;
+	tbVec3 u = tbGetLengthAndNormalize( &halfHeight, tbSub( shape->center2, shape->center1 ) );
+	halfHeight *= 0.5f;
+	if ( length == 0.0f || halfHeight == 0.0f )
+	{
+		return output;
+	}
+	float r = shape->radius;
+	tbVec3 s = tbSub( input->origin, tbLerp( shape->center1, shape->center2, 0.5f ) );
+
+	float enter = -FLT_MAX, exit = FLT_MAX;
+	tbVec3 normal = tb_vec3_zero;
+	float a = tbDot( s, u );
+	float b = tbDot( d, u );
+	if ( b != 0.0f )
+	{
+		float t1 = ( -halfHeight - a ) / b;
+		float t2 = ( halfHeight - a ) / b;
+		enter = tbMinFloat( t1, t2 );
+		exit = tbMaxFloat( t1, t2 );
+		normal = b > 0.0f ? tbNeg( u ) : u;
+	}
+	else if ( tbAbsFloat( a ) > halfHeight )
+	{
+		return output;
+	}
+
+	tbVec3 sp = tbMulSub( s, a, u );
+	tbVec3 dp = tbMulSub( d, b, u );
+	float qa = tbDot( dp, dp );
+	float qb = tbDot( sp, dp );
+	float qc = tbDot( sp, sp ) - r * r;
+	if ( qa > 1.0e-12f )
+	{
+		float discriminant = qb * qb - qa * qc;
+		if ( discriminant < 0.0f )
+		{
+			return output;
+		}
+		// Roots (-qb -+ root) / qa, each taken in the form without cancellation (their product is
+		// qc / qa): a ray from far away keeps its precision.
+		float root = sqrtf( discriminant );
+		float q = qb <= 0.0f ? root - qb : -qb - root;
+		float t1 = q != 0.0f ? qc / q : 0.0f;
+		float t2 = q / qa;
+		float sideEnter = tbMinFloat( t1, t2 );
+		exit = tbMinFloat( exit, tbMaxFloat( t1, t2 ) );
+		if ( sideEnter > enter )
+		{
+			enter = sideEnter;
+			normal = tbNormalize( tbMulAdd( sp, sideEnter, dp ) );
+		}
+	}
+	else if ( qc > 0.0f )
+	{
+		// Parallel to the axis, outside the radius.
+		return output;
+	}
+
+	// Starting inside (further in than the surface tolerance) or passing by: no hit.
+	if ( enter > exit || enter < -TB_RAY_SURFACE_TOLERANCE || enter > input->maxFraction * length ||
+		 tbLengthSquared( normal ) == 0.0f )
+	{
+		return output;
+	}
+	output.fraction = tbMaxFloat( 0.0f, enter ) / length;
+	output.point = tbMulAdd( input->origin, output.fraction, input->translation );
+	output.normal = normal;
+	output.hit = true;
+	return output;
+}
+
 // Proxies ---------------------------------------------------------------------------------------------
 
 tbShapeProxy tbMakeSphereProxy( const tbSphere* shape )
 {
-	tbShapeProxy proxy = { &shape->center, 1, shape->radius };
+	tbShapeProxy proxy = { .points = &shape->center, .count = 1, .radius = shape->radius };
 	return proxy;
 }
 
 tbShapeProxy tbMakeCapsuleProxy( const tbCapsule* shape )
 {
-	tbShapeProxy proxy = { &shape->center1, 2, shape->radius };
+	tbShapeProxy proxy = { .points = &shape->center1, .count = 2, .radius = shape->radius };
 	return proxy;
 }
 
 tbShapeProxy tbMakeHullProxy( const tbHull* shape )
 {
-	tbShapeProxy proxy = { shape->vertices, shape->vertexCount, 0.0f };
+	tbShapeProxy proxy = { .points = shape->vertices, .count = shape->vertexCount, .radius = 0.0f };
+	return proxy;
+}
+
+tbShapeProxy tbMakeCylinderProxy( const tbCylinder* shape )
+{
+	tbShapeProxy proxy = { .points = &shape->center1,
+						   .count = 2,
+						   .diskRadius = shape->radius,
+						   .diskAxis = tbNormalize( tbSub( shape->center2, shape->center1 ) ) };
 	return proxy;
 }

@@ -397,6 +397,22 @@ static tbVec3 tbClosestPointOnHull( const tbHull* hull, tbVec3 q, float* distanc
 	return best;
 }
 
+int tbFindHullFace( const tbHull* hull, tbVec3 direction )
+{
+	int best = 0;
+	float bestDot = -FLT_MAX;
+	for ( int f = 0; f < hull->faceCount; ++f )
+	{
+		float dot = tbDot( hull->planes[f].normal, direction );
+		if ( dot > bestDot )
+		{
+			bestDot = dot;
+			best = f;
+		}
+	}
+	return best;
+}
+
 // Support point of a hull (local frame) in direction d.
 static int tbFindSupport( const tbHull* hull, tbVec3 d )
 {
@@ -742,18 +758,9 @@ tbManifold tbCollideHullAndCapsule( const tbHull* hullA, tbTransform xfA, const 
 		// Lying flat on a face (normal is the face normal, segment nearly parallel to it): two
 		// points, one per clipped end. |cos| < 0.25 is within ~14.5 deg of parallel; points of a
 		// steeper segment end up too high and are dropped by the speculative test anyway.
-		int bestFace = 0;
-		float bestDot = -FLT_MAX;
-		for ( int f = 0; f < hullA->faceCount; ++f )
-		{
-			float dot = tbDot( hullA->planes[f].normal, normal );
-			if ( dot > bestDot )
-			{
-				bestDot = dot;
-				bestFace = f;
-			}
-		}
+		int bestFace = tbFindHullFace( hullA, normal );
 		tbVec3 faceNormal = hullA->planes[bestFace].normal;
+		float bestDot = tbDot( faceNormal, normal );
 		if ( bestDot > 0.999f && tbAbsFloat( tbDot( faceNormal, d ) ) < 0.25f * lengthD )
 		{
 			manifold.normal = tbRotate( xfA.q, faceNormal );

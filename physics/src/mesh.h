@@ -73,6 +73,42 @@ void tbQuerySourceTriangles( tbTriangleSource source, tbAABB box, tbMeshQueryFcn
 tbManifold tbCollideMeshTriangle( tbTriangleSource source, int t, tbTransform xfMesh, const tbShape* convex,
 								  tbTransform xfConvex, float speculativeDistance );
 
+// Manifold assembly shared by the triangle contacts and the cylinder contacts (cylinder.c): points
+// in one working frame (the mesh's, or shape A's), converted once at the end.
+
+/// Clip polygons hold at most an incident face's vertices plus one per clip plane.
+#define TB_MESH_CLIP_CAPACITY 64
+
+typedef struct tbLocalPoint
+{
+	tbVec3 p; ///< midway between the surfaces, working frame
+	float separation;
+	uint32_t id;
+} tbLocalPoint;
+
+typedef struct tbClipVertex
+{
+	tbVec3 p;
+	uint32_t id;
+} tbClipVertex;
+
+/// FNV-1a of two words: feature ids.
+uint32_t tbMeshHash( uint32_t a, uint32_t b );
+
+/// Sutherland-Hodgman against the plane dot(normal, x) <= offset. New vertices get ids from the
+/// crossing edge's end ids and the plane's label. out holds TB_MESH_CLIP_CAPACITY vertices.
+int tbClipPolygon( const tbClipVertex* in, int count, tbVec3 normal, float offset, uint32_t label, tbClipVertex* out );
+
+/// Keep the deepest point, the one farthest from it, the one spanning the largest triangle with
+/// them and the one adding the most area: the support polygon a stable stack needs.
+int tbReduceLocalPoints( tbLocalPoint* points, int count, tbVec3 normal );
+
+/// The manifold of points in the frame xfA (normal from A to B, in that frame), keeping those
+/// closer than the speculative distance.
+tbManifold tbFinishManifold( tbVec3 localNormal, const tbLocalPoint* points, int count, tbTransform xfA, tbTransform xfB,
+							 float speculativeDistance );
+
+
 /// True when the convex shape overlaps some triangle of the source (sensors, overlap queries).
 bool tbMeshOverlapsProxy( tbTriangleSource source, tbTransform xfMesh, const tbShapeProxy* proxy, tbTransform xfProxy );
 

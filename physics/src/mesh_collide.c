@@ -1,6 +1,6 @@
 // Tumble physics: one triangle of a static mesh or heightfield against a convex shape (sphere,
-// capsule, hull): contact manifolds, overlap tests and time of impact. Everything is computed in the
-// mesh's frame with the normal pointing from the triangle to the convex shape.
+// capsule, hull, cylinder): contact manifolds, overlap tests and time of impact. Everything is
+// computed in the mesh's frame with the normal pointing from the triangle to the convex shape.
 //
 // Internal edges: a body sliding over a tessellated surface meets the seams between triangles. A
 // closest-feature normal on a seam points sideways and stops the body (a "ghost" collision). Each
@@ -9,6 +9,7 @@
 // instead, so the seam behaves like the flat or concave surface it is part of.
 // SPDX-License-Identifier: MIT
 #include "core.h"
+#include "cylinder.h"
 #include "mesh.h"
 #include "shape.h"
 
@@ -23,9 +24,6 @@ static float tbMeshAxisTolerance( float separation )
 {
 	return 0.1f * TB_LINEAR_SLOP + 0.05f * tbAbsFloat( separation );
 }
-
-// Clip polygons hold at most an incident face's vertices plus one per clip plane.
-#define TB_MESH_CLIP_CAPACITY 64
 
 // A closest-point distance below this gives no usable direction: the face normal is used. Metres.
 #define TB_MESH_TOUCH_DISTANCE 1.0e-5f
@@ -54,7 +52,7 @@ static bool tbIsFeatureActive( const tbTriangle* tri, int feature )
 	return ( ( tri->active >> feature ) & 1u ) || ( ( tri->active >> prev ) & 1u );
 }
 
-static uint32_t tbMeshHash( uint32_t a, uint32_t b )
+uint32_t tbMeshHash( uint32_t a, uint32_t b )
 {
 	uint32_t h = 2166136261u;
 	uint32_t words[2] = { a, b };
@@ -117,16 +115,8 @@ static tbVec3 tbClosestOnTriangle( const tbTriangle* tri, tbVec3 q, int* feature
 	return tbAdd( a, tbAdd( tbMulSV( vb * denom, ab ), tbMulSV( vc * denom, ac ) ) );
 }
 
-// Manifold assembly: points in the mesh frame, converted once at the end.
-typedef struct tbLocalPoint
-{
-	tbVec3 p; ///< midway between the surfaces, mesh frame
-	float separation;
-	uint32_t id;
-} tbLocalPoint;
-
-static tbManifold tbFinishManifold( tbVec3 localNormal, const tbLocalPoint* points, int count, tbTransform xfMesh,
-									tbTransform xfConvex, float speculativeDistance )
+tbManifold tbFinishManifold( tbVec3 localNormal, const tbLocalPoint* points, int count, tbTransform xfMesh,
+							 tbTransform xfConvex, float speculativeDistance )
 {
 	tbManifold m;
 	memset( &m, 0, sizeof( m ) );
@@ -338,16 +328,7 @@ static int tbTriangleCapsule( const tbTriangle* tri, tbVec3 p1, tbVec3 p2, float
 
 // Hull -----------------------------------------------------------------------------------------
 
-typedef struct tbClipVertex
-{
-	tbVec3 p;
-	uint32_t id;
-} tbClipVertex;
-
-// Sutherland-Hodgman against the plane dot(normal, x) <= offset. New vertices get ids from the
-// crossing edge's end ids and the plane's label.
-static int tbClipPolygon( const tbClipVertex* in, int count, tbVec3 normal, float offset, uint32_t label,
-						  tbClipVertex* out )
+int tbClipPolygon( const tbClipVertex* in, int count, tbVec3 normal, float offset, uint32_t label, tbClipVertex* out )
 {
 	int n = 0;
 	for ( int i = 0; i < count; ++i )
@@ -374,9 +355,7 @@ static int tbClipPolygon( const tbClipVertex* in, int count, tbVec3 normal, floa
 	return n;
 }
 
-// Keep the deepest point, the one farthest from it, the one spanning the largest triangle with
-// them and the one adding the most area: the support polygon a stable stack needs.
-static int tbReduceLocalPoints( tbLocalPoint* points, int count, tbVec3 normal )
+int tbReduceLocalPoints( tbLocalPoint* points, int count, tbVec3 normal )
 {
 	if ( count <= TB_MAX_MANIFOLD_POINTS )
 	{
@@ -758,6 +737,24 @@ static int tbTriangleHull( const tbTriangle* tri, tbLocalHull* h, float speculat
 	return 1;
 }
 
+// Cylinder --------------------------------------------------------------------------------------
+
+// The cylinder's manifold builder (cylinder.c) with the triangle as A. A contact through an inactive
+// edge or vertex is rebuilt on the triangle's face, and dropped if the cylinder is not over it.
+static int tbTriangleCylinder( const tbTriangle* tri, const tbCylinder* cylinder, tbTransform xf, float speculativeDistance,
+							   tbVec3* normal, tbLocalPoint* out )
+{
+	tbSolid a = tbMakeTriangleSolid( tri->v, tri->n );
+	tbSolid b = tbMakeSolid( tbShape_cylinder, cylinder, xf );
+	int count = tbCollideSolids( &a, &b, speculativeDistance, false, normal, out );
+	if ( count > 0 && tbAbsFloat( tbDot( *normal, tri->n ) ) < 1.0f - 1.0e-5f &&
+		 tbIsFeatureActive( tri, tbSupportFeature( tri, *normal ) ) == false )
+	{
+		count = tbCollideSolids( &a, &b, speculativeDistance, true, normal, out );
+	}
+	return count;
+}
+
 tbManifold tbCollideMeshTriangle( tbTriangleSource source, int t, tbTransform xfMesh, const tbShape* convex,
 								  tbTransform xfConvex, float speculativeDistance )
 {
@@ -790,6 +787,9 @@ tbManifold tbCollideMeshTriangle( tbTriangleSource source, int t, tbTransform xf
 			count = tbTriangleHull( &tri, &h, speculativeDistance, &normal, points );
 			break;
 		}
+		case tbShape_cylinder:
+			count = tbTriangleCylinder( &tri, &convex->cylinder, xf, speculativeDistance, &normal, points );
+			break;
 		default:
 			break;
 	}

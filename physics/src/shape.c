@@ -70,6 +70,8 @@ tbAABB tbComputeShapeAABB( const tbShape* shape, tbTransform xf )
 			return tbComputeMeshAABB( shape->mesh, xf );
 		case tbShape_heightfield:
 			return tbComputeHeightfieldAABB( shape->heightfield, xf );
+		case tbShape_cylinder:
+			return tbComputeCylinderAABB( &shape->cylinder, xf );
 		default:
 			return tbComputeHullAABB( shape->hull, xf );
 	}
@@ -83,6 +85,8 @@ tbMassData tbComputeShapeMass( const tbShape* shape )
 			return tbComputeSphereMass( &shape->sphere, shape->density );
 		case tbShape_capsule:
 			return tbComputeCapsuleMass( &shape->capsule, shape->density );
+		case tbShape_cylinder:
+			return tbComputeCylinderMass( &shape->cylinder, shape->density );
 		case tbShape_mesh:
 		case tbShape_heightfield:
 		{
@@ -103,17 +107,19 @@ tbShapeProxy tbMakeShapeDistanceProxy( const tbShape* shape )
 			return tbMakeSphereProxy( &shape->sphere );
 		case tbShape_capsule:
 			return tbMakeCapsuleProxy( &shape->capsule );
+		case tbShape_cylinder:
+			return tbMakeCylinderProxy( &shape->cylinder );
 		case tbShape_mesh:
 		{
 			// A mesh is not convex: callers test its triangles (mesh.h); this proxy is only its
 			// first vertex so that nothing reading it goes out of bounds.
-			tbShapeProxy proxy = { shape->mesh->vertices, 1, 0.0f };
+			tbShapeProxy proxy = { .points = shape->mesh->vertices, .count = 1 };
 			return proxy;
 		}
 		case tbShape_heightfield:
 		{
 			// The same for a heightfield: one of its grid points.
-			tbShapeProxy proxy = { &shape->heightfield->firstPoint, 1, 0.0f };
+			tbShapeProxy proxy = { .points = &shape->heightfield->firstPoint, .count = 1 };
 			return proxy;
 		}
 		default:
@@ -140,6 +146,9 @@ tbCastOutput tbRayCastShape( const tbShape* shape, tbTransform xf, tbVec3 origin
 		case tbShape_heightfield:
 			out = tbRayCastHeightfield( &input, shape->heightfield, NULL );
 			break;
+		case tbShape_cylinder:
+			out = tbRayCastCylinder( &input, &shape->cylinder );
+			break;
 		default:
 			out = tbRayCastHull( &input, shape->hull );
 			break;
@@ -162,6 +171,12 @@ float tbComputeShapeExtent( const tbShape* shape, tbVec3 localCenter )
 			return tbMaxFloat( tbDistance( shape->capsule.center1, localCenter ),
 							   tbDistance( shape->capsule.center2, localCenter ) ) +
 				   shape->capsule.radius;
+		case tbShape_cylinder:
+			// A rim point is at most the radius further than its cap's centre (a bound: the extent
+			// only sizes margins).
+			return tbMaxFloat( tbDistance( shape->cylinder.center1, localCenter ),
+							   tbDistance( shape->cylinder.center2, localCenter ) ) +
+				   shape->cylinder.radius;
 		case tbShape_mesh:
 		case tbShape_heightfield:
 		{
@@ -188,6 +203,8 @@ float tbComputeShapeMinExtent( const tbShape* shape )
 			return shape->sphere.radius;
 		case tbShape_capsule:
 			return shape->capsule.radius;
+		case tbShape_cylinder:
+			return tbMinFloat( shape->cylinder.radius, 0.5f * tbDistance( shape->cylinder.center1, shape->cylinder.center2 ) );
 		case tbShape_mesh:
 			return 0.5f * tbLength( tbSub( shape->mesh->bounds.upperBound, shape->mesh->bounds.lowerBound ) );
 		case tbShape_heightfield:
@@ -241,6 +258,10 @@ static bool tbIsMassInRange( tbShapeType type, const void* geometry, float densi
 	else if ( type == tbShape_capsule )
 	{
 		probe.capsule = *(const tbCapsule*)geometry;
+	}
+	else if ( type == tbShape_cylinder )
+	{
+		probe.cylinder = *(const tbCylinder*)geometry;
 	}
 	else if ( type == tbShape_mesh || type == tbShape_heightfield )
 	{
@@ -388,6 +409,28 @@ tbShapeId tbCreateCapsuleShape( tbBodyId bodyId, const tbShapeDef* def, const tb
 		return tb_nullShapeId;
 	}
 	shape->capsule = *capsule;
+	return tbFinishShape( world, shape, def, result );
+}
+
+tbShapeId tbCreateCylinderShape( tbBodyId bodyId, const tbShapeDef* def, const tbCylinder* cylinder, tbResult* result )
+{
+	if ( cylinder == NULL || !tbIsBoundedVec3( cylinder->center1, TB_MAX_SHAPE_SIZE ) ||
+		 !tbIsBoundedVec3( cylinder->center2, TB_MAX_SHAPE_SIZE ) || !tbIsPositive( cylinder->radius ) ||
+		 !tbIsPositive( 0.5f * tbDistance( cylinder->center1, cylinder->center2 ) ) )
+	{
+		if ( result != NULL )
+		{
+			*result = tbResult_invalidArgument;
+		}
+		return tb_nullShapeId;
+	}
+	tbWorld* world;
+	tbShape* shape = tbCreateShapeInternal( bodyId, def, tbShape_cylinder, cylinder, result, &world );
+	if ( shape == NULL )
+	{
+		return tb_nullShapeId;
+	}
+	shape->cylinder = *cylinder;
 	return tbFinishShape( world, shape, def, result );
 }
 
@@ -649,6 +692,12 @@ const tbCapsule* tbShape_GetCapsule( tbShapeId shapeId )
 	return shape != NULL && shape->type == tbShape_capsule ? &shape->capsule : NULL;
 }
 
+const tbCylinder* tbShape_GetCylinder( tbShapeId shapeId )
+{
+	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
+	return shape != NULL && shape->type == tbShape_cylinder ? &shape->cylinder : NULL;
+}
+
 const tbHull* tbShape_GetHull( tbShapeId shapeId )
 {
 	tbShape* shape = tbGetShapeChecked( shapeId, NULL );
@@ -753,6 +802,7 @@ tbResult tbShape_SetDensity( tbShapeId shapeId, float density, bool updateBodyMa
 								   : ( shape->type == tbShape_capsule ? (const void*)&shape->capsule
 																	  : ( tbIsTriangleShapeType( shape->type ) ? (const void*)shape->mesh
 																									  : (const void*)shape->hull ) );
+		geometry = shape->type == tbShape_cylinder ? (const void*)&shape->cylinder : geometry;
 		if ( ( density != 0.0f && !tbIsInRange( density, TB_MIN_DENSITY, TB_MAX_DENSITY ) ) ||
 			 !tbIsMassInRange( shape->type, geometry, density ) )
 		{
@@ -902,6 +952,11 @@ tbCastOutput tbShape_RayCast( tbShapeId shapeId, tbVec3 origin, tbVec3 translati
 tbAABB tbComputeProxyAABB( const tbShapeProxy* proxy, tbTransform xf )
 {
 	tbAABB core = tbAABB_OfPoints( proxy->points, proxy->count, xf );
+	if ( proxy->diskRadius > 0.0f && proxy->count == 2 )
+	{
+		tbCylinder cylinder = { proxy->points[0], proxy->points[1], proxy->diskRadius };
+		core = tbComputeCylinderAABB( &cylinder, xf );
+	}
 	tbVec3 r = { proxy->radius, proxy->radius, proxy->radius };
 	tbAABB box = { tbSub( core.lowerBound, r ), tbAdd( core.upperBound, r ) };
 	return box;

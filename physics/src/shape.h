@@ -19,6 +19,7 @@ typedef struct tbShape
 	{
 		tbSphere sphere;
 		tbCapsule capsule;
+		tbCylinder cylinder;
 		tbHull* hull; ///< owned
 		tbMesh* mesh; ///< shared with snapshots (reference counted)
 		tbHeightfield* heightfield; ///< shared with snapshots (reference counted)
@@ -62,6 +63,9 @@ bool tbCreateShapeProxy( tbWorld* world, tbShape* shape, const tbBody* body );
 /// Closest points c1 on segment p1-q1 and c2 on segment p2-q2 (manifold.c; the capsule and mesh
 /// narrow phases share it).
 void tbSegmentClosestPoints( tbVec3 p1, tbVec3 q1, tbVec3 p2, tbVec3 q2, tbVec3* c1, tbVec3* c2 );
+
+/// The face of a hull whose outward normal is closest to direction (local frame; the first on ties).
+int tbFindHullFace( const tbHull* hull, tbVec3 direction );
 
 /// Slab test of the segment p + t d, t in [0, maxFraction], against a box (dynamic_tree.c; the
 /// broad-phase tree and the mesh triangle tree share it).

@@ -31,7 +31,8 @@ static float tbProxyExtent( const tbShapeProxy* proxy, tbVec3 localCenter )
 	{
 		extentSquared = tbMaxFloat( extentSquared, tbDistanceSquared( proxy->points[i], localCenter ) );
 	}
-	return sqrtf( extentSquared );
+	// A disk (cylinder) reaches at most its radius further than its centres.
+	return sqrtf( extentSquared ) + proxy->diskRadius;
 }
 
 // Largest angular speed (rad per unit fraction) of nlerp between q1 and q2. With cos(phi) =

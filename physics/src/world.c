@@ -933,7 +933,7 @@ void tbWorld_OverlapAABB( tbWorldId worldId, tbAABB aabb, tbQueryFilter filter, 
 	{
 		return;
 	}
-	tbOverlapContext oc = { world, filter, fcn, context, false, { NULL, 0, 0.0f }, tb_transformIdentity, false, aabb };
+	tbOverlapContext oc = { world, filter, fcn, context, false, { .points = NULL }, tb_transformIdentity, false, aabb };
 	bool wasLocked = world->locked;
 	world->locked = true; // no mutation from query callbacks (see tbWorld_CastRay)
 	for ( int t = 0; t < tbBody_typeCount && !oc.stop; ++t )
@@ -948,7 +948,8 @@ void tbWorld_OverlapShape( tbWorldId worldId, const tbShapeProxy* proxy, tbTrans
 {
 	tbWorld* world = tbGetWorldFromId( worldId );
 	if ( world == NULL || fcn == NULL || proxy == NULL || proxy->count < 1 || proxy->points == NULL ||
-		 !tbIsValidFloat( proxy->radius ) || proxy->radius < 0.0f ||
+		 !tbIsValidFloat( proxy->radius ) || proxy->radius < 0.0f || !( proxy->diskRadius >= 0.0f ) ||
+		 ( proxy->diskRadius > 0.0f && ( proxy->count != 2 || !tbIsValidVec3( proxy->diskAxis ) ) ) ||
 		 !tbIsBoundedVec3( transform.p, TB_MAX_QUERY_COORDINATE ) || !tbIsValidQuat( transform.q ) )
 	{
 		return;
@@ -975,7 +976,7 @@ void tbWorld_OverlapSphere( tbWorldId worldId, tbVec3 center, float radius, tbQu
 	{
 		return;
 	}
-	tbShapeProxy proxy = { &center, 1, radius };
+	tbShapeProxy proxy = { .points = &center, .count = 1, .radius = radius };
 	tbWorld_OverlapShape( worldId, &proxy, tb_transformIdentity, filter, fcn, context );
 }
 

@@ -373,6 +373,34 @@ static void tbBuildCylinder( tbArray* out, int segments )
 	}
 }
 
+// Flat caps at z = -1 and z = 1 for tbBuildCylinder's side, counter-clockwise seen from outside,
+// in the side's quarter shades.
+static void tbBuildCylinderCaps( tbArray* out, int segments )
+{
+	for ( int s = 0; s < segments; ++s )
+	{
+		float a0 = 2.0f * TB_PI * (float)s / (float)segments;
+		float a1 = 2.0f * TB_PI * (float)( s + 1 ) / (float)segments;
+		float shade = ( ( s * 4 / segments ) % 2 ) == 0 ? 1.0f : 0.72f;
+		for ( int side = -1; side <= 1; side += 2 )
+		{
+			float z = (float)side;
+			tbVec3 n = tbMakeVec3( 0.0f, 0.0f, z );
+			tbVec3 c = tbMakeVec3( 0.0f, 0.0f, z );
+			tbVec3 p0 = tbMakeVec3( cosf( a0 ), sinf( a0 ), z );
+			tbVec3 p1 = tbMakeVec3( cosf( a1 ), sinf( a1 ), z );
+			if ( side > 0 )
+			{
+				tbPushTriangle( out, c, p0, p1, n, n, n, shade );
+			}
+			else
+			{
+				tbPushTriangle( out, c, p1, p0, n, n, n, shade );
+			}
+		}
+	}
+}
+
 static void tbBuildCube( tbArray* out )
 {
 	for ( int axis = 0; axis < 3; ++axis )
@@ -532,6 +560,12 @@ tbRenderer* tbRenderer_Create( char* error, int errorSize )
 	ends[tbMesh_sphereLow] = builtin.count;
 	tbBuildCylinder( &builtin, 12 );
 	ends[tbMesh_cylinderLow] = builtin.count;
+	tbBuildCylinder( &builtin, 32 );
+	tbBuildCylinderCaps( &builtin, 32 );
+	ends[tbMesh_solidCylinder] = builtin.count;
+	tbBuildCylinder( &builtin, 12 );
+	tbBuildCylinderCaps( &builtin, 12 );
+	ends[tbMesh_solidCylinderLow] = builtin.count;
 	const tbMeshVertex* v = builtin.data;
 	for ( int m = 0; m < tbMesh_builtinCount; ++m )
 	{

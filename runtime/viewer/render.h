@@ -29,6 +29,8 @@ typedef enum tbBuiltinMesh
 	tbMesh_cube,	   ///< [-1, 1]^3: boxes use their half extents as scale
 	tbMesh_sphereLow,  ///< the sphere with a quarter of the triangles, for bodies far away
 	tbMesh_cylinderLow,
+	tbMesh_solidCylinder,    ///< tbMesh_cylinder with its ends closed by flat caps (cylinder shapes)
+	tbMesh_solidCylinderLow,
 	tbMesh_builtinCount
 } tbBuiltinMesh;
 

@@ -706,6 +706,22 @@ static void tbDrawShape( tbWorldDraw* draw, tbRenderer* r, tbShapeId shape, tbTr
 			tbRenderer_Instance( r, cap, tbTransformPoint( xf, c->center2 ), q, radius, color );
 			break;
 		}
+		case tbShape_cylinder:
+		{
+			const tbCylinder* c = tbShape_GetCylinder( shape );
+			if ( c == NULL )
+			{
+				break;
+			}
+			float length = 0.0f;
+			tbVec3 direction = tbGetLengthAndNormalize( &length, tbSub( c->center2, c->center1 ) );
+			tbQuat q = tbMulQQ( xf.q, tbQuatFromTo( tbMakeVec3( 0, 0, 1 ), direction ) );
+			tbVec3 mid = tbTransformPoint( xf, tbMulSV( 0.5f, tbAdd( c->center1, c->center2 ) ) );
+			bool far = tbFar( eye, mid, tbMaxFloat( c->radius, 0.5f * length ) );
+			tbRenderer_Instance( r, far ? tbMesh_solidCylinderLow : tbMesh_solidCylinder, mid, q,
+								 tbMakeVec3( c->radius, c->radius, 0.5f * length ), color );
+			break;
+		}
 		case tbShape_mesh:
 		case tbShape_heightfield:
 		{

@@ -82,6 +82,18 @@ png_json cam_diff diff "$SCRATCH/cam1.png" "$SCRATCH/cam2.png"
 check "the scene's camera field moves the view" json_check "$SCRATCH/cam_diff.json" '
 assert r["changed_fraction"] > 0.02, "changed %.4f" % r["changed_fraction"]'
 
+# A cylinder seen straight down its axis shows its flat cap: the centre of the frame differs from
+# the same view without it over most of the cap (an open tube would show only its rim, edge on).
+for n in with without; do
+	shape=""
+	[ "$n" = with ] && shape="world:add_cylinder{ radius = 1, half_height = 0.5, pos = { 0, 0, 0.5 }, static = true }"
+	printf 'return { camera = { eye = { 0, 0.01, 12 }, target = { 0, 0, 0 } }, setup = function(world)\n world:add_box{ size = { 20, 20, 1 }, pos = { 0, 0, -0.5 }, static = true }\n %s\nend }\n' "$shape" >"$SCRATCH/top_$n.lua"
+	check "cylinder view $n renders" viewer 0 "$SCRATCH/top_$n.lua" --no-ui --screenshot "$SCRATCH/top_$n.png" --steps 1
+done
+png_json cap_diff diff "$SCRATCH/top_without.png" "$SCRATCH/top_with.png" --region 0.45 0.4 0.55 0.6
+check "a cylinder is drawn with its cap" json_check "$SCRATCH/cap_diff.json" '
+assert r["changed_fraction"] > 0.3, "changed %.4f" % r["changed_fraction"]'
+
 # The tree layer draws inner nodes of the broad-phase trees in six opaque hues by depth; count two of them.
 check "debug draw tree only" viewer 0 "$showcase" --no-ui --screenshot "$SCRATCH/tree.png" --steps 60 --debug-draw tree
 for image in plain tree; do

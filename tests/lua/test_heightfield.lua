@@ -108,7 +108,7 @@ local function errors()
 	check.fails(function() w:add_heightfield{ heights = rows, friction = -1 } end, "add_heightfield: friction must be a number in [0, 1000], got -1")
 	check.fails(function() w:add_heightfield{ heights = rows, hieghts = 1 } end, "add_heightfield: unknown field 'hieghts'")
 	check.fails(function() w:add_heightfield(3) end, "add_heightfield: expected a table of fields, got 3")
-	check.fails(function() w:add_compound{ shapes = { { type = "heightfield" } } } end, "add_compound: shapes[1].type must be one of 'box', 'sphere', 'capsule', 'hull' (a heightfield is a static body of its own: world:add_heightfield), got 'heightfield'")
+	check.fails(function() w:add_compound{ shapes = { { type = "heightfield" } } } end, "add_compound: shapes[1].type must be one of 'box', 'sphere', 'capsule', 'hull', 'cylinder' (a heightfield is a static body of its own: world:add_heightfield), got 'heightfield'")
 	-- The smallest field: 2 x 2 points, one cell.
 	check.eq(w:add_heightfield{ heights = rows }.type, "static", "one cell")
 	w:destroy()

@@ -8,7 +8,7 @@ local function module_functions()
 	check.truthy(type(tb.version) == "string" and tb.version:match("^%d+%.%d+%.%d+$"), "tb.version is x.y.z")
 	check.eq(table.concat(tb.solvers, ","), "baumgarte,split,soft,global", "tb.solvers")
 	check.eq(table.concat(tb.body_types, ","), "static,kinematic,dynamic", "tb.body_types")
-	check.eq(table.concat(tb.shape_types, ","), "box,sphere,capsule,hull,mesh,heightfield", "tb.shape_types")
+	check.eq(table.concat(tb.shape_types, ","), "box,sphere,capsule,hull,mesh,heightfield,cylinder", "tb.shape_types")
 	check.eq(tb.events[1], "contact_begin", "tb.events[1]")
 
 	-- A quarter turn about z, {w, x, y, z}.

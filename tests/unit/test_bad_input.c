@@ -49,8 +49,8 @@ static void test_epa_capsules_sharing_an_end( void** state )
 	tbQuat rotation = { 1.90734863e-06f, 0.0f, 0.0f, 1.0f };
 
 	tbDistanceInput input;
-	input.proxyA = ( tbShapeProxy ){ pointsA, 2, radiusA };
-	input.proxyB = ( tbShapeProxy ){ pointsB, 2, radiusB };
+	input.proxyA = ( tbShapeProxy ){ .points = pointsA, .count = 2, .radius = radiusA };
+	input.proxyB = ( tbShapeProxy ){ .points = pointsB, .count = 2, .radius = radiusB };
 	input.transformA = ( tbTransform ){ tb_vec3_zero, rotation };
 	input.transformB = input.transformA;
 	input.useRadii = true;
@@ -96,8 +96,8 @@ static void test_epa_point_against_segment_end_scales( void** state )
 			tbVec3 pointsA[2] = { p, p };
 			tbVec3 pointsB[2] = { q, p };
 			tbDistanceInput input;
-			input.proxyA = ( tbShapeProxy ){ pointsA, 2, 0.2f * s };
-			input.proxyB = ( tbShapeProxy ){ pointsB, 2, 0.5f * s };
+			input.proxyA = ( tbShapeProxy ){ .points = pointsA, .count = 2, .radius = 0.2f * s };
+			input.proxyB = ( tbShapeProxy ){ .points = pointsB, .count = 2, .radius = 0.5f * s };
 			input.transformA = tb_transformIdentity;
 			input.transformB = tb_transformIdentity;
 			input.useRadii = true;

@@ -50,7 +50,7 @@ static void sphere_capsule_and_box_casts( void** state )
 	Scene s = makeScene();
 	tbQueryFilter filter = tbDefaultQueryFilter();
 	tbVec3 center = tb_vec3_zero;
-	tbShapeProxy sphere = { &center, 1, 0.5f };
+	tbShapeProxy sphere = { .points = &center, .count = 1, .radius = 0.5f };
 
 	// Down onto the ground: the sphere's centre stops 0.5 m above z = 0.
 	tbTransform xf = { { 0.0f, 0.0f, 5.0f }, tb_quatIdentity };
@@ -79,7 +79,7 @@ static void sphere_capsule_and_box_casts( void** state )
 	// An upright capsule (radius 0.25, segment +-0.5): its bottom, 0.75 m below the centre, lands
 	// on the box's top at z = 1.
 	tbVec3 segment[2] = { { 0.0f, 0.0f, -0.5f }, { 0.0f, 0.0f, 0.5f } };
-	tbShapeProxy capsule = { segment, 2, 0.25f };
+	tbShapeProxy capsule = { .points = segment, .count = 2, .radius = 0.25f };
 	xf.p = tbMakeVec3( 3.2f, 0.1f, 6.0f );
 	r = tbWorld_CastShapeClosest( s.world, &capsule, xf, tbMakeVec3( 0.0f, 0.0f, -8.0f ), filter );
 	assert_true( r.hit && TB_ID_EQUALS( r.bodyId, s.box ) );
@@ -93,7 +93,7 @@ static void sphere_capsule_and_box_casts( void** state )
 	{
 		corners[i] = tbMakeVec3( i & 1 ? 0.5f : -0.5f, i & 2 ? 0.5f : -0.5f, i & 4 ? 0.5f : -0.5f );
 	}
-	tbShapeProxy box = { corners, 8, 0.0f };
+	tbShapeProxy box = { .points = corners, .count = 8, .radius = 0.0f };
 	xf.p = tbMakeVec3( 0.0f, 5.0f, 3.0f );
 	xf.q = tbMakeQuatAxisAngle( tbMakeVec3( 0.0f, 0.0f, 1.0f ), 0.25f * TB_PI );
 	r = tbWorld_CastShapeClosest( s.world, &box, xf, tbMakeVec3( 0.0f, 0.0f, -4.0f ), filter );
@@ -114,7 +114,7 @@ static void initially_overlapping_cast( void** state )
 	(void)state;
 	Scene s = makeScene();
 	tbVec3 center = tb_vec3_zero;
-	tbShapeProxy sphere = { &center, 1, 0.5f };
+	tbShapeProxy sphere = { .points = &center, .count = 1, .radius = 0.5f };
 	tbTransform xf = { { 0.0f, 0.0f, 0.2f }, tb_quatIdentity };
 	tbRayResult r = tbWorld_CastShapeClosest( s.world, &sphere, xf, tbMakeVec3( 0.0f, 0.0f, 3.0f ), tbDefaultQueryFilter() );
 	assert_true( r.hit && TB_ID_EQUALS( r.bodyId, s.ground ) );
@@ -162,7 +162,7 @@ static void all_hits_filters_and_body_casts( void** state )
 	// A sphere of radius 0.25 along z = 0.9 meets the ball (at x = -3 + sqrt(1 - 0.01) + 0.25) and
 	// then the box (face x = 2.5, at 2.25 for the centre).
 	tbVec3 center = tb_vec3_zero;
-	tbShapeProxy sphere = { &center, 1, 0.25f };
+	tbShapeProxy sphere = { .points = &center, .count = 1, .radius = 0.25f };
 	tbTransform xf = { { -10.0f, 0.0f, 0.9f }, tb_quatIdentity };
 	Hits hits = { 0 };
 	tbWorld_CastShape( s.world, &sphere, xf, tbMakeVec3( 20.0f, 0.0f, 0.0f ), noGround, collect, &hits );
@@ -205,7 +205,7 @@ static void casts_against_mesh_planes( void** state )
 	assert_false( TB_IS_NULL( tbCreateMeshShape( flat, &sd, vertices, 4, indices, 2, NULL ) ) );
 
 	tbVec3 center = tb_vec3_zero;
-	tbShapeProxy sphere = { &center, 1, 0.5f };
+	tbShapeProxy sphere = { .points = &center, .count = 1, .radius = 0.5f };
 	tbTransform xf = { { 1.0f, 2.0f, 4.0f }, tb_quatIdentity };
 	tbRayResult r = tbWorld_CastShapeClosest( world, &sphere, xf, tbMakeVec3( 0.0f, 0.0f, -5.0f ), tbDefaultQueryFilter() );
 	assert_true( r.hit && TB_ID_EQUALS( r.bodyId, flat ) );

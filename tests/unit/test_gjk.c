@@ -54,7 +54,7 @@ static void makeBoxPoints( tbVec3 halfExtents, tbVec3 points[8] )
 
 static tbShapeProxy makeProxy( const tbVec3* points, int count, float radius )
 {
-	tbShapeProxy proxy = { points, count, radius };
+	tbShapeProxy proxy = { .points = points, .count = count, .radius = radius };
 	return proxy;
 }
 

@@ -73,6 +73,22 @@ typedef struct tbCapsule
 	float radius;            ///< metres, > 0
 } tbCapsule;
 
+/// Solid cylinder: the points within radius of the axis segment center1-center2, cut off by the
+/// planes through the two centres perpendicular to it (flat caps, sharp rims).
+typedef struct tbCylinder
+{
+	tbVec3 center1, center2; ///< cap centres, metres, body frame; at least 2 TB_MIN_SHAPE_SIZE apart
+	float radius;            ///< metres, > 0
+} tbCylinder;
+
+/// A cylinder about center with its axis along rotation's z (the capsule's convention).
+TB_INLINE tbCylinder tbMakeCylinder( tbVec3 center, tbQuat rotation, float radius, float halfHeight )
+{
+	tbVec3 axis = tbRotate( rotation, tbMakeVec3( 0.0f, 0.0f, halfHeight ) );
+	tbCylinder cylinder = { tbSub( center, axis ), tbAdd( center, axis ), radius };
+	return cylinder;
+}
+
 /// Half-edge of a convex hull. Indices refer to the hull's own arrays.
 typedef struct tbHullHalfEdge
 {
@@ -140,11 +156,15 @@ TB_API tbMassData tbComputeSphereMass( const tbSphere* shape, float density );
 TB_API tbMassData tbComputeCapsuleMass( const tbCapsule* shape, float density );
 /// Exact for the polyhedron (integration over tetrahedra from the centroid).
 TB_API tbMassData tbComputeHullMass( const tbHull* shape, float density );
+/// m = density pi r^2 L, about the axis m r^2 / 2, across it m (3 r^2 + L^2) / 12 (L = the length).
+TB_API tbMassData tbComputeCylinderMass( const tbCylinder* shape, float density );
 
 /// Local bounding boxes under a transform.
 TB_API tbAABB tbComputeSphereAABB( const tbSphere* shape, tbTransform xf );
 TB_API tbAABB tbComputeCapsuleAABB( const tbCapsule* shape, tbTransform xf );
 TB_API tbAABB tbComputeHullAABB( const tbHull* shape, tbTransform xf );
+/// Exact: each cap disk reaches r sqrt(1 - u_i^2) along world axis i (u the unit axis).
+TB_API tbAABB tbComputeCylinderAABB( const tbCylinder* shape, tbTransform xf );
 
 // Ray casts --------------------------------------------------------------------------------------
 
@@ -176,6 +196,8 @@ typedef struct tbCastOutput
 TB_API tbCastOutput tbRayCastSphere( const tbRayCastInput* input, const tbSphere* shape );
 TB_API tbCastOutput tbRayCastCapsule( const tbRayCastInput* input, const tbCapsule* shape );
 TB_API tbCastOutput tbRayCastHull( const tbRayCastInput* input, const tbHull* shape );
+/// Exact: the side (a quadratic) and the flat caps.
+TB_API tbCastOutput tbRayCastCylinder( const tbRayCastInput* input, const tbCylinder* shape );
 
 // Triangle meshes --------------------------------------------------------------------------------
 
@@ -269,17 +291,25 @@ TB_API int tbCountHeightfieldTriangles( const tbHeightfield* heightfield, tbTran
 
 /// A convex shape for GJK: the hull of the points, inflated by radius. Spheres are one point,
 /// capsules two, hulls their vertices. The points are not copied.
+/// A cylinder is the segment between its cap centres swept by a disk: its proxy is those two points
+/// with diskRadius and diskAxis set, and its support along d adds diskRadius times the unit part of
+/// d across the axis. Leave diskRadius 0 (as a designated initialiser without it does) for
+/// every other shape. Pairs with a disk are not warm started (the cache keeps vertex indices, and
+/// one index stands for a whole rim).
 typedef struct tbShapeProxy
 {
 	const tbVec3* points;
 	int count;
 	float radius;
+	float diskRadius; ///< m, >= 0
+	tbVec3 diskAxis;  ///< unit, shape frame; read only when diskRadius > 0
 } tbShapeProxy;
 
 /// Proxies of the primitive shapes (pointing into the shape; keep the shape alive).
 TB_API tbShapeProxy tbMakeSphereProxy( const tbSphere* shape );
 TB_API tbShapeProxy tbMakeCapsuleProxy( const tbCapsule* shape );
 TB_API tbShapeProxy tbMakeHullProxy( const tbHull* shape );
+TB_API tbShapeProxy tbMakeCylinderProxy( const tbCylinder* shape );
 
 /// GJK warm-start cache: the last simplex's vertex indices. Zero-initialise it for a cold start.
 typedef struct tbSimplexCache
@@ -436,6 +466,17 @@ TB_API tbManifold tbCollideHullAndCapsule( const tbHull* hullA, tbTransform xfA,
 /// on a box gets its 4 corner points on the first frame. cache may be NULL.
 TB_API tbManifold tbCollideHulls( const tbHull* hullA, tbTransform xfA, const tbHull* hullB, tbTransform xfB,
 								  float speculativeDistance, tbSATCache* cache );
+/// Cylinder pairs: GJK/EPA for the normal and depth, then a face of either shape close enough to
+/// that normal as the reference and the other's feature facing it (a cap polygon, a side line, a
+/// point) clipped to it: a cylinder standing on a face gets 4 rim points, one lying on it 2.
+TB_API tbManifold tbCollideCylinderAndSphere( const tbCylinder* cylinderA, tbTransform xfA, const tbSphere* sphereB,
+											  tbTransform xfB, float speculativeDistance );
+TB_API tbManifold tbCollideCylinderAndCapsule( const tbCylinder* cylinderA, tbTransform xfA, const tbCapsule* capsuleB,
+											   tbTransform xfB, float speculativeDistance );
+TB_API tbManifold tbCollideCylinderAndHull( const tbCylinder* cylinderA, tbTransform xfA, const tbHull* hullB,
+											tbTransform xfB, float speculativeDistance );
+TB_API tbManifold tbCollideCylinders( const tbCylinder* cylinderA, tbTransform xfA, const tbCylinder* cylinderB,
+									  tbTransform xfB, float speculativeDistance );
 
 // Dynamic AABB tree ------------------------------------------------------------------------------
 

@@ -77,7 +77,7 @@ typedef bool tbOverlapResultFcn( tbShapeId shapeId, void* context );
 TB_API void tbWorld_OverlapAABB( tbWorldId worldId, tbAABB aabb, tbQueryFilter filter, tbOverlapResultFcn* fcn,
 								 void* context );
 /// Shapes that actually overlap a convex shape (GJK): proxy points in the shape's frame, placed by
-/// transform. Build the proxy with tbMakeSphereProxy/tbMakeCapsuleProxy/tbMakeHullProxy.
+/// transform. Build the proxy with tbMakeSphereProxy/tbMakeCapsuleProxy/tbMakeHullProxy/tbMakeCylinderProxy.
 TB_API void tbWorld_OverlapShape( tbWorldId worldId, const tbShapeProxy* proxy, tbTransform transform,
 								  tbQueryFilter filter, tbOverlapResultFcn* fcn, void* context );
 /// Shape casts: a convex shape (proxy points in its own frame, placed by transform, as for
@@ -231,6 +231,10 @@ TB_API tbShapeId tbCreateSphereShape( tbBodyId bodyId, const tbShapeDef* def, co
 TB_API tbShapeId tbCreateCapsuleShape( tbBodyId bodyId, const tbShapeDef* def, const tbCapsule* capsule,
 									   tbResult* result );
 TB_API tbShapeId tbCreateHullShape( tbBodyId bodyId, const tbShapeDef* def, const tbHull* hull, tbResult* result );
+/// A cylinder (tbMakeCylinder): radius and half height (half the cap centres' distance) each in
+/// [TB_MIN_SHAPE_SIZE, TB_MAX_SHAPE_SIZE], finite centres; otherwise tbResult_invalidArgument.
+TB_API tbShapeId tbCreateCylinderShape( tbBodyId bodyId, const tbShapeDef* def, const tbCylinder* cylinder,
+										tbResult* result );
 /// A box of half extents (m), placed by a local transform in the body frame.
 TB_API tbShapeId tbCreateBoxShape( tbBodyId bodyId, const tbShapeDef* def, tbVec3 halfExtents, tbTransform local,
 								   tbResult* result );
@@ -257,6 +261,7 @@ TB_API tbBodyId tbShape_GetBody( tbShapeId shapeId );
 TB_API const tbSphere* tbShape_GetSphere( tbShapeId shapeId );
 TB_API const tbCapsule* tbShape_GetCapsule( tbShapeId shapeId );
 TB_API const tbHull* tbShape_GetHull( tbShapeId shapeId );
+TB_API const tbCylinder* tbShape_GetCylinder( tbShapeId shapeId );
 /// The mesh of a mesh shape (read-only, alive while the shape is), or NULL.
 TB_API const tbMesh* tbShape_GetMesh( tbShapeId shapeId );
 /// The heightfield of a heightfield shape (read-only, alive while the shape is), or NULL.

@@ -60,6 +60,7 @@ typedef enum tbShapeType
 	tbShape_hull, ///< boxes are hulls too
 	tbShape_mesh, ///< static triangle mesh (level geometry); static bodies only
 	tbShape_heightfield, ///< static grid of heights with holes (terrain); static bodies only
+	tbShape_cylinder, ///< true cylinder (tbCylinder): flat caps, round side
 	tbShape_typeCount
 } tbShapeType;
 
