@@ -117,28 +117,37 @@ TB_FN void TB_NAME( WarmStartContacts )( tbContactLanes* g, int lane0 )
 	TB_NAME( ScatterContactBodies )( g, lane0, &m );
 }
 
-// What a pass's normal rows aim at: the pass's constants of the scalar solver's cases.
+// What a pass's normal rows aim at: the pass's constants of the scalar solver's cases, and what
+// the separations are measured with (tbSeparationFrame): the normal turned back by each body's
+// rotation since the step began, and the normal part of their displacement.
 typedef struct TB_NAME( ContactAims )
 {
 	tbSolverMode mode;
 	bool useBias;
 	TB_VF inv_h, minBias, softRange, baumgarteRate, slop;
 	TB_VF biasRate, softMassScale, softImpulseScale; ///< the lanes' tbSoftness
+	tbV3 nA, nB;
+	TB_VF shift;
 } TB_NAME( ContactAims );
 
+// tbInvRotate lane-wise: the rotation by the conjugate.
+TB_FN tbV3 TB_NAME( InvRotate )( tbQ4 q, tbV3 v )
+{
+	tbQ4 c = { -q.x, -q.y, -q.z, q.w };
+	return TB_NAME( Rotate )( c, v );
+}
+
 // A point's bias, mass scale and impulse scale this pass, from its current separation (tbSolveContact).
-TB_FN void TB_NAME( NormalAim )( const TB_NAME( ContactAims ) * aims, tbContactLanePoint* cp, int lane0, tbV3 n,
-								  const tbCB* m, TB_VF* biasOut, TB_VF* massScaleOut, TB_VF* impulseScaleOut )
+TB_FN void TB_NAME( NormalAim )( const TB_NAME( ContactAims ) * aims, tbContactLanePoint* cp, int lane0,
+								  TB_VF* biasOut, TB_VF* massScaleOut, TB_VF* impulseScaleOut )
 {
 	const TB_VF zero = TB_NAME( Splat )( 0.0f );
 	const TB_VF one = TB_NAME( Splat )( 1.0f );
-	// Current separation from the motion since the step began (tbCurrentSeparation).
+	// Current separation from the motion since the step began (tbPointSeparation).
 	tbV3 rA = TB_NAME( Load3 )( cp->rA, lane0 );
 	tbV3 rB = TB_NAME( Load3 )( cp->rB, lane0 );
-	tbV3 prA = TB_NAME( Rotate )( m->dqA, rA );
-	tbV3 prB = TB_NAME( Rotate )( m->dqB, rB );
-	tbV3 d = TB_NAME( Add )( TB_NAME( Sub )( m->dpB, m->dpA ), TB_NAME( Sub )( prB, prA ) );
-	TB_VF s = TB_NAME( Dot )( n, d ) + TB_NAME( Load )( cp->adjustedSeparation + lane0 );
+	TB_VF s = TB_NAME( Dot )( aims->nB, rB ) - TB_NAME( Dot )( aims->nA, rA ) + aims->shift +
+			  TB_NAME( Load )( cp->adjustedSeparation + lane0 );
 
 	// The scalar solver's cases, selected lane by lane.
 	TB_VI positive = s > zero;
@@ -198,6 +207,9 @@ TB_FN void TB_NAME( SolveContacts )( const tbStepContext* ctx, tbContactLanes* g
 	const TB_VF mA = TB_NAME( Load )( g->invMassA + lane0 );
 	const TB_VF mB = TB_NAME( Load )( g->invMassB + lane0 );
 	const tbV3 n = TB_NAME( Load3 )( g->normal, lane0 );
+	aims.nA = TB_NAME( InvRotate )( m.dqA, n );
+	aims.nB = TB_NAME( InvRotate )( m.dqB, n );
+	aims.shift = TB_NAME( Dot )( n, TB_NAME( Sub )( m.dpB, m.dpA ) );
 	const bool stepImpulse = mode == tbSolver_soft && useBias == false;
 
 	const int count = TB_NAME( ContactPointCount )( g, lane0 );
@@ -208,7 +220,7 @@ TB_FN void TB_NAME( SolveContacts )( const tbStepContext* ctx, tbContactLanes* g
 		int p = reverse ? count - 1 - k : k;
 		tbContactLanePoint* cp = g->points + p;
 		TB_VF bias, massScale, impulseScale;
-		TB_NAME( NormalAim )( &aims, cp, lane0, n, &m, &bias, &massScale, &impulseScale );
+		TB_NAME( NormalAim )( &aims, cp, lane0, &bias, &massScale, &impulseScale );
 		TB_VF newImpulse = TB_NAME( SolveNormalRow )( cp, lane0, n, bias, massScale, impulseScale, mA, mB, &m );
 		if ( stepImpulse )
 		{
@@ -243,7 +255,7 @@ TB_FN void TB_NAME( SolveContacts )( const tbStepContext* ctx, tbContactLanes* g
 				int p = backwards ? count - 1 - k : k;
 				tbContactLanePoint* cp = g->points + p;
 				TB_VF bias, massScale, impulseScale;
-				TB_NAME( NormalAim )( &aims, cp, lane0, n, &m, &bias, &massScale, &impulseScale );
+				TB_NAME( NormalAim )( &aims, cp, lane0, &bias, &massScale, &impulseScale );
 				TB_VF oldImpulse = TB_NAME( Load )( cp->normalImpulse + lane0 );
 				TB_VF oldMax = TB_NAME( Load )( cp->maxNormalImpulse + lane0 );
 				tbCB swept = m;

@@ -271,13 +271,34 @@ static void tbWarmStartContact( tbStepContext* ctx, tbContactConstraint* c )
 }
 
 // Separation of a point now, from the bodies' motion since the step began.
+// The separation of a point now is adjustedSeparation + n.(dpB - dpA) + n.(R_B rB) - n.(R_A rA), with
+// dp, R each body's motion since the step began. n.(R r) = (R^T n).r: the normal turned back once
+// per body serves every point of the manifold (and every sweep of a pass) with two dot products,
+// where turning each point's arms cost two rotations a point.
+typedef struct tbSeparationFrame
+{
+	tbVec3 nA, nB; ///< R_A^T n, R_B^T n
+	float shift;   ///< n.(dpB - dpA)
+} tbSeparationFrame;
+
+static inline tbSeparationFrame tbMakeSeparationFrame( tbVec3 normal, const tbBodyState* a, const tbBodyState* b )
+{
+	tbSeparationFrame f = { tbInvRotate( a->dq, normal ), tbInvRotate( b->dq, normal ),
+							tbDot( normal, tbSub( b->dp, a->dp ) ) };
+	return f;
+}
+
+// The lanes (contact_lanes.h, NormalAim) sum the same terms in the same order.
+static inline float tbPointSeparation( const tbSeparationFrame* f, const tbContactConstraintPoint* cp )
+{
+	return tbDot( f->nB, cp->rB ) - tbDot( f->nA, cp->rA ) + f->shift + cp->adjustedSeparation;
+}
+
 static inline float tbCurrentSeparation( const tbContactConstraint* c, const tbContactConstraintPoint* cp,
 										 const tbBodyState* a, const tbBodyState* b )
 {
-	tbVec3 prA = tbRotate( a->dq, cp->rA );
-	tbVec3 prB = tbRotate( b->dq, cp->rB );
-	tbVec3 d = tbAdd( tbSub( b->dp, a->dp ), tbSub( prB, prA ) );
-	return tbDot( c->normal, d ) + cp->adjustedSeparation;
+	tbSeparationFrame f = tbMakeSeparationFrame( c->normal, a, b );
+	return tbPointSeparation( &f, cp );
 }
 
 // One normal row towards -bias: the accumulated impulse clamped at zero, the largest step kept.
@@ -304,11 +325,13 @@ static void tbSolveContact( tbStepContext* ctx, tbContactConstraint* c, bool use
 
 	float pointBias[TB_MAX_MANIFOLD_POINTS], pointMassScale[TB_MAX_MANIFOLD_POINTS];
 	float pointImpulseScale[TB_MAX_MANIFOLD_POINTS];
+	// The velocity rows leave dp and dq alone: one frame for the pass.
+	const tbSeparationFrame frame = tbMakeSeparationFrame( c->normal, &a, &b );
 	for ( int k = 0; k < c->pointCount; ++k )
 	{
 		int p = reverse ? c->pointCount - 1 - k : k;
 		tbContactConstraintPoint* cp = c->points + p;
-		float s = tbCurrentSeparation( c, cp, &a, &b );
+		float s = tbPointSeparation( &frame, cp );
 		float bias = 0.0f;
 		float massScale = 1.0f;
 		float impulseScale = 0.0f;

@@ -357,7 +357,10 @@ static void box_settles_on_bumps( void** state )
 			th_addBox( world, tbMakeVec3( x, y, bumps( x, y ) + 1.5f ), tbMakeVec3( 0.3f, 0.25f, 0.2f ), 2.0f, 0.7f );
 		tbBody_SetAngularVelocity( boxes[i], tbMakeVec3( 1.0f, 2.0f, 0.5f ) );
 	}
-	th_run( world, 180 );
+	// Dropped spinning from 1.5 m, a box tumbles over the bumps: when exactly it stops is
+	// chaotic (a change in the last bits of the contact arithmetic moved one box's rest from before
+	// 3 s to between 3 and 4 s), so the bar is rest within 4 s.
+	th_run( world, 240 );
 	for ( int i = 0; i < 3; ++i )
 	{
 		tbVec3 p = tbBody_GetPosition( boxes[i] );
