@@ -170,6 +170,7 @@ static void tbPrepareContactBlock( int start, int end, int blockIndex, void* con
 			c->impactSubStep = (int)tbMinFloat( closing, (float)ctx->subStepCount );
 		}
 		c->rowsBuilt = false;
+		c->positionTestedAt = -1;
 	}
 }
 
@@ -438,6 +439,18 @@ static bool tbSolveContactPosition( tbStepContext* ctx, tbContactConstraint* c )
 	const float slop = ctx->linearSlop;
 	const float activation = soft ? -TB_SOFT_RANGE : -ctx->linearSlop;
 	const float maxCorrection = TB_MAX_LINEAR_CORRECTION;
+	// The outcome is a function of the two bodies' motion alone: a contact measured after both
+	// last moved would find what it found then, nothing to move (a contact that moved its bodies
+	// moved them at its own stage). A pile's later passes measure only the contacts around what
+	// the earlier ones moved (ragdolls: every step takes all three passes).
+	int* movedAt = ctx->positionMovedAt;
+	int tested = c->positionTestedAt;
+	if ( movedAt != NULL && tested >= 0 && ( c->indexA < 0 || movedAt[c->indexA] < tested ) &&
+		 ( c->indexB < 0 || movedAt[c->indexB] < tested ) )
+	{
+		return false;
+	}
+	c->positionTestedAt = ctx->positionStage;
 	const tbBodyState* sa = tbGetState( ctx, c->indexA );
 	const tbBodyState* sb = tbGetState( ctx, c->indexB );
 
@@ -479,6 +492,15 @@ static bool tbSolveContactPosition( tbStepContext* ctx, tbContactConstraint* c )
 	if ( moved )
 	{
 		tbStoreStates( ctx, c, &a, &b );
+		// Only the bodies stored: a static or kinematic side is shared within a colour.
+		if ( movedAt != NULL && tbIsMovingBody( ctx, c->indexA ) )
+		{
+			movedAt[c->indexA] = ctx->positionStage;
+		}
+		if ( movedAt != NULL && tbIsMovingBody( ctx, c->indexB ) )
+		{
+			movedAt[c->indexB] = ctx->positionStage;
+		}
 	}
 	return moved;
 }
@@ -857,10 +879,12 @@ static bool tbRunColoredStage( tbStepContext* ctx, tbContactStage stage, bool us
 		int count = graph->colorStarts[color + 1] - first;
 		if ( count > 0 )
 		{
+			ctx->positionStage += 1;
 			task.order = graph->order + first;
 			tbParallelFor( ctx->jobs, count, TB_CONTACT_BLOCK_SIZE, tbStageBlock, &task );
 		}
 	}
+	ctx->positionStage += 1;
 	int first = graph->colorStarts[TB_GRAPH_COLOR_COUNT];
 	task.order = graph->order + first;
 	tbRunStage( &task, 0, graph->colorStarts[TB_GRAPH_COLOR_COUNT + 1] - first );
@@ -883,6 +907,15 @@ void tbSolveContacts( tbStepContext* ctx, bool useBias )
 
 bool tbSolveContactPositions( tbStepContext* ctx )
 {
+	if ( ctx->positionMovedAt == NULL )
+	{
+		// Without the memory every pass measures every contact.
+		ctx->positionMovedAt = TB_ARENA_ARRAY_RAW( ctx->arena, int, ctx->bodyCount > 0 ? ctx->bodyCount : 1 );
+		for ( int i = 0; ctx->positionMovedAt != NULL && i < ctx->bodyCount; ++i )
+		{
+			ctx->positionMovedAt[i] = -1;
+		}
+	}
 	return tbRunColoredStage( ctx, tbStage_positions, false, false );
 }
 

@@ -66,6 +66,8 @@ typedef struct tbContactConstraint
 	/// For skipping the position passes: the smallest separation0 of the points and the largest
 	/// |rA|, |rB| (m). See tbSolveContactPosition.
 	float minSeparation0, maxLeverA, maxLeverB;
+	/// The position stage (tbStepContext::positionStage) that last measured the contact, -1 for none.
+	int positionTestedAt;
 	tbContactConstraintPoint points[TB_MAX_MANIFOLD_POINTS];
 } tbContactConstraint;
 

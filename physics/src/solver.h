@@ -114,6 +114,10 @@ typedef struct tbStepContext
 	bool enableWarmStarting;
 	/// true while solving position error in the split mode's pseudo-velocity pass
 	bool splitPass;
+	/// Position passes: the stage (a colour of a pass, counted over the step) in which each moving
+	/// body was last moved, -1 for none (allocated by the first pass), and the stage being run.
+	int* positionMovedAt;
+	int positionStage;
 	int passIndex;
 	int subStepIndex; ///< soft mode: the sub-step being solved (0 in the other modes)
 } tbStepContext;
