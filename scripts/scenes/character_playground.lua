@@ -3,7 +3,7 @@
 -- (they show what the controller does, and finish() checks it): one climbs the stairs, one is
 -- stopped by the 0.4 m step (the step height is 0.3 m), one walks up the 30 degree ramp, one is
 -- stopped by the 55 degree one (the walkable limit is 45 degrees), one rides the platform and one
--- pushes a crate. The hero in the middle is yours in the viewer.
+-- pushes a crate. The hero in the middle is yours in the viewer, and the camera follows it.
 -- Keys (viewer): W A S D walk, space jumps, C crouches.
 local tb = require "tumble"
 local build = require "builders"
@@ -14,6 +14,16 @@ local scene = {
 	world = { gravity = { 0, 0, -10 } },
 	steps = 600,
 	camera = { eye = { -12, -18, 12 }, target = { 3, 0, 0 } },
+	title = "Character playground",
+	description = "Characters walk stairs, a step too high, a walkable and a too-steep ramp, ride a platform and push a crate. The hero in the middle is yours; the camera follows it.",
+	keys = {
+		{ "w", "walk along +x" },
+		{ "s", "walk along -x" },
+		{ "a", "walk along +y" },
+		{ "d", "walk along -y" },
+		{ "space", "jump" },
+		{ "c", "crouch" },
+	},
 }
 
 local SPEED = 1.5 -- m/s, every walker
@@ -70,6 +80,7 @@ function scene.setup(world)
 	world:add_box{ name = "crate2", size = { 0.8, 0.8, 0.8 }, pos = { -3, -3, 0.4 }, mass = 10 }
 
 	scene.hero = world:character{ name = "hero", pos = { -6, 0, 0 } }
+	tb.camera.follow(scene.hero.body, { offset = { -8, -10, 6 }, smoothing = 0.3 })
 end
 
 function scene.update(world, dt, t)
