@@ -42,15 +42,36 @@ typedef struct tbMeshVertex
 
 typedef struct tbRenderer tbRenderer;
 
+/// What the renderer spends per frame. The software profile suits a CPU rasterizer (Mesa's
+/// llvmpipe): a 1024-texel shadow map instead of 2048, every sphere and cylinder from the
+/// low-detail meshes; the viewer also opens its window without multisampling for it.
+typedef enum tbRenderProfile
+{
+	tbRenderProfile_full = 0,
+	tbRenderProfile_software,
+} tbRenderProfile;
+
 /// Needs a current OpenGL 3.3 core context. NULL on failure, with the reason in error.
 tbRenderer* tbRenderer_Create( char* error, int errorSize );
 void tbRenderer_Destroy( tbRenderer* renderer );
-/// Planar shadows of every instance on the plane z = 0 (light from above), on by default.
+/// Shadows from a shadow map (every solid shadows every other), on by default.
 void tbRenderer_SetShadows( tbRenderer* renderer, bool on );
 bool tbRenderer_GetShadows( const tbRenderer* renderer );
+/// The profile (full by default); it applies from the next frame.
+void tbRenderer_SetProfile( tbRenderer* renderer, tbRenderProfile profile );
+tbRenderProfile tbRenderer_GetProfile( const tbRenderer* renderer );
+/// Texels a side of the shadow map in the current profile.
+int tbRenderer_GetShadowMapSize( const tbRenderer* renderer );
+/// The current context's GL_RENDERER string, and whether it names a CPU rasterizer (llvmpipe,
+/// softpipe).
+const char* tbRenderer_GetDeviceName( void );
+bool tbRenderer_IsSoftwareDevice( const char* deviceName );
 
-/// Register a mesh (triangle list, copied). Returns its index for tbRenderer_Instance.
+/// Register a mesh (triangle list, copied), drawn two-sided. Returns its index for tbRenderer_Instance.
 int tbRenderer_AddMesh( tbRenderer* renderer, const tbMeshVertex* vertices, int count );
+/// Register a closed mesh whose triangles are counter-clockwise seen from outside: its back faces
+/// are culled.
+int tbRenderer_AddClosedMesh( tbRenderer* renderer, const tbMeshVertex* vertices, int count );
 /// Forget every mesh added with tbRenderer_AddMesh (the built-in meshes stay).
 void tbRenderer_ClearMeshes( tbRenderer* renderer );
 int tbRenderer_GetMeshVertexTotal( const tbRenderer* renderer );

@@ -272,7 +272,7 @@ static int tbBuildHullMesh( tbWorldDraw* draw, tbRenderer* renderer, const tbHul
 			e = hull->edges[e].next;
 		}
 	}
-	return tbRenderer_AddMesh( renderer, draw->scratch, n );
+	return tbRenderer_AddClosedMesh( renderer, draw->scratch, n );
 }
 
 // A static triangle mesh as one renderer mesh in its body frame: flat face normals, every other
