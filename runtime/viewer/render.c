@@ -1304,7 +1304,7 @@ static void tbDrawShadowMap( tbRenderer* r, const int* counts, const float clip[
 	glUniformMatrix4fv( r->depthViewProjection, 1, GL_FALSE, clip );
 	glBindVertexArray( r->meshVao );
 	glBindBuffer( GL_ARRAY_BUFFER, r->instanceVbo );
-	tbDrawMeshRuns( r, counts, r->meshes.count, false );
+	tbDrawMeshRuns( r, counts, r->meshes.count, true );
 	glBindVertexArray( 0 );
 	glDisable( GL_POLYGON_OFFSET_FILL );
 	glDisable( GL_DEPTH_CLAMP );
