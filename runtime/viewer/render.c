@@ -104,6 +104,12 @@ struct tbRenderer
 	GLint lineViewProjection, lineEye, linePull;
 	GLint screenSize2D;
 
+	// The software profile draws the window's 3D view into this smaller target, then scales it up.
+	GLuint sceneFramebuffer, sceneColor, sceneDepth;
+	int sceneWidth, sceneHeight;
+	GLuint upscaleProgram;
+	GLint upscaleImage;
+
 	// The shadow map: depth seen from the light, an orthographic box fitted to the view each frame.
 	GLuint shadowFramebuffer, shadowTexture;
 	int shadowSize; ///< texels a side of the texture allocated, 0 before the first shadowed frame
@@ -262,6 +268,25 @@ static const char* tb_skyVertexShader = "#version 330 core\n"
 										"	vRay = uForward + p.x * uRight + p.y * uUp;\n"
 										"	gl_Position = vec4(p, 1.0, 1.0);\n"
 										"}\n";
+
+// The 3D view drawn at reduced resolution, stretched over the window (bilinear).
+static const char* tb_upscaleVertexShader = "#version 330 core\n"
+											"out vec2 vUv;\n"
+											"void main()\n"
+											"{\n"
+											"	vec2 p = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0);\n"
+											"	vUv = 0.5 * p + 0.5;\n"
+											"	gl_Position = vec4(p, 0.0, 1.0);\n"
+											"}\n";
+
+static const char* tb_upscaleFragmentShader = "#version 330 core\n"
+											  "in vec2 vUv;\n"
+											  "uniform sampler2D uImage;\n"
+											  "out vec4 fragColor;\n"
+											  "void main()\n"
+											  "{\n"
+											  "	fragColor = vec4(texture(uImage, vUv).rgb, 1.0);\n"
+											  "}\n";
 
 static const char* tb_skyFragmentShader = "#version 330 core\n"
 										  "in vec3 vRay;\n"
@@ -555,12 +580,15 @@ tbRenderer* tbRenderer_Create( char* error, int errorSize )
 	r->skyProgram = r->depthProgram != 0 ? tbLinkProgram( tb_skyVertexShader, tb_skyFragmentShader, error, errorSize ) : 0;
 	r->lineProgram = r->skyProgram != 0 ? tbLinkProgram( tb_lineVertexShader, tb_lineFragmentShader, error, errorSize ) : 0;
 	r->program2D = r->lineProgram != 0 ? tbLinkProgram( tb_vertexShader2D, tb_fragmentShader2D, error, errorSize ) : 0;
-	if ( r->program2D == 0 || r->textScratch == NULL )
+	r->upscaleProgram =
+		r->program2D != 0 ? tbLinkProgram( tb_upscaleVertexShader, tb_upscaleFragmentShader, error, errorSize ) : 0;
+	if ( r->upscaleProgram == 0 || r->textScratch == NULL )
 	{
 		tbRenderer_Destroy( r );
 		return NULL;
 	}
 	r->depthViewProjection = glGetUniformLocation( r->depthProgram, "uViewProjection" );
+	r->upscaleImage = glGetUniformLocation( r->upscaleProgram, "uImage" );
 	r->skyForward = glGetUniformLocation( r->skyProgram, "uForward" );
 	r->skyRight = glGetUniformLocation( r->skyProgram, "uRight" );
 	r->skyUp = glGetUniformLocation( r->skyProgram, "uUp" );
@@ -663,6 +691,10 @@ void tbRenderer_Destroy( tbRenderer* r )
 	glDeleteProgram( r->shadowed.program );
 	glDeleteProgram( r->depthProgram );
 	glDeleteProgram( r->skyProgram );
+	glDeleteProgram( r->upscaleProgram );
+	glDeleteFramebuffers( 1, &r->sceneFramebuffer );
+	glDeleteTextures( 1, &r->sceneColor );
+	glDeleteRenderbuffers( 1, &r->sceneDepth );
 	glDeleteProgram( r->lineProgram );
 	glDeleteProgram( r->program2D );
 	glDeleteVertexArrays( 1, &r->meshVao );
@@ -1383,6 +1415,46 @@ static void tbDrawSky( tbRenderer* r, const tbCamera* camera )
 	glDepthMask( GL_TRUE );
 }
 
+float tbRenderer_GetRenderScale( const tbRenderer* r )
+{
+	// llvmpipe's time goes mostly to shading pixels (the showcase at 640x360 takes about a third of
+	// its time at 1280x720), so the software profile shades a quarter of them.
+	return r->profile == tbRenderProfile_software ? 0.5f : 1.0f;
+}
+
+// The reduced-resolution target of the 3D view (colour texture and depth), reallocated when the
+// window's size changes. Leaves it bound; false when the driver refuses it.
+static bool tbBindSceneTarget( tbRenderer* r, int width, int height )
+{
+	if ( r->sceneFramebuffer == 0 )
+	{
+		glGenFramebuffers( 1, &r->sceneFramebuffer );
+		glGenTextures( 1, &r->sceneColor );
+		glGenRenderbuffers( 1, &r->sceneDepth );
+	}
+	glBindFramebuffer( GL_FRAMEBUFFER, r->sceneFramebuffer );
+	if ( r->sceneWidth == width && r->sceneHeight == height )
+	{
+		return true;
+	}
+	glBindTexture( GL_TEXTURE_2D, r->sceneColor );
+	glTexImage2D( GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL );
+	glTexParameteri( GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR );
+	glTexParameteri( GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR );
+	glTexParameteri( GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE );
+	glTexParameteri( GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE );
+	glBindTexture( GL_TEXTURE_2D, 0 );
+	glBindRenderbuffer( GL_RENDERBUFFER, r->sceneDepth );
+	glRenderbufferStorage( GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height );
+	glBindRenderbuffer( GL_RENDERBUFFER, 0 );
+	glFramebufferTexture2D( GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, r->sceneColor, 0 );
+	glFramebufferRenderbuffer( GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, r->sceneDepth );
+	bool complete = glCheckFramebufferStatus( GL_FRAMEBUFFER ) == GL_FRAMEBUFFER_COMPLETE;
+	r->sceneWidth = complete ? width : 0;
+	r->sceneHeight = complete ? height : 0;
+	return complete;
+}
+
 void tbRenderer_SetShadows( tbRenderer* r, bool on )
 {
 	r->shadows = on;
@@ -1442,7 +1514,18 @@ void tbRenderer_Flush( tbRenderer* r, const tbCamera* camera, int width, int hei
 	float shadowTexel = 0.0f;
 	int* counts = r->instances.count > 0 ? tbPrepareSolids( r, camera, shadowTexture, &shadowTexel ) : NULL;
 
-	glViewport( 0, 0, width, height );
+	// The window's frames (not screenshots, which go to a framebuffer object) may draw the 3D view
+	// smaller and stretch it; the 2D layer always gets every pixel, so text stays sharp.
+	GLint target = 0;
+	glGetIntegerv( GL_DRAW_FRAMEBUFFER_BINDING, &target );
+	float scale = target == 0 ? tbRenderer_GetRenderScale( r ) : 1.0f;
+	bool scaled = scale < 1.0f && tbBindSceneTarget( r, tbMaxInt( 1, (int)ceilf( scale * (float)width ) ),
+													 tbMaxInt( 1, (int)ceilf( scale * (float)height ) ) );
+	if ( scale < 1.0f && scaled == false )
+	{
+		glBindFramebuffer( GL_FRAMEBUFFER, (GLuint)target );
+	}
+	glViewport( 0, 0, scaled ? r->sceneWidth : width, scaled ? r->sceneHeight : height );
 	tbRgba bg = tb_background;
 	glClearColor( bg.r / 255.0f, bg.g / 255.0f, bg.b / 255.0f, 1.0f );
 	glClearDepth( 1.0 );
@@ -1467,8 +1550,23 @@ void tbRenderer_Flush( tbRenderer* r, const tbCamera* camera, int width, int hei
 	tbDrawLines( r, &r->depthLines, GL_LINES, 0.002f );
 	glDisable( GL_DEPTH_TEST );
 	tbDrawLines( r, &r->topLines, GL_LINES, 0.0f );
-	glPointSize( 5.0f );
+	glPointSize( scaled ? 3.0f : 5.0f );
 	tbDrawLines( r, &r->points, GL_POINTS, 0.0f );
+
+	if ( scaled )
+	{
+		glBindFramebuffer( GL_FRAMEBUFFER, (GLuint)target );
+		glViewport( 0, 0, width, height );
+		glDisable( GL_BLEND );
+		glUseProgram( r->upscaleProgram );
+		glActiveTexture( GL_TEXTURE0 );
+		glBindTexture( GL_TEXTURE_2D, r->sceneColor );
+		glUniform1i( r->upscaleImage, 0 );
+		glBindVertexArray( r->skyVao );
+		glDrawArrays( GL_TRIANGLES, 0, 3 );
+		glBindVertexArray( 0 );
+		glEnable( GL_BLEND );
+	}
 
 	if ( r->vertices2D.count > 0 )
 	{

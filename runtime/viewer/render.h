@@ -44,7 +44,9 @@ typedef struct tbRenderer tbRenderer;
 
 /// What the renderer spends per frame. The software profile suits a CPU rasterizer (Mesa's
 /// llvmpipe): a 1024-texel shadow map instead of 2048, every sphere and cylinder from the
-/// low-detail meshes; the viewer also opens its window without multisampling for it.
+/// low-detail meshes, the window's 3D view drawn at half its width and height and stretched (the
+/// 2D layer and screenshots keep every pixel); the viewer also opens its window without
+/// multisampling for it.
 typedef enum tbRenderProfile
 {
 	tbRenderProfile_full = 0,
@@ -60,6 +62,8 @@ bool tbRenderer_GetShadows( const tbRenderer* renderer );
 /// The profile (full by default); it applies from the next frame.
 void tbRenderer_SetProfile( tbRenderer* renderer, tbRenderProfile profile );
 tbRenderProfile tbRenderer_GetProfile( const tbRenderer* renderer );
+/// The 3D view's resolution in the window as a fraction of the window's (1 or 0.5).
+float tbRenderer_GetRenderScale( const tbRenderer* renderer );
 /// Texels a side of the shadow map in the current profile.
 int tbRenderer_GetShadowMapSize( const tbRenderer* renderer );
 /// The current context's GL_RENDERER string, and whether it names a CPU rasterizer (llvmpipe,
@@ -104,6 +108,7 @@ int tbRenderer_Mark2D( const tbRenderer* renderer );
 void tbRenderer_InsertRect2D( tbRenderer* renderer, int mark, float x, float y, float w, float h, tbRgba color );
 
 /// Draw everything queued into the bound framebuffer (width x height pixels) and empty the queues.
+/// Into the window (framebuffer 0) the 3D view is drawn at the profile's render scale.
 void tbRenderer_Flush( tbRenderer* renderer, const tbCamera* camera, int width, int height );
 
 /// The clear colour (tests look for pixels that differ from it).

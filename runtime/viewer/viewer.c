@@ -1773,9 +1773,10 @@ int tbViewer_Run( const tbAppOptions* options )
 	tbRenderer_SetShadows( v->renderer, v->settings.noShadows == false );
 	tbRenderer_SetProfile( v->renderer, v->profile );
 	// Said once at start, so that a cheaper picture is never a mystery (the tests read this line).
-	fprintf( stderr, "tumble: renderer %s: %s profile (shadow map %d, %s round meshes, %s)%s\n",
+	fprintf( stderr, "tumble: renderer %s: %s profile (shadow map %d, %s round meshes, 3D at %s resolution, %s)%s\n",
 			 tbRenderer_GetDeviceName(), v->profile == tbRenderProfile_full ? "full" : "software",
 			 tbRenderer_GetShadowMapSize( v->renderer ), v->profile == tbRenderProfile_full ? "full-detail" : "low-detail",
+			 tbRenderer_GetRenderScale( v->renderer ) < 1.0f ? "half" : "full",
 			 v->multisampled ? "4x multisampling" : "no multisampling",
 			 v->settings.renderProfile < 0 ? "; --render-profile or F4 changes it" : "" );
 	tbScene_SetKeyProvider( v->scene, tbKeyProvider, v );

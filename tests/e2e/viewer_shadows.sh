@@ -26,10 +26,10 @@ return {
 LUA
 check "the viewer runs with the automatic profile" viewer 0 "$SCRATCH/ground.lua" --frames 3
 check "llvmpipe gets the software profile, and says so" contains "$SCRATCH/err" \
-	"software profile (shadow map 1024, low-detail round meshes, no multisampling); --render-profile or F4 changes it"
+	"software profile (shadow map 1024, low-detail round meshes, 3D at half resolution, no multisampling); --render-profile or F4 changes it"
 check "the renderer's name is llvmpipe" contains "$SCRATCH/err" "tumble: renderer llvmpipe"
 check "--render-profile full overrides it" viewer 0 "$SCRATCH/ground.lua" --frames 3 --render-profile full
-check "the full profile is used" contains "$SCRATCH/err" "full profile (shadow map 2048, full-detail round meshes"
+check "the full profile is used" contains "$SCRATCH/err" "full profile (shadow map 2048, full-detail round meshes, 3D at full resolution"
 check "an unknown profile is refused" viewer 2 "$SCRATCH/ground.lua" --render-profile fast
 check "the refusal names the choices" contains "$SCRATCH/err" "--render-profile needs auto, full or software"
 check "no OpenGL errors" no_gl_errors
