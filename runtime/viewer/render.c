@@ -164,6 +164,10 @@ tbRgba tbRenderer_GetBackground( void )
 	"	return v + q.w * t + cross(q.xyz, t);\n"                                                                       \
 	"}\n"
 
+// Corner gl_VertexID of one triangle that covers the whole screen, in device coordinates (drawn
+// with no vertex attributes).
+#define TB_SCREEN_TRIANGLE_GLSL "#define SCREEN_TRIANGLE vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0)\n"
+
 // The solids' per-vertex and per-instance inputs (tbMeshVertex, tbInstanceData).
 #define TB_INSTANCE_INPUTS_GLSL                                                                                        \
 	"layout(location = 0) in vec3 aPosition;\n"                                                                        \
@@ -257,24 +261,24 @@ static const char* tb_depthFragmentShader = "#version 330 core\n"
 // that only the pixels they left empty are shaded. The view ray of a corner is forward plus its
 // device coordinates times the right and up vectors scaled by the half field of view; rays
 // interpolate linearly across the screen.
-static const char* tb_skyVertexShader = "#version 330 core\n"
+static const char* tb_skyVertexShader = "#version 330 core\n" TB_SCREEN_TRIANGLE_GLSL
 										"uniform vec3 uForward;\n"
 										"uniform vec3 uRight;\n"
 										"uniform vec3 uUp;\n"
 										"out vec3 vRay;\n"
 										"void main()\n"
 										"{\n"
-										"	vec2 p = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0);\n"
+										"	vec2 p = SCREEN_TRIANGLE;\n"
 										"	vRay = uForward + p.x * uRight + p.y * uUp;\n"
 										"	gl_Position = vec4(p, 1.0, 1.0);\n"
 										"}\n";
 
 // The 3D view drawn at reduced resolution, stretched over the window (bilinear).
-static const char* tb_upscaleVertexShader = "#version 330 core\n"
+static const char* tb_upscaleVertexShader = "#version 330 core\n" TB_SCREEN_TRIANGLE_GLSL
 											"out vec2 vUv;\n"
 											"void main()\n"
 											"{\n"
-											"	vec2 p = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0);\n"
+											"	vec2 p = SCREEN_TRIANGLE;\n"
 											"	vUv = 0.5 * p + 0.5;\n"
 											"	gl_Position = vec4(p, 0.0, 1.0);\n"
 											"}\n";

@@ -165,7 +165,8 @@ void tbViewer_PrintOptions( FILE* out )
 		   "  --no-shadows         start without the shadows (F2 toggles them)\n"
 		   "  --render-profile P   auto (default: software on Mesa's llvmpipe or softpipe, else\n"
 		   "                       full), full, or software: a smaller shadow map, low-detail\n"
-		   "                       round meshes, no multisampling (F4 switches at run time)\n"
+		   "                       round meshes, the 3D view at half resolution, no\n"
+		   "                       multisampling (F4 switches at run time)\n"
 		   "  --frames N           quit after N frames (with --screenshot: capture after them)\n"
 		   "  --script-input FILE  inject input events from FILE, one physics step per frame\n"
 		   "                       (docs/VIEWER.md)\n",
@@ -553,8 +554,8 @@ static const char* const tb_help[][2] = {
 	{ "Left  Right", "rewind, forward (Shift: 1 s)" },
 	{ "1 - 7", "debug layers (see the panel)" },
 	{ "F2", "shadows on / off" },
-	{ "F4", "render profile: full / software" },
 	{ "F3", "scene picker (Up Down Enter)" },
+	{ "F4", "render profile: full / software" },
 	{ "W A S D Q E", "fly (Shift: faster)" },
 	{ "F", "focus on the selected body" },
 	{ "Home", "reset the camera" },
@@ -1644,8 +1645,7 @@ static bool tbOpenWindow( tbViewer* v, bool hidden )
 	snprintf( title, sizeof( title ), "tumble - %s", tbBaseName( v->startPath ) );
 
 	// 4x multisampling for smooth edges where the driver has it; without it otherwise. Scripted runs
-	// skip it: their frames are never looked at, and software rendering pays for every sample
-	// (screenshots are multisampled offscreen either way).
+	// skip it: their frames are never looked at (screenshots are multisampled offscreen either way).
 	if ( tbCreateWindow( v, title, flags, v->lockstep == false && v->settings.renderProfile != tbRenderProfile_software ) ==
 		 false )
 	{
