@@ -127,8 +127,8 @@ struct tbRenderer
 
 	tbArray instances;	   // tbInstanceData
 	tbArray instanceMeshes; // int, mesh of each instance
-	tbArray drawKeys;	   // tbDrawKey per instance
-	tbArray sorted;		   // tbInstanceData grouped by mesh, front to back within a mesh
+	tbArray drawKeys;		// tbDrawKey per instance
+	tbArray sorted;			// tbInstanceData grouped by mesh, front to back within a mesh
 	tbArray meshCounts;	   // int per mesh
 
 	tbArray depthLines; // tbLineVertex pairs
@@ -160,13 +160,14 @@ tbRgba tbRenderer_GetBackground( void )
 #define TB_ROTATE_GLSL                                                                                                 \
 	"vec3 rotate(vec4 q, vec3 v)\n"                                                                                    \
 	"{\n"                                                                                                              \
-	"	vec3 t = 2.0 * cross(q.xyz, v);\n"                                                                             \
-	"	return v + q.w * t + cross(q.xyz, t);\n"                                                                       \
+	"	vec3 t = 2.0 * cross(q.xyz, v);\n"                                                                               \
+	"	return v + q.w * t + cross(q.xyz, t);\n"                                                                         \
 	"}\n"
 
 // Corner gl_VertexID of one triangle that covers the whole screen, in device coordinates (drawn
 // with no vertex attributes).
-#define TB_SCREEN_TRIANGLE_GLSL "#define SCREEN_TRIANGLE vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0)\n"
+#define TB_SCREEN_TRIANGLE_GLSL                                                                                        \
+	"#define SCREEN_TRIANGLE vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0)\n"
 
 // The solids' per-vertex and per-instance inputs (tbMeshVertex, tbInstanceData).
 #define TB_INSTANCE_INPUTS_GLSL                                                                                        \
@@ -185,11 +186,11 @@ tbRgba tbRenderer_GetBackground( void )
 #define TB_SKY_GLSL                                                                                                    \
 	"vec3 skyColor(vec3 d)\n"                                                                                          \
 	"{\n"                                                                                                              \
-	"	vec3 zenith = vec3(0.27, 0.31, 0.37);\n"                                                                       \
-	"	vec3 horizon = vec3(0.60, 0.62, 0.65);\n"                                                                      \
-	"	vec3 ground = vec3(0.36, 0.37, 0.39);\n"                                                                       \
-	"	if (d.z >= 0.0) return mix(horizon, zenith, sqrt(min(1.5 * d.z, 1.0)));\n"                                     \
-	"	return mix(horizon, ground, min(-8.0 * d.z, 1.0));\n"                                                          \
+	"	vec3 zenith = vec3(0.27, 0.31, 0.37);\n"                                                                         \
+	"	vec3 horizon = vec3(0.60, 0.62, 0.65);\n"                                                                        \
+	"	vec3 ground = vec3(0.36, 0.37, 0.39);\n"                                                                         \
+	"	if (d.z >= 0.0) return mix(horizon, zenith, sqrt(min(1.5 * d.z, 1.0)));\n"                                       \
+	"	return mix(horizon, ground, min(-8.0 * d.z, 1.0));\n"                                                            \
 	"}\n"
 
 static const char* tb_meshVertexShader =
@@ -245,12 +246,12 @@ static const char* tb_meshFragmentShader =
 	"}\n";
 
 // The shadow map's pass: depth only, no fragment work beyond the fixed function.
-static const char* tb_depthVertexShader = "#version 330 core\n" TB_INSTANCE_INPUTS_GLSL "uniform mat4 uViewProjection;\n" TB_ROTATE_GLSL
-										  "void main()\n"
-										  "{\n"
-										  "	vec3 world = iPosition + rotate(iRotation, aPosition * iScale);\n"
-										  "	gl_Position = uViewProjection * vec4(world, 1.0);\n"
-										  "}\n";
+static const char* tb_depthVertexShader =
+	"#version 330 core\n" TB_INSTANCE_INPUTS_GLSL "uniform mat4 uViewProjection;\n" TB_ROTATE_GLSL "void main()\n"
+	"{\n"
+	"	vec3 world = iPosition + rotate(iRotation, aPosition * iScale);\n"
+	"	gl_Position = uViewProjection * vec4(world, 1.0);\n"
+	"}\n";
 
 static const char* tb_depthFragmentShader = "#version 330 core\n"
 											"void main()\n"
@@ -261,8 +262,7 @@ static const char* tb_depthFragmentShader = "#version 330 core\n"
 // that only the pixels they left empty are shaded. The view ray of a corner is forward plus its
 // device coordinates times the right and up vectors scaled by the half field of view; rays
 // interpolate linearly across the screen.
-static const char* tb_skyVertexShader = "#version 330 core\n" TB_SCREEN_TRIANGLE_GLSL
-										"uniform vec3 uForward;\n"
+static const char* tb_skyVertexShader = "#version 330 core\n" TB_SCREEN_TRIANGLE_GLSL "uniform vec3 uForward;\n"
 										"uniform vec3 uRight;\n"
 										"uniform vec3 uUp;\n"
 										"out vec3 vRay;\n"
@@ -274,8 +274,7 @@ static const char* tb_skyVertexShader = "#version 330 core\n" TB_SCREEN_TRIANGLE
 										"}\n";
 
 // The 3D view drawn at reduced resolution, stretched over the window (bilinear).
-static const char* tb_upscaleVertexShader = "#version 330 core\n" TB_SCREEN_TRIANGLE_GLSL
-											"out vec2 vUv;\n"
+static const char* tb_upscaleVertexShader = "#version 330 core\n" TB_SCREEN_TRIANGLE_GLSL "out vec2 vUv;\n"
 											"void main()\n"
 											"{\n"
 											"	vec2 p = SCREEN_TRIANGLE;\n"
@@ -539,7 +538,8 @@ static void tbFloatAttribute( GLuint index, int size, int stride, size_t offset,
 
 static bool tbLinkMeshProgram( tbMeshUniforms* u, bool shadows, char* error, int errorSize )
 {
-	const char* fragment[2] = { shadows ? "#version 330 core\n#define SHADOWS 1\n" : "#version 330 core\n#define SHADOWS 0\n",
+	const char* fragment[2] = { shadows ? "#version 330 core\n#define SHADOWS 1\n"
+										: "#version 330 core\n#define SHADOWS 0\n",
 								tb_meshFragmentShader };
 	u->program = tbLinkProgramParts( tb_meshVertexShader, fragment, 2, error, errorSize );
 	if ( u->program == 0 )
@@ -581,8 +581,10 @@ tbRenderer* tbRenderer_Create( char* error, int errorSize )
 	bool linked = tbLinkMeshProgram( &r->lit, false, error, errorSize ) &&
 				  tbLinkMeshProgram( &r->shadowed, true, error, errorSize );
 	r->depthProgram = linked ? tbLinkProgram( tb_depthVertexShader, tb_depthFragmentShader, error, errorSize ) : 0;
-	r->skyProgram = r->depthProgram != 0 ? tbLinkProgram( tb_skyVertexShader, tb_skyFragmentShader, error, errorSize ) : 0;
-	r->lineProgram = r->skyProgram != 0 ? tbLinkProgram( tb_lineVertexShader, tb_lineFragmentShader, error, errorSize ) : 0;
+	r->skyProgram =
+		r->depthProgram != 0 ? tbLinkProgram( tb_skyVertexShader, tb_skyFragmentShader, error, errorSize ) : 0;
+	r->lineProgram =
+		r->skyProgram != 0 ? tbLinkProgram( tb_lineVertexShader, tb_lineFragmentShader, error, errorSize ) : 0;
 	r->program2D = r->lineProgram != 0 ? tbLinkProgram( tb_vertexShader2D, tb_fragmentShader2D, error, errorSize ) : 0;
 	r->upscaleProgram =
 		r->program2D != 0 ? tbLinkProgram( tb_upscaleVertexShader, tb_upscaleFragmentShader, error, errorSize ) : 0;

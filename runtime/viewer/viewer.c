@@ -569,7 +569,6 @@ static const char* const tb_help[][2] = {
 	{ "Other keys", "go to the scene's keypressed" },
 };
 
-
 static void tbRequestScreenshot( tbViewer* v )
 {
 	char name[64];
@@ -756,10 +755,10 @@ static void tbHandleKey( tbViewer* v, const SDL_KeyboardEvent* e )
 		case SDLK_F2:
 			tbRenderer_SetShadows( v->renderer, !tbRenderer_GetShadows( v->renderer ) );
 			break;
-		case SDLK_F4:
-		{
-			tbRenderProfile next =
-				tbRenderer_GetProfile( v->renderer ) == tbRenderProfile_full ? tbRenderProfile_software : tbRenderProfile_full;
+		case SDLK_F4: {
+			tbRenderProfile next = tbRenderer_GetProfile( v->renderer ) == tbRenderProfile_full
+									   ? tbRenderProfile_software
+									   : tbRenderProfile_full;
 			tbRenderer_SetProfile( v->renderer, next );
 			char text[120];
 			snprintf( text, sizeof( text ), "%s render profile (shadow map %d)",
@@ -1646,8 +1645,8 @@ static bool tbOpenWindow( tbViewer* v, bool hidden )
 
 	// 4x multisampling for smooth edges where the driver has it; without it otherwise. Scripted runs
 	// skip it: their frames are never looked at (screenshots are multisampled offscreen either way).
-	if ( tbCreateWindow( v, title, flags, v->lockstep == false && v->settings.renderProfile != tbRenderProfile_software ) ==
-		 false )
+	if ( tbCreateWindow( v, title, flags,
+						 v->lockstep == false && v->settings.renderProfile != tbRenderProfile_software ) == false )
 	{
 		return false;
 	}
@@ -1656,7 +1655,7 @@ static bool tbOpenWindow( tbViewer* v, bool hidden )
 	const char* device = tbRenderer_GetDeviceName();
 	bool software = tbRenderer_IsSoftwareDevice( device );
 	v->profile = v->settings.renderProfile >= 0 ? (tbRenderProfile)v->settings.renderProfile
-											   : ( software ? tbRenderProfile_software : tbRenderProfile_full );
+												: ( software ? tbRenderProfile_software : tbRenderProfile_full );
 	if ( v->profile == tbRenderProfile_software && v->multisampled )
 	{
 		SDL_GL_DeleteContext( v->context );
@@ -1775,7 +1774,8 @@ int tbViewer_Run( const tbAppOptions* options )
 	// Said once at start, so that a cheaper picture is never a mystery (the tests read this line).
 	fprintf( stderr, "tumble: renderer %s: %s profile (shadow map %d, %s round meshes, 3D at %s resolution, %s)%s\n",
 			 tbRenderer_GetDeviceName(), v->profile == tbRenderProfile_full ? "full" : "software",
-			 tbRenderer_GetShadowMapSize( v->renderer ), v->profile == tbRenderProfile_full ? "full-detail" : "low-detail",
+			 tbRenderer_GetShadowMapSize( v->renderer ),
+			 v->profile == tbRenderProfile_full ? "full-detail" : "low-detail",
 			 tbRenderer_GetRenderScale( v->renderer ) < 1.0f ? "half" : "full",
 			 v->multisampled ? "4x multisampling" : "no multisampling",
 			 v->settings.renderProfile < 0 ? "; --render-profile or F4 changes it" : "" );

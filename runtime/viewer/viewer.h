@@ -28,7 +28,7 @@ typedef struct tbViewerSettings
 	unsigned debugFlags;		///< --debug-draw LIST: tbDebugDrawFlags enabled at start
 	bool hideUi;				///< --no-ui: start with the panels hidden
 	bool noShadows;				///< --no-shadows: start without the shadows (F2 toggles)
-	int renderProfile; ///< --render-profile: -1 auto (software on llvmpipe, else full), or a tbRenderProfile
+	int renderProfile;			///< --render-profile: -1 auto (software on llvmpipe, else full), or a tbRenderProfile
 } tbViewerSettings;
 
 /// Parse the viewer option at argv[index]. Returns how many arguments it used (1 or 2), 0 when the
