@@ -43,16 +43,24 @@ shadow_pair()
 		png_json "$1" diff "$SCRATCH/$1.off.png" "$SCRATCH/$1.on.png"
 }
 
-# --- a box above the ground -----------------------------------------------------------------------
-# Its shadow spans x -1.87..-0.32 m and y 0.14..1.57 m: about 2 m^2 of the roughly 300 m^2 in view
-# (0.7%). Every changed pixel got darker, and all of them lie up and left of the centre.
-check "ground: shadows on and off render" shadow_pair ground "$SCRATCH/ground.lua"
-check "ground: the box's shadow darkens the ground up and left of it, and nothing else" json_check "$SCRATCH/ground.json" '
+# shadow_up_left NAME: between shadows off and on, 0.3% to 2% of the view changed, at least 90% of
+# the changed pixels got darker (at most 2% brighter), and all lie up and left of the centre, where the light
+# puts the shadow of a box above the target.
+shadow_up_left()
+{
+	json_check "$SCRATCH/$1.json" '
 changed = r["changed_fraction"] * r["pixels"]
 assert 0.003 < r["changed_fraction"] < 0.02, "changed %.4f" % r["changed_fraction"]
 assert r["darker"] >= 0.9 * changed and r["brighter"] <= 0.02 * changed, "darker %d brighter %d of %d" % (r["darker"], r["brighter"], changed)
 x0, y0, x1, y1 = r["changed_box"]
 assert x1 <= 0.51 and y1 <= 0.51, "changed box %r" % r["changed_box"]'
+}
+
+# --- a box above the ground -----------------------------------------------------------------------
+# Its shadow spans x -1.87..-0.32 m and y 0.14..1.57 m: about 2 m^2 of the roughly 300 m^2 in view
+# (0.7%).
+check "ground: shadows on and off render" shadow_pair ground "$SCRATCH/ground.lua"
+check "ground: the box's shadow darkens the ground up and left of it, and nothing else" shadow_up_left ground
 
 # --- a box shadows another box, with no ground under either -----------------------------------------
 cat >"$SCRATCH/raised.lua" <<'LUA'
@@ -66,12 +74,7 @@ return {
 }
 LUA
 check "raised: shadows on and off render" shadow_pair raised "$SCRATCH/raised.lua"
-check "raised: the upper box's shadow darkens the platform's top" json_check "$SCRATCH/raised.json" '
-changed = r["changed_fraction"] * r["pixels"]
-assert 0.003 < r["changed_fraction"] < 0.02, "changed %.4f" % r["changed_fraction"]
-assert r["darker"] >= 0.9 * changed and r["brighter"] <= 0.02 * changed, "darker %d brighter %d of %d" % (r["darker"], r["brighter"], changed)
-x0, y0, x1, y1 = r["changed_box"]
-assert x1 <= 0.51 and y1 <= 0.51, "changed box %r" % r["changed_box"]'
+check "raised: the upper box's shadow darkens the platform's top" shadow_up_left raised
 
 # --- a box above nothing --------------------------------------------------------------------------
 cat >"$SCRATCH/void.lua" <<'LUA'
