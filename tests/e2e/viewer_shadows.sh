@@ -43,9 +43,9 @@ shadow_pair()
 		png_json "$1" diff "$SCRATCH/$1.off.png" "$SCRATCH/$1.on.png"
 }
 
-# shadow_up_left NAME: between shadows off and on, 0.3% to 2% of the view changed, at least 90% of
-# the changed pixels got darker (at most 2% brighter), and all lie up and left of the centre, where the light
-# puts the shadow of a box above the target.
+# shadow_up_left NAME: between shadows off and on, 0.3% to 2% of the view changed, at least 90%
+# of the changed pixels got darker (at most 2% brighter), and all lie up and left of the centre,
+# where the light puts the shadow of a box above the target.
 shadow_up_left()
 {
 	json_check "$SCRATCH/$1.json" '
