@@ -1,9 +1,9 @@
 -- The showcase: the final scene of the reference book (000) and a bit of everything else Tumble
 -- does, on one ground. Around the middle, clockwise from the front left:
---   hinge paddle and servo arm, CV-joint shafts, the motor-driven beam, a moving platform with a box riding it, the slider cannon, a pile of
---   mixed solids, the 5-link chain, a sphere with a diamond dropped on it, a box pyramid, the 5-box
---   stack, a slope with an orientation-locked box, a ragdoll thrown over a wall, and a
---   self-driving wheel crossing the back. The 100 m/s sphere and diamond ("teleportation") fly in
+--   hinge paddle and servo arm, CV-joint shafts, the motor-driven beam, a moving platform with a
+--   box riding it, the slider cannon, a pile of mixed solids, the 5-link chain, a sphere with a
+--   diamond dropped on it, a box pyramid, the 5-box stack, a slope with an orientation-locked box,
+--   a ragdoll thrown over a wall, and a self-driving wheel crossing the back. The 100 m/s sphere and diamond ("teleportation") fly in
 --   a walled pen at the front edge of the ground, behind the default camera.
 -- Keys (viewer): b drops a ball on the pile, c fires the cannon again, l launches the 100 m/s
 -- pair again, j / k steer the wheel's motor (the viewer keeps space, f, t and the arrows for itself).
