@@ -3,8 +3,9 @@
 --   hinge paddle and servo arm, CV-joint shafts, the motor-driven beam, a moving platform with a
 --   box riding it, the slider cannon, a pile of mixed solids, the 5-link chain, a sphere with a
 --   diamond dropped on it, a box pyramid, the 5-box stack, a slope with an orientation-locked box,
---   a ragdoll thrown over a wall, and a self-driving wheel crossing the back. The 100 m/s sphere and diamond ("teleportation") fly in
---   a walled pen at the front edge of the ground, behind the default camera.
+--   a ragdoll thrown over a wall, and a self-driving wheel crossing the back. The 100 m/s sphere
+--   and diamond ("teleportation") fly in a walled pen at the front edge of the ground, behind the
+--   default camera.
 -- Keys (viewer): b drops a ball on the pile, c fires the cannon again, l launches the 100 m/s
 -- pair again, j / k steer the wheel's motor (the viewer keeps space, f, t and the arrows for itself).
 -- The scene's panel has the same as buttons and a slider.
