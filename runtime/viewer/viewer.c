@@ -764,6 +764,7 @@ static void tbHandleKey( tbViewer* v, const SDL_KeyboardEvent* e )
 			snprintf( text, sizeof( text ), "%s render profile (shadow map %d)",
 					  next == tbRenderProfile_full ? "full" : "software", tbRenderer_GetShadowMapSize( v->renderer ) );
 			tbSetStatus( v, text );
+			fprintf( stderr, "tumble: %s\n", text );
 			break;
 		}
 		case SDLK_F3:

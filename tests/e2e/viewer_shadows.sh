@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The viewer's shadow map, sky and render profile (Xvfb + Mesa llvmpipe):
 #   - on llvmpipe the software profile is picked by itself and said on stderr; --render-profile
-#     overrides it;
+#     overrides it, F4 switches it at run time;
 #   - a box above the ground darkens the ground where the light puts its shadow, and nowhere else;
 #   - a box shadows another box (a raised platform with nothing under it: a shadow on the plane
 #     z = 0 would be hidden there);
@@ -32,6 +32,11 @@ check "--render-profile full overrides it" viewer 0 "$SCRATCH/ground.lua" --fram
 check "the full profile is used" contains "$SCRATCH/err" "full profile (shadow map 2048, full-detail round meshes, 3D at full resolution"
 check "an unknown profile is refused" viewer 2 "$SCRATCH/ground.lua" --render-profile fast
 check "the refusal names the choices" contains "$SCRATCH/err" "--render-profile needs auto, full or software"
+# F4 switches the profile at run time, both ways.
+printf '3 key f4\n6 key f4\n' >"$SCRATCH/f4.input"
+check "F4 switches the profile" viewer 0 "$SCRATCH/ground.lua" --script-input "$SCRATCH/f4.input" --frames 10
+check "F4: to the full profile" contains "$SCRATCH/err" "tumble: full render profile (shadow map 2048)"
+check "F4: and back to the software one" contains "$SCRATCH/err" "tumble: software render profile (shadow map 1024)"
 check "no OpenGL errors" no_gl_errors
 
 # shadow_pair NAME SCENE: screenshots of SCENE with and without shadows, and their difference.
