@@ -180,7 +180,8 @@ tbRgba tbRenderer_GetBackground( void )
 	"layout(location = 6) in vec4 iColor;\n"
 
 // The sky seen along a unit direction: a gradient from a pale horizon up to a darker zenith, and
-// below the horizon a haze the tone of distant ground, so that a scene never floats in a void.
+// below the horizon a haze about the tone of the lit grey ground (static bodies are 138, 140, 146),
+// so that a scene never floats in a void and a ground's far edge fades into it.
 // The solids' fog fades towards the same colour, so far geometry melts into the sky behind it.
 // Every colour is a grey with channels at most 25 apart: bodies are the only saturated pixels.
 #define TB_SKY_GLSL                                                                                                    \
@@ -188,9 +189,9 @@ tbRgba tbRenderer_GetBackground( void )
 	"{\n"                                                                                                              \
 	"	vec3 zenith = vec3(0.27, 0.31, 0.37);\n"                                                                         \
 	"	vec3 horizon = vec3(0.60, 0.62, 0.65);\n"                                                                        \
-	"	vec3 ground = vec3(0.36, 0.37, 0.39);\n"                                                                         \
+	"	vec3 ground = vec3(0.50, 0.51, 0.54);\n"                                                                         \
 	"	if (d.z >= 0.0) return mix(horizon, zenith, sqrt(min(1.5 * d.z, 1.0)));\n"                                       \
-	"	return mix(horizon, ground, min(-8.0 * d.z, 1.0));\n"                                                            \
+	"	return mix(horizon, ground, min(-4.0 * d.z, 1.0));\n"                                                            \
 	"}\n"
 
 static const char* tb_meshVertexShader =
