@@ -25,7 +25,7 @@ static inline tbRgba tbMakeRgba( int r, int g, int b, int a )
 typedef enum tbBuiltinMesh
 {
 	tbMesh_sphere = 0, ///< radius 1
-	tbMesh_cylinder,   ///< radius 1 about Z, z in [-1, 1], open ends (capsules close them with spheres)
+	tbMesh_cylinder,   ///< radius 1 about Z, z in [-1, 1], open ends (capsules close them with spheres); back faces culled
 	tbMesh_cube,	   ///< [-1, 1]^3: boxes use their half extents as scale
 	tbMesh_sphereLow,  ///< the sphere with a quarter of the triangles, for bodies far away
 	tbMesh_cylinderLow,
