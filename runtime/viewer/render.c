@@ -7,6 +7,7 @@
 #include <glad/gl.h>
 #include <stb_easy_font.h>
 
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -43,7 +44,16 @@ typedef struct tbMeshRange
 {
 	int first; ///< first vertex in the shared mesh buffer
 	int count;
+	float lower[3], upper[3]; ///< bounds of the vertices, for fitting the shadow map
+	bool closed;			  ///< counter-clockwise seen from outside: back faces can be culled
 } tbMeshRange;
+
+/// An instance's place in the draw order: the distance from the eye sorts solids front to back.
+typedef struct tbDrawKey
+{
+	float distanceSquared;
+	int index;
+} tbDrawKey;
 
 // A growable array of fixed-size items (malloc'd; the runtime does not use the physics allocator).
 typedef struct tbArray
@@ -76,17 +86,38 @@ static void* tbArray_Push( tbArray* a, int n )
 	return item;
 }
 
+// The solids' uniforms, for each of the two mesh programs (with and without the shadow lookup).
+typedef struct tbMeshUniforms
+{
+	GLuint program;
+	GLint viewProjection, lightDirection, eye, shadowMatrix, normalOffset, shadowMap;
+} tbMeshUniforms;
+
 struct tbRenderer
 {
-	GLuint meshProgram, lineProgram, program2D;
-	GLint meshViewProjection, meshLightDirection, meshEye, meshFogColor, meshShadow;
-	bool shadows; // planar shadows on z = 0, default on
+	tbMeshUniforms lit, shadowed; // solids without and with shadows
+	GLuint depthProgram, lineProgram, program2D, skyProgram;
+	GLint depthViewProjection;
+	GLint skyForward, skyRight, skyUp;
+	bool shadows; // shadow map on, default on
+	tbRenderProfile profile;
 	GLint lineViewProjection, lineEye, linePull;
 	GLint screenSize2D;
+
+	// The software profile draws the window's 3D view into this smaller target, then scales it up.
+	GLuint sceneFramebuffer, sceneColor, sceneDepth;
+	int sceneWidth, sceneHeight;
+	GLuint upscaleProgram;
+	GLint upscaleImage;
+
+	// The shadow map: depth seen from the light, an orthographic box fitted to the view each frame.
+	GLuint shadowFramebuffer, shadowTexture;
+	int shadowSize; ///< texels a side of the texture allocated, 0 before the first shadowed frame
 
 	GLuint meshVao, meshVbo, instanceVbo;
 	GLuint lineVao, lineVbo;
 	GLuint vao2D, vbo2D;
+	GLuint skyVao; // no attributes: the sky's vertex shader makes its triangle from gl_VertexID
 
 	tbArray meshVertices; // tbMeshVertex, every mesh back to back
 	tbArray meshes;		  // tbMeshRange
@@ -96,7 +127,8 @@ struct tbRenderer
 
 	tbArray instances;	   // tbInstanceData
 	tbArray instanceMeshes; // int, mesh of each instance
-	tbArray sorted;		   // tbInstanceData grouped by mesh
+	tbArray drawKeys;		// tbDrawKey per instance
+	tbArray sorted;			// tbInstanceData grouped by mesh, front to back within a mesh
 	tbArray meshCounts;	   // int per mesh
 
 	tbArray depthLines; // tbLineVertex pairs
@@ -124,78 +156,148 @@ tbRgba tbRenderer_GetBackground( void )
 
 // Shaders ----------------------------------------------------------------------------------------
 
-static const char* tb_meshVertexShader =
-	"#version 330 core\n"
-	"layout(location = 0) in vec3 aPosition;\n"
-	"layout(location = 1) in vec3 aNormal;\n"
-	"layout(location = 2) in float aShade;\n"
-	"layout(location = 3) in vec3 iPosition;\n"
-	"layout(location = 4) in vec4 iRotation;\n"
-	"layout(location = 5) in vec3 iScale;\n"
+// Rotation of a vector by a unit quaternion (x y z w), as tbRotate does it.
+#define TB_ROTATE_GLSL                                                                                                 \
+	"vec3 rotate(vec4 q, vec3 v)\n"                                                                                    \
+	"{\n"                                                                                                              \
+	"	vec3 t = 2.0 * cross(q.xyz, v);\n"                                                                               \
+	"	return v + q.w * t + cross(q.xyz, t);\n"                                                                         \
+	"}\n"
+
+// Corner gl_VertexID of one triangle that covers the whole screen, in device coordinates (drawn
+// with no vertex attributes).
+#define TB_SCREEN_TRIANGLE_GLSL                                                                                        \
+	"#define SCREEN_TRIANGLE vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0)\n"
+
+// The solids' per-vertex and per-instance inputs (tbMeshVertex, tbInstanceData).
+#define TB_INSTANCE_INPUTS_GLSL                                                                                        \
+	"layout(location = 0) in vec3 aPosition;\n"                                                                        \
+	"layout(location = 1) in vec3 aNormal;\n"                                                                          \
+	"layout(location = 2) in float aShade;\n"                                                                          \
+	"layout(location = 3) in vec3 iPosition;\n"                                                                        \
+	"layout(location = 4) in vec4 iRotation;\n"                                                                        \
+	"layout(location = 5) in vec3 iScale;\n"                                                                           \
 	"layout(location = 6) in vec4 iColor;\n"
-	"uniform mat4 uViewProjection;\n"
-	"uniform vec3 uLightDirection;\n"
-	"uniform float uShadow;\n"
+
+// The sky seen along a unit direction: a gradient from a pale horizon up to a darker zenith, and
+// below the horizon a haze about the tone of the lit grey ground (static bodies are 138, 140, 146),
+// so that a scene never floats in a void and a ground's far edge fades into it.
+// The solids' fog fades towards the same colour, so far geometry melts into the sky behind it.
+// Every colour is a grey with channels at most 25 apart: bodies are the only saturated pixels.
+#define TB_SKY_GLSL                                                                                                    \
+	"vec3 skyColor(vec3 d)\n"                                                                                          \
+	"{\n"                                                                                                              \
+	"	vec3 zenith = vec3(0.27, 0.31, 0.37);\n"                                                                         \
+	"	vec3 horizon = vec3(0.60, 0.62, 0.65);\n"                                                                        \
+	"	vec3 ground = vec3(0.50, 0.51, 0.54);\n"                                                                         \
+	"	if (d.z >= 0.0) return mix(horizon, zenith, sqrt(min(1.5 * d.z, 1.0)));\n"                                       \
+	"	return mix(horizon, ground, min(-4.0 * d.z, 1.0));\n"                                                            \
+	"}\n"
+
+static const char* tb_meshVertexShader =
+	"#version 330 core\n" TB_INSTANCE_INPUTS_GLSL "uniform mat4 uViewProjection;\n"
+	"uniform mat4 uShadowMatrix;\n"
+	"uniform float uNormalOffset;\n"
 	"out vec3 vNormal;\n"
 	"out vec3 vWorld;\n"
 	"out vec4 vColor;\n"
-	"out float vHeight;\n"
-	"vec3 rotate(vec4 q, vec3 v)\n"
-	"{\n"
-	"	vec3 t = 2.0 * cross(q.xyz, v);\n"
-	"	return v + q.w * t + cross(q.xyz, t);\n"
-	"}\n"
-	"void main()\n"
+	"out vec3 vShadow;\n" TB_ROTATE_GLSL "void main()\n"
 	"{\n"
 	"	vec3 world = iPosition + rotate(iRotation, aPosition * iScale);\n"
-	"	vHeight = world.z;\n"
-	// Shadow pass: slide the point along the light onto the ground plane z = 0 (just above it, so
-	// the shadow wins the depth test against a ground box whose top is at z = 0).
-	"	if (uShadow > 0.5)\n"
-	"	{\n"
-	"		float h = max(world.z, 0.0);\n"
-	"		world = vec3(world.xy - uLightDirection.xy * (h / uLightDirection.z), 0.004);\n"
-	"	}\n"
 	// Normals transform by the inverse transpose: for rotation * scale that is rotation / scale.
 	"	vNormal = rotate(iRotation, aNormal / iScale);\n"
 	"	vWorld = world;\n"
 	"	vColor = vec4(iColor.rgb * aShade, iColor.a);\n"
+	// The shadow map is read a little outside the surface (normal offset, about a texel): a surface
+	// then never shadows itself where the map's texels are coarser than its slope.
+	"	vShadow = (uShadowMatrix * vec4(world + normalize(vNormal) * uNormalOffset, 1.0)).xyz;\n"
 	"	gl_Position = uViewProjection * vec4(world, 1.0);\n"
 	"}\n";
 
+// Compiled twice, with SHADOWS 0 and 1, so the unshadowed program has no texture read at all. No
+// discard: llvmpipe then tests depth before shading and skips hidden fragments (early z).
 static const char* tb_meshFragmentShader =
-	"#version 330 core\n"
 	"in vec3 vNormal;\n"
 	"in vec3 vWorld;\n"
 	"in vec4 vColor;\n"
-	"in float vHeight;\n"
+	"in vec3 vShadow;\n"
 	"uniform vec3 uLightDirection;\n"
-	"uniform float uShadow;\n"
 	"uniform vec3 uEye;\n"
-	"uniform vec3 uFogColor;\n"
-	"out vec4 fragColor;\n"
-	"void main()\n"
+	"uniform sampler2DShadow uShadowMap;\n"
+	"out vec4 fragColor;\n" TB_SKY_GLSL "void main()\n"
 	"{\n"
-	// Shadow pass: only what stands above the plane casts (the ground's own top face would shade
-	// the whole ground otherwise), as a translucent dark fragment, once per pixel (stencil).
-	"	if (uShadow > 0.5)\n"
-	"	{\n"
-	"		if (vHeight < 0.01) discard;\n"
-	"		fragColor = vec4(0.0, 0.0, 0.02, 0.32);\n"
-	"		return;\n"
-	"	}\n"
 	"	vec3 n = normalize(vNormal);\n"
 	"	if (!gl_FrontFacing) n = -n;\n"
-	"	vec3 toEye = normalize(uEye - vWorld);\n"
-	"	float diffuse = max(dot(n, uLightDirection), 0.0);\n"
+	"	vec3 toEye = uEye - vWorld;\n"
+	"	float distance = length(toEye);\n"
+	"	toEye /= distance;\n"
+	"	float light = max(dot(n, uLightDirection), 0.0);\n"
+	"#if SHADOWS\n"
+	// One linear-filtered comparison: 2x2 texels, a soft edge a texel wide. Outside the map the
+	// border depth (1) compares as lit.
+	"	light *= texture(uShadowMap, vec3(vShadow.xy, min(vShadow.z, 1.0)));\n"
+	"#endif\n"
 	// Hemisphere ambient: sky from above, ground bounce from below.
 	"	vec3 ambient = mix(vec3(0.20, 0.19, 0.18), vec3(0.36, 0.38, 0.44), 0.5 + 0.5 * n.z);\n"
 	"	vec3 h = normalize(uLightDirection + toEye);\n"
-	"	float specular = pow(max(dot(n, h), 0.0), 32.0) * 0.25;\n"
-	"	vec3 color = vColor.rgb * (ambient + 0.75 * diffuse) + vec3(specular);\n"
-	"	float fog = clamp((length(uEye - vWorld) - 80.0) / 400.0, 0.0, 0.85);\n"
-	"	fragColor = vec4(mix(color, uFogColor, fog), vColor.a);\n"
+	"	float specular = pow(max(dot(n, h), 0.0), 32.0) * 0.25 * step(0.001, light);\n"
+	"	vec3 color = vColor.rgb * (ambient + 0.75 * light) + vec3(specular);\n"
+	"	float fog = clamp((distance - 80.0) / 400.0, 0.0, 0.85);\n"
+	"	fragColor = vec4(mix(color, skyColor(-toEye), fog), vColor.a);\n"
 	"}\n";
+
+// The shadow map's pass: depth only, no fragment work beyond the fixed function.
+static const char* tb_depthVertexShader =
+	"#version 330 core\n" TB_INSTANCE_INPUTS_GLSL "uniform mat4 uViewProjection;\n" TB_ROTATE_GLSL "void main()\n"
+	"{\n"
+	"	vec3 world = iPosition + rotate(iRotation, aPosition * iScale);\n"
+	"	gl_Position = uViewProjection * vec4(world, 1.0);\n"
+	"}\n";
+
+static const char* tb_depthFragmentShader = "#version 330 core\n"
+											"void main()\n"
+											"{\n"
+											"}\n";
+
+// The sky: one triangle covering the screen at the far plane (depth 1), drawn after the solids so
+// that only the pixels they left empty are shaded. The view ray of a corner is forward plus its
+// device coordinates times the right and up vectors scaled by the half field of view; rays
+// interpolate linearly across the screen.
+static const char* tb_skyVertexShader = "#version 330 core\n" TB_SCREEN_TRIANGLE_GLSL "uniform vec3 uForward;\n"
+										"uniform vec3 uRight;\n"
+										"uniform vec3 uUp;\n"
+										"out vec3 vRay;\n"
+										"void main()\n"
+										"{\n"
+										"	vec2 p = SCREEN_TRIANGLE;\n"
+										"	vRay = uForward + p.x * uRight + p.y * uUp;\n"
+										"	gl_Position = vec4(p, 1.0, 1.0);\n"
+										"}\n";
+
+// The 3D view drawn at reduced resolution, stretched over the window (bilinear).
+static const char* tb_upscaleVertexShader = "#version 330 core\n" TB_SCREEN_TRIANGLE_GLSL "out vec2 vUv;\n"
+											"void main()\n"
+											"{\n"
+											"	vec2 p = SCREEN_TRIANGLE;\n"
+											"	vUv = 0.5 * p + 0.5;\n"
+											"	gl_Position = vec4(p, 0.0, 1.0);\n"
+											"}\n";
+
+static const char* tb_upscaleFragmentShader = "#version 330 core\n"
+											  "in vec2 vUv;\n"
+											  "uniform sampler2D uImage;\n"
+											  "out vec4 fragColor;\n"
+											  "void main()\n"
+											  "{\n"
+											  "	fragColor = vec4(texture(uImage, vUv).rgb, 1.0);\n"
+											  "}\n";
+
+static const char* tb_skyFragmentShader = "#version 330 core\n"
+										  "in vec3 vRay;\n"
+										  "out vec4 fragColor;\n" TB_SKY_GLSL "void main()\n"
+										  "{\n"
+										  "	fragColor = vec4(skyColor(normalize(vRay)), 1.0);\n"
+										  "}\n";
 
 static const char* tb_lineVertexShader =
 	"#version 330 core\n"
@@ -248,10 +350,11 @@ static const char* tb_fragmentShader2D = "#version 330 core\n"
 										 "	fragColor = vec4(vColor.rgb, vColor.a * texture(uAtlas, vUv).r);\n"
 										 "}\n";
 
-static GLuint tbCompileShader( GLenum type, const char* source, char* error, int errorSize )
+// sources are concatenated (a version and defines line before a shared body).
+static GLuint tbCompileShader( GLenum type, const char* const* sources, int count, char* error, int errorSize )
 {
 	GLuint shader = glCreateShader( type );
-	glShaderSource( shader, 1, &source, NULL );
+	glShaderSource( shader, count, sources, NULL );
 	glCompileShader( shader );
 	GLint ok = GL_FALSE;
 	glGetShaderiv( shader, GL_COMPILE_STATUS, &ok );
@@ -266,14 +369,15 @@ static GLuint tbCompileShader( GLenum type, const char* source, char* error, int
 	return shader;
 }
 
-static GLuint tbLinkProgram( const char* vertexSource, const char* fragmentSource, char* error, int errorSize )
+static GLuint tbLinkProgramParts( const char* vertexSource, const char* const* fragmentSources, int fragmentCount,
+								  char* error, int errorSize )
 {
-	GLuint vs = tbCompileShader( GL_VERTEX_SHADER, vertexSource, error, errorSize );
+	GLuint vs = tbCompileShader( GL_VERTEX_SHADER, &vertexSource, 1, error, errorSize );
 	if ( vs == 0 )
 	{
 		return 0;
 	}
-	GLuint fs = tbCompileShader( GL_FRAGMENT_SHADER, fragmentSource, error, errorSize );
+	GLuint fs = tbCompileShader( GL_FRAGMENT_SHADER, fragmentSources, fragmentCount, error, errorSize );
 	if ( fs == 0 )
 	{
 		glDeleteShader( vs );
@@ -296,6 +400,11 @@ static GLuint tbLinkProgram( const char* vertexSource, const char* fragmentSourc
 		return 0;
 	}
 	return program;
+}
+
+static GLuint tbLinkProgram( const char* vertexSource, const char* fragmentSource, char* error, int errorSize )
+{
+	return tbLinkProgramParts( vertexSource, &fragmentSource, 1, error, errorSize );
 }
 
 // Built-in meshes --------------------------------------------------------------------------------
@@ -456,6 +565,25 @@ static void tbFloatAttribute( GLuint index, int size, int stride, size_t offset,
 	glVertexAttribDivisor( index, (GLuint)divisor );
 }
 
+static bool tbLinkMeshProgram( tbMeshUniforms* u, bool shadows, char* error, int errorSize )
+{
+	const char* fragment[2] = { shadows ? "#version 330 core\n#define SHADOWS 1\n"
+										: "#version 330 core\n#define SHADOWS 0\n",
+								tb_meshFragmentShader };
+	u->program = tbLinkProgramParts( tb_meshVertexShader, fragment, 2, error, errorSize );
+	if ( u->program == 0 )
+	{
+		return false;
+	}
+	u->viewProjection = glGetUniformLocation( u->program, "uViewProjection" );
+	u->lightDirection = glGetUniformLocation( u->program, "uLightDirection" );
+	u->eye = glGetUniformLocation( u->program, "uEye" );
+	u->shadowMatrix = glGetUniformLocation( u->program, "uShadowMatrix" );
+	u->normalOffset = glGetUniformLocation( u->program, "uNormalOffset" );
+	u->shadowMap = glGetUniformLocation( u->program, "uShadowMap" );
+	return true;
+}
+
 tbRenderer* tbRenderer_Create( char* error, int errorSize )
 {
 	tbRenderer* r = calloc( 1, sizeof( tbRenderer ) );
@@ -468,6 +596,7 @@ tbRenderer* tbRenderer_Create( char* error, int errorSize )
 	tbInitArray( &r->meshes, sizeof( tbMeshRange ) );
 	tbInitArray( &r->instances, sizeof( tbInstanceData ) );
 	tbInitArray( &r->instanceMeshes, sizeof( int ) );
+	tbInitArray( &r->drawKeys, sizeof( tbDrawKey ) );
 	tbInitArray( &r->sorted, sizeof( tbInstanceData ) );
 	tbInitArray( &r->meshCounts, sizeof( int ) );
 	tbInitArray( &r->depthLines, sizeof( tbLineVertex ) );
@@ -478,20 +607,28 @@ tbRenderer* tbRenderer_Create( char* error, int errorSize )
 	r->textScratchSize = 300 * 1024;
 	r->textScratch = malloc( (size_t)r->textScratchSize );
 
-	r->meshProgram = tbLinkProgram( tb_meshVertexShader, tb_meshFragmentShader, error, errorSize );
-	r->lineProgram = tbLinkProgram( tb_lineVertexShader, tb_lineFragmentShader, error, errorSize );
-	r->program2D = tbLinkProgram( tb_vertexShader2D, tb_fragmentShader2D, error, errorSize );
-	if ( r->meshProgram == 0 || r->lineProgram == 0 || r->program2D == 0 || r->textScratch == NULL )
+	bool linked = tbLinkMeshProgram( &r->lit, false, error, errorSize ) &&
+				  tbLinkMeshProgram( &r->shadowed, true, error, errorSize );
+	r->depthProgram = linked ? tbLinkProgram( tb_depthVertexShader, tb_depthFragmentShader, error, errorSize ) : 0;
+	r->skyProgram =
+		r->depthProgram != 0 ? tbLinkProgram( tb_skyVertexShader, tb_skyFragmentShader, error, errorSize ) : 0;
+	r->lineProgram =
+		r->skyProgram != 0 ? tbLinkProgram( tb_lineVertexShader, tb_lineFragmentShader, error, errorSize ) : 0;
+	r->program2D = r->lineProgram != 0 ? tbLinkProgram( tb_vertexShader2D, tb_fragmentShader2D, error, errorSize ) : 0;
+	r->upscaleProgram =
+		r->program2D != 0 ? tbLinkProgram( tb_upscaleVertexShader, tb_upscaleFragmentShader, error, errorSize ) : 0;
+	if ( r->upscaleProgram == 0 || r->textScratch == NULL )
 	{
 		tbRenderer_Destroy( r );
 		return NULL;
 	}
-	r->meshViewProjection = glGetUniformLocation( r->meshProgram, "uViewProjection" );
-	r->meshLightDirection = glGetUniformLocation( r->meshProgram, "uLightDirection" );
-	r->meshEye = glGetUniformLocation( r->meshProgram, "uEye" );
-	r->meshFogColor = glGetUniformLocation( r->meshProgram, "uFogColor" );
-	r->meshShadow = glGetUniformLocation( r->meshProgram, "uShadow" );
+	r->depthViewProjection = glGetUniformLocation( r->depthProgram, "uViewProjection" );
+	r->upscaleImage = glGetUniformLocation( r->upscaleProgram, "uImage" );
+	r->skyForward = glGetUniformLocation( r->skyProgram, "uForward" );
+	r->skyRight = glGetUniformLocation( r->skyProgram, "uRight" );
+	r->skyUp = glGetUniformLocation( r->skyProgram, "uUp" );
 	r->shadows = true;
+	r->profile = tbRenderProfile_full;
 	r->lineViewProjection = glGetUniformLocation( r->lineProgram, "uViewProjection" );
 	r->lineEye = glGetUniformLocation( r->lineProgram, "uEye" );
 	r->linePull = glGetUniformLocation( r->lineProgram, "uPull" );
@@ -537,6 +674,7 @@ tbRenderer* tbRenderer_Create( char* error, int errorSize )
 	tbFloatAttribute( 0, 3, sizeof( tbLineVertex ), offsetof( tbLineVertex, position ), false, 0 );
 	tbFloatAttribute( 1, 4, sizeof( tbLineVertex ), offsetof( tbLineVertex, color ), true, 0 );
 
+	glGenVertexArrays( 1, &r->skyVao );
 	glGenVertexArrays( 1, &r->vao2D );
 	glGenBuffers( 1, &r->vbo2D );
 	glBindVertexArray( r->vao2D );
@@ -570,7 +708,7 @@ tbRenderer* tbRenderer_Create( char* error, int errorSize )
 	for ( int m = 0; m < tbMesh_builtinCount; ++m )
 	{
 		int first = m > 0 ? ends[m - 1] : 0;
-		tbRenderer_AddMesh( r, v + first, ends[m] - first );
+		tbRenderer_AddClosedMesh( r, v + first, ends[m] - first );
 	}
 	tbFreeArray( &builtin );
 	if ( r->meshes.count != tbMesh_builtinCount )
@@ -590,20 +728,31 @@ void tbRenderer_Destroy( tbRenderer* r )
 	{
 		return;
 	}
-	glDeleteProgram( r->meshProgram );
+	glDeleteProgram( r->lit.program );
+	glDeleteProgram( r->shadowed.program );
+	glDeleteProgram( r->depthProgram );
+	glDeleteProgram( r->skyProgram );
+	glDeleteProgram( r->upscaleProgram );
+	glDeleteFramebuffers( 1, &r->sceneFramebuffer );
+	glDeleteTextures( 1, &r->sceneColor );
+	glDeleteRenderbuffers( 1, &r->sceneDepth );
 	glDeleteProgram( r->lineProgram );
 	glDeleteProgram( r->program2D );
 	glDeleteVertexArrays( 1, &r->meshVao );
 	glDeleteVertexArrays( 1, &r->lineVao );
 	glDeleteVertexArrays( 1, &r->vao2D );
+	glDeleteVertexArrays( 1, &r->skyVao );
 	glDeleteBuffers( 1, &r->meshVbo );
 	glDeleteBuffers( 1, &r->instanceVbo );
 	glDeleteBuffers( 1, &r->lineVbo );
 	glDeleteBuffers( 1, &r->vbo2D );
+	glDeleteFramebuffers( 1, &r->shadowFramebuffer );
+	glDeleteTextures( 1, &r->shadowTexture );
 	tbFreeArray( &r->meshVertices );
 	tbFreeArray( &r->meshes );
 	tbFreeArray( &r->instances );
 	tbFreeArray( &r->instanceMeshes );
+	tbFreeArray( &r->drawKeys );
 	tbFreeArray( &r->sorted );
 	tbFreeArray( &r->meshCounts );
 	tbFreeArray( &r->depthLines );
@@ -618,7 +767,7 @@ void tbRenderer_Destroy( tbRenderer* r )
 
 // Meshes and instances ---------------------------------------------------------------------------
 
-int tbRenderer_AddMesh( tbRenderer* r, const tbMeshVertex* vertices, int count )
+static int tbAddMesh( tbRenderer* r, const tbMeshVertex* vertices, int count, bool closed )
 {
 	int first = r->meshVertices.count;
 	tbMeshVertex* dst = tbArray_Push( &r->meshVertices, count );
@@ -630,8 +779,29 @@ int tbRenderer_AddMesh( tbRenderer* r, const tbMeshVertex* vertices, int count )
 	memcpy( dst, vertices, (size_t)count * sizeof( tbMeshVertex ) );
 	range->first = first;
 	range->count = count;
+	range->closed = closed;
+	for ( int k = 0; k < 3; ++k )
+	{
+		range->lower[k] = count > 0 ? FLT_MAX : 0.0f;
+		range->upper[k] = count > 0 ? -FLT_MAX : 0.0f;
+		for ( int i = 0; i < count; ++i )
+		{
+			range->lower[k] = fminf( range->lower[k], vertices[i].position[k] );
+			range->upper[k] = fmaxf( range->upper[k], vertices[i].position[k] );
+		}
+	}
 	r->meshesDirty = true;
 	return r->meshes.count - 1;
+}
+
+int tbRenderer_AddMesh( tbRenderer* r, const tbMeshVertex* vertices, int count )
+{
+	return tbAddMesh( r, vertices, count, false );
+}
+
+int tbRenderer_AddClosedMesh( tbRenderer* r, const tbMeshVertex* vertices, int count )
+{
+	return tbAddMesh( r, vertices, count, true );
 }
 
 void tbRenderer_ClearMeshes( tbRenderer* r )
@@ -952,7 +1122,8 @@ static void tbUploadStream( GLuint buffer, const void* data, size_t bytes )
 }
 
 // One instanced draw per mesh; counts[m] is the end of mesh m's run in the sorted instance buffer.
-static void tbDrawMeshRuns( tbRenderer* r, const int* counts, int meshCount )
+// With cull, closed meshes lose their back faces (half their triangles never reach the rasterizer).
+static void tbDrawMeshRuns( tbRenderer* r, const int* counts, int meshCount, bool cull )
 {
 	const tbMeshRange* ranges = r->meshes.data;
 	int start = 0;
@@ -962,6 +1133,14 @@ static void tbDrawMeshRuns( tbRenderer* r, const int* counts, int meshCount )
 		int n = end - start;
 		if ( n > 0 )
 		{
+			if ( cull && ranges[m].closed )
+			{
+				glEnable( GL_CULL_FACE );
+			}
+			else
+			{
+				glDisable( GL_CULL_FACE );
+			}
 			// GL 3.3 has no base instance, so the instance attributes are re-pointed at this run.
 			size_t base = (size_t)start * sizeof( tbInstanceData );
 			int stride = sizeof( tbInstanceData );
@@ -973,38 +1152,248 @@ static void tbDrawMeshRuns( tbRenderer* r, const int* counts, int meshCount )
 		}
 		start = end;
 	}
+	glDisable( GL_CULL_FACE );
 }
 
-static void tbDrawInstances( tbRenderer* r, const float viewProjection[16], tbVec3 eye )
+static int tbCompareDrawKeys( const void* a, const void* b )
+{
+	float da = ( (const tbDrawKey*)a )->distanceSquared;
+	float db = ( (const tbDrawKey*)b )->distanceSquared;
+	return ( da > db ) - ( da < db );
+}
+
+// Groups the queued instances by mesh into r->sorted, nearest first within each mesh, so that each
+// mesh is one instanced draw and near solids fill the depth buffer before the ones they hide
+// (llvmpipe then skips shading the hidden fragments). Returns counts (the end of each mesh's run)
+// or NULL when out of memory.
+static int* tbSortInstances( tbRenderer* r, tbVec3 eye )
 {
 	int meshCount = r->meshes.count;
+	int instanceCount = r->instances.count;
 	r->meshCounts.count = 0;
-	int* counts = tbArray_Push( &r->meshCounts, meshCount + 1 );
 	r->sorted.count = 0;
-	if ( counts == NULL || tbArray_Push( &r->sorted, r->instances.count ) == NULL )
+	r->drawKeys.count = 0;
+	int* counts = tbArray_Push( &r->meshCounts, meshCount + 1 );
+	tbDrawKey* keys = tbArray_Push( &r->drawKeys, instanceCount );
+	if ( counts == NULL || keys == NULL || tbArray_Push( &r->sorted, instanceCount ) == NULL )
 	{
-		return;
+		return NULL;
 	}
 	memset( counts, 0, (size_t)( meshCount + 1 ) * sizeof( int ) );
-
-	// Counting sort by mesh, so each mesh is one instanced draw.
-	const int* meshOf = r->instanceMeshes.data;
-	for ( int i = 0; i < r->instances.count; ++i )
+	int* meshOf = r->instanceMeshes.data;
+	const tbInstanceData* instances = r->instances.data;
+	for ( int i = 0; i < instanceCount; ++i )
 	{
+		// The software profile draws every sphere and cylinder with the low-detail meshes.
+		if ( r->profile == tbRenderProfile_software )
+		{
+			meshOf[i] = meshOf[i] == tbMesh_sphere ? tbMesh_sphereLow
+												   : ( meshOf[i] == tbMesh_cylinder ? tbMesh_cylinderLow : meshOf[i] );
+		}
+		const float* p = instances[i].position;
+		tbVec3 d = tbMakeVec3( p[0] - eye.x, p[1] - eye.y, p[2] - eye.z );
+		keys[i].distanceSquared = tbDot( d, d );
+		keys[i].index = i;
 		counts[meshOf[i] + 1] += 1;
 	}
+	qsort( keys, (size_t)instanceCount, sizeof( tbDrawKey ), tbCompareDrawKeys );
 	for ( int m = 0; m < meshCount; ++m )
 	{
 		counts[m + 1] += counts[m];
 	}
+	// Counting sort by mesh, visiting the instances nearest first: stable, so each run stays sorted.
 	tbInstanceData* sorted = r->sorted.data;
-	const tbInstanceData* instances = r->instances.data;
-	for ( int i = 0; i < r->instances.count; ++i )
+	for ( int k = 0; k < instanceCount; ++k )
 	{
+		int i = keys[k].index;
 		sorted[counts[meshOf[i]]++] = instances[i];
 	}
 	// counts[m] is now the end of mesh m's run, which is where mesh m + 1 starts.
+	return counts;
+}
 
+// The world box of every queued instance: its mesh's bounds, scaled, turned and placed.
+static bool tbInstanceBounds( const tbRenderer* r, tbVec3* lower, tbVec3* upper )
+{
+	const tbInstanceData* instances = r->instances.data;
+	const int* meshOf = r->instanceMeshes.data;
+	const tbMeshRange* ranges = r->meshes.data;
+	tbVec3 lo = tbMakeVec3( FLT_MAX, FLT_MAX, FLT_MAX );
+	tbVec3 hi = tbMakeVec3( -FLT_MAX, -FLT_MAX, -FLT_MAX );
+	for ( int i = 0; i < r->instances.count; ++i )
+	{
+		const tbInstanceData* d = instances + i;
+		const tbMeshRange* range = ranges + meshOf[i];
+		tbVec3 s = tbMakeVec3( d->scale[0], d->scale[1], d->scale[2] );
+		tbVec3 center = tbMakeVec3( 0.5f * s.x * ( range->lower[0] + range->upper[0] ),
+									0.5f * s.y * ( range->lower[1] + range->upper[1] ),
+									0.5f * s.z * ( range->lower[2] + range->upper[2] ) );
+		tbVec3 half = tbMakeVec3( 0.5f * fabsf( s.x ) * ( range->upper[0] - range->lower[0] ),
+								  0.5f * fabsf( s.y ) * ( range->upper[1] - range->lower[1] ),
+								  0.5f * fabsf( s.z ) * ( range->upper[2] - range->lower[2] ) );
+		tbMat3 m = tbMakeMatFromQuat( tbMakeQuat( d->rotation[3], d->rotation[0], d->rotation[1], d->rotation[2] ) );
+		tbVec3 c = tbAdd( tbMakeVec3( d->position[0], d->position[1], d->position[2] ), tbMulMV( m, center ) );
+		// A turned box's extent along a world axis: its half extents weighted by |cos| of the angles.
+		tbVec3 e = tbMakeVec3( fabsf( m.cx.x ) * half.x + fabsf( m.cy.x ) * half.y + fabsf( m.cz.x ) * half.z,
+							   fabsf( m.cx.y ) * half.x + fabsf( m.cy.y ) * half.y + fabsf( m.cz.y ) * half.z,
+							   fabsf( m.cx.z ) * half.x + fabsf( m.cy.z ) * half.y + fabsf( m.cz.z ) * half.z );
+		lo = tbMinVec( lo, tbSub( c, e ) );
+		hi = tbMaxVec( hi, tbAdd( c, e ) );
+	}
+	*lower = lo;
+	*upper = hi;
+	return r->instances.count > 0 && lo.x <= hi.x && isfinite( lo.x + lo.y + lo.z + hi.x + hi.y + hi.z );
+}
+
+static tbVec3 tbLightDirection( void )
+{
+	return tbNormalize( tbMakeVec3( 0.45f, -0.35f, 0.82f ) );
+}
+
+// The shadow map's orthographic box, seen along the light: it covers the scene's solids within
+// 1.5 camera distances of the target (horizontally), a square in the light's view whose centre
+// moves in whole texels (so shadow edges do not crawl while the camera pans). Casters outside its
+// depth range still cast: the depth pass clamps them to its near plane. clip maps world points to
+// the light's clip space; texture to the map's coordinates and depth (0 to 1). Returns the world
+// size of a texel, or 0 when there is nothing to shadow.
+static float tbFitShadowMap( const tbRenderer* r, const tbCamera* camera, float clip[16], float texture[16] )
+{
+	tbVec3 lower, upper;
+	if ( tbInstanceBounds( r, &lower, &upper ) == false )
+	{
+		return 0.0f;
+	}
+	tbVec3 target = camera->target;
+	float reach = tbMaxFloat( 4.0f, 1.5f * camera->distance );
+	tbVec3 focusLower = tbMakeVec3( tbMaxFloat( lower.x, target.x - reach ), tbMaxFloat( lower.y, target.y - reach ),
+									tbMaxFloat( lower.z, target.z - 2000.0f ) );
+	tbVec3 focusUpper = tbMakeVec3( tbMinFloat( upper.x, target.x + reach ), tbMinFloat( upper.y, target.y + reach ),
+									tbMinFloat( upper.z, target.z + 2000.0f ) );
+	if ( focusLower.x >= focusUpper.x || focusLower.y >= focusUpper.y || focusLower.z >= focusUpper.z )
+	{
+		return 0.0f;
+	}
+	tbVec3 axisZ = tbLightDirection();
+	tbVec3 axisX = tbNormalize( tbCross( tbMakeVec3( 0.0f, 0.0f, 1.0f ), axisZ ) );
+	tbVec3 axisY = tbCross( axisZ, axisX );
+	tbVec3 lo = tbMakeVec3( FLT_MAX, FLT_MAX, FLT_MAX );
+	tbVec3 hi = tbMakeVec3( -FLT_MAX, -FLT_MAX, -FLT_MAX );
+	for ( int i = 0; i < 8; ++i )
+	{
+		tbVec3 corner = tbMakeVec3( ( i & 1 ) ? focusUpper.x : focusLower.x, ( i & 2 ) ? focusUpper.y : focusLower.y,
+									( i & 4 ) ? focusUpper.z : focusLower.z );
+		tbVec3 l = tbMakeVec3( tbDot( corner, axisX ), tbDot( corner, axisY ), tbDot( corner, axisZ ) );
+		lo = tbMinVec( lo, l );
+		hi = tbMaxVec( hi, l );
+	}
+	float size = (float)r->shadowSize;
+	float half = 0.5f * tbMaxFloat( hi.x - lo.x, hi.y - lo.y ) * ( 1.0f + 4.0f / size );
+	float texel = 2.0f * half / size;
+	float cx = texel * floorf( 0.5f * ( lo.x + hi.x ) / texel + 0.5f );
+	float cy = texel * floorf( 0.5f * ( lo.y + hi.y ) / texel + 0.5f );
+	float cz = 0.5f * ( lo.z + hi.z );
+	float halfZ = 0.5f * ( hi.z - lo.z ) + 1.0f;
+	// Rows of the matrix; the light looks along -axisZ, so nearer the light is smaller depth.
+	const float rows[3][4] = {
+		{ axisX.x / half, axisX.y / half, axisX.z / half, -cx / half },
+		{ axisY.x / half, axisY.y / half, axisY.z / half, -cy / half },
+		{ -axisZ.x / halfZ, -axisZ.y / halfZ, -axisZ.z / halfZ, cz / halfZ },
+	};
+	for ( int col = 0; col < 4; ++col )
+	{
+		for ( int row = 0; row < 3; ++row )
+		{
+			clip[4 * col + row] = rows[row][col];
+			texture[4 * col + row] = 0.5f * rows[row][col] + ( col == 3 ? 0.5f : 0.0f );
+		}
+		clip[4 * col + 3] = col == 3 ? 1.0f : 0.0f;
+		texture[4 * col + 3] = col == 3 ? 1.0f : 0.0f;
+	}
+	return texel;
+}
+
+static int tbShadowMapSize( tbRenderProfile profile )
+{
+	// 2048 texels over the 80 m showcase ground: 4 to 6 cm each. llvmpipe renders and filters every
+	// texel on the CPU, so the software profile takes a quarter of them.
+	return profile == tbRenderProfile_software ? 1024 : 2048;
+}
+
+static bool tbEnsureShadowMap( tbRenderer* r )
+{
+	int size = tbShadowMapSize( r->profile );
+	if ( r->shadowSize == size )
+	{
+		return true;
+	}
+	if ( r->shadowFramebuffer == 0 )
+	{
+		glGenFramebuffers( 1, &r->shadowFramebuffer );
+		glGenTextures( 1, &r->shadowTexture );
+	}
+	glBindTexture( GL_TEXTURE_2D, r->shadowTexture );
+	glTexImage2D( GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT24, size, size, 0, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, NULL );
+	// Linear filtering of a comparison: the four nearest texels compared and blended (2x2 PCF).
+	glTexParameteri( GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR );
+	glTexParameteri( GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR );
+	glTexParameteri( GL_TEXTURE_2D, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE );
+	glTexParameteri( GL_TEXTURE_2D, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL );
+	// Outside the map: depth 1, the far plane, so whatever lies outside is lit.
+	glTexParameteri( GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_BORDER );
+	glTexParameteri( GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_BORDER );
+	const float border[4] = { 1.0f, 1.0f, 1.0f, 1.0f };
+	glTexParameterfv( GL_TEXTURE_2D, GL_TEXTURE_BORDER_COLOR, border );
+	glBindTexture( GL_TEXTURE_2D, 0 );
+
+	GLint previous = 0;
+	glGetIntegerv( GL_DRAW_FRAMEBUFFER_BINDING, &previous );
+	glBindFramebuffer( GL_FRAMEBUFFER, r->shadowFramebuffer );
+	glFramebufferTexture2D( GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, r->shadowTexture, 0 );
+	glDrawBuffer( GL_NONE );
+	glReadBuffer( GL_NONE );
+	bool complete = glCheckFramebufferStatus( GL_FRAMEBUFFER ) == GL_FRAMEBUFFER_COMPLETE;
+	glBindFramebuffer( GL_FRAMEBUFFER, (GLuint)previous );
+	r->shadowSize = complete ? size : 0;
+	return complete;
+}
+
+// The depth of every solid seen from the light into the shadow map. Polygon offset (a slope-scaled
+// depth bias) and the receivers' normal offset keep lit surfaces from shadowing themselves.
+static void tbDrawShadowMap( tbRenderer* r, const int* counts, const float clip[16] )
+{
+	GLint previous = 0;
+	glGetIntegerv( GL_DRAW_FRAMEBUFFER_BINDING, &previous );
+	glBindFramebuffer( GL_FRAMEBUFFER, r->shadowFramebuffer );
+	glViewport( 0, 0, r->shadowSize, r->shadowSize );
+	glDepthMask( GL_TRUE );
+	glClearDepth( 1.0 );
+	glClear( GL_DEPTH_BUFFER_BIT );
+	glEnable( GL_DEPTH_TEST );
+	glDepthFunc( GL_LESS );
+	glEnable( GL_DEPTH_CLAMP );
+	glEnable( GL_POLYGON_OFFSET_FILL );
+	glPolygonOffset( 1.5f, 2.0f );
+	glUseProgram( r->depthProgram );
+	glUniformMatrix4fv( r->depthViewProjection, 1, GL_FALSE, clip );
+	glBindVertexArray( r->meshVao );
+	glBindBuffer( GL_ARRAY_BUFFER, r->instanceVbo );
+	tbDrawMeshRuns( r, counts, r->meshes.count, true );
+	glBindVertexArray( 0 );
+	glDisable( GL_POLYGON_OFFSET_FILL );
+	glDisable( GL_DEPTH_CLAMP );
+	glBindFramebuffer( GL_FRAMEBUFFER, (GLuint)previous );
+}
+
+// Sorts and uploads the queued solids and, with shadows on, draws the shadow map. Before the frame's
+// framebuffer is cleared: the shadow pass has its own. Returns the run ends for tbDrawSolids.
+static int* tbPrepareSolids( tbRenderer* r, const tbCamera* camera, float shadowTexture[16], float* shadowTexel )
+{
+	*shadowTexel = 0.0f;
+	int* counts = tbSortInstances( r, tbCamera_GetEye( camera ) );
+	if ( counts == NULL )
+	{
+		return NULL;
+	}
 	if ( r->meshesDirty )
 	{
 		glBindBuffer( GL_ARRAY_BUFFER, r->meshVbo );
@@ -1012,38 +1401,99 @@ static void tbDrawInstances( tbRenderer* r, const float viewProjection[16], tbVe
 					  r->meshVertices.data, GL_STATIC_DRAW );
 		r->meshesDirty = false;
 	}
-	tbUploadStream( r->instanceVbo, sorted, (size_t)r->instances.count * sizeof( tbInstanceData ) );
+	tbUploadStream( r->instanceVbo, r->sorted.data, (size_t)r->instances.count * sizeof( tbInstanceData ) );
+	if ( r->shadows && tbEnsureShadowMap( r ) )
+	{
+		float clip[16];
+		*shadowTexel = tbFitShadowMap( r, camera, clip, shadowTexture );
+		if ( *shadowTexel > 0.0f )
+		{
+			tbDrawShadowMap( r, counts, clip );
+		}
+	}
+	return counts;
+}
 
-	glUseProgram( r->meshProgram );
-	glUniformMatrix4fv( r->meshViewProjection, 1, GL_FALSE, viewProjection );
-	tbVec3 light = tbNormalize( tbMakeVec3( 0.45f, -0.35f, 0.82f ) );
-	glUniform3f( r->meshLightDirection, light.x, light.y, light.z );
-	glUniform3f( r->meshEye, eye.x, eye.y, eye.z );
-	tbRgba bg = tb_background;
-	glUniform3f( r->meshFogColor, bg.r / 255.0f, bg.g / 255.0f, bg.b / 255.0f );
+static void tbDrawSolids( tbRenderer* r, const int* counts, const float viewProjection[16], tbVec3 eye,
+						  const float shadowTexture[16], float shadowTexel )
+{
+	const tbMeshUniforms* u = shadowTexel > 0.0f ? &r->shadowed : &r->lit;
+	glUseProgram( u->program );
+	glUniformMatrix4fv( u->viewProjection, 1, GL_FALSE, viewProjection );
+	tbVec3 light = tbLightDirection();
+	glUniform3f( u->lightDirection, light.x, light.y, light.z );
+	glUniform3f( u->eye, eye.x, eye.y, eye.z );
+	if ( shadowTexel > 0.0f )
+	{
+		glUniformMatrix4fv( u->shadowMatrix, 1, GL_FALSE, shadowTexture );
+		glUniform1f( u->normalOffset, shadowTexel );
+		glActiveTexture( GL_TEXTURE1 );
+		glBindTexture( GL_TEXTURE_2D, r->shadowTexture );
+		glUniform1i( u->shadowMap, 1 );
+		glActiveTexture( GL_TEXTURE0 );
+	}
 	glBindVertexArray( r->meshVao );
 	glBindBuffer( GL_ARRAY_BUFFER, r->instanceVbo );
-
-	glUniform1f( r->meshShadow, 0.0f );
-	tbDrawMeshRuns( r, counts, meshCount );
-	if ( r->shadows )
-	{
-		// Planar shadows: every body again, flattened onto z = 0 along the light, blended dark.
-		// The stencil lets each pixel darken once where shadows overlap; depth is tested (bodies
-		// hide the shadows behind them) but not written.
-		glEnable( GL_BLEND );
-		glBlendFunc( GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA );
-		glDepthMask( GL_FALSE );
-		glEnable( GL_STENCIL_TEST );
-		glStencilFunc( GL_EQUAL, 0, 0xff );
-		glStencilOp( GL_KEEP, GL_KEEP, GL_INCR );
-		glUniform1f( r->meshShadow, 1.0f );
-		tbDrawMeshRuns( r, counts, meshCount );
-		glDisable( GL_STENCIL_TEST );
-		glDepthMask( GL_TRUE );
-		glDisable( GL_BLEND );
-	}
+	tbDrawMeshRuns( r, counts, r->meshes.count, true );
 	glBindVertexArray( 0 );
+}
+
+// The sky where no solid was drawn (depth still at the cleared 1).
+static void tbDrawSky( tbRenderer* r, const tbCamera* camera )
+{
+	tbVec3 forward, right, up;
+	tbCamera_GetBasis( camera, &forward, &right, &up );
+	float tanY = tanf( 0.5f * camera->fovY );
+	float tanX = camera->height > 0 ? tanY * (float)camera->width / (float)camera->height : tanY;
+	glUseProgram( r->skyProgram );
+	glUniform3f( r->skyForward, forward.x, forward.y, forward.z );
+	glUniform3f( r->skyRight, tanX * right.x, tanX * right.y, tanX * right.z );
+	glUniform3f( r->skyUp, tanY * up.x, tanY * up.y, tanY * up.z );
+	glDepthMask( GL_FALSE );
+	glBindVertexArray( r->skyVao );
+	glDrawArrays( GL_TRIANGLES, 0, 3 );
+	glBindVertexArray( 0 );
+	glDepthMask( GL_TRUE );
+}
+
+float tbRenderer_GetRenderScale( const tbRenderer* r )
+{
+	// llvmpipe's time goes mostly to shading pixels (the showcase at 640x360 takes about a third of
+	// its time at 1280x720), so the software profile shades a quarter of them.
+	return r->profile == tbRenderProfile_software ? 0.5f : 1.0f;
+}
+
+// The reduced-resolution target of the 3D view (colour texture and depth), reallocated when the
+// window's size changes. Leaves it bound; false when the driver refuses it.
+static bool tbBindSceneTarget( tbRenderer* r, int width, int height )
+{
+	if ( r->sceneFramebuffer == 0 )
+	{
+		glGenFramebuffers( 1, &r->sceneFramebuffer );
+		glGenTextures( 1, &r->sceneColor );
+		glGenRenderbuffers( 1, &r->sceneDepth );
+	}
+	glBindFramebuffer( GL_FRAMEBUFFER, r->sceneFramebuffer );
+	if ( r->sceneWidth == width && r->sceneHeight == height )
+	{
+		return true;
+	}
+	glBindTexture( GL_TEXTURE_2D, r->sceneColor );
+	glTexImage2D( GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL );
+	glTexParameteri( GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR );
+	glTexParameteri( GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR );
+	glTexParameteri( GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE );
+	glTexParameteri( GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE );
+	glBindTexture( GL_TEXTURE_2D, 0 );
+	glBindRenderbuffer( GL_RENDERBUFFER, r->sceneDepth );
+	glRenderbufferStorage( GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height );
+	glBindRenderbuffer( GL_RENDERBUFFER, 0 );
+	glFramebufferTexture2D( GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, r->sceneColor, 0 );
+	glFramebufferRenderbuffer( GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, r->sceneDepth );
+	bool complete = glCheckFramebufferStatus( GL_FRAMEBUFFER ) == GL_FRAMEBUFFER_COMPLETE;
+	r->sceneWidth = complete ? width : 0;
+	r->sceneHeight = complete ? height : 0;
+	return complete;
 }
 
 void tbRenderer_SetShadows( tbRenderer* r, bool on )
@@ -1054,6 +1504,33 @@ void tbRenderer_SetShadows( tbRenderer* r, bool on )
 bool tbRenderer_GetShadows( const tbRenderer* r )
 {
 	return r->shadows;
+}
+
+void tbRenderer_SetProfile( tbRenderer* r, tbRenderProfile profile )
+{
+	r->profile = profile;
+}
+
+tbRenderProfile tbRenderer_GetProfile( const tbRenderer* r )
+{
+	return r->profile;
+}
+
+int tbRenderer_GetShadowMapSize( const tbRenderer* r )
+{
+	return tbShadowMapSize( r->profile );
+}
+
+const char* tbRenderer_GetDeviceName( void )
+{
+	const GLubyte* name = glGetString( GL_RENDERER );
+	return name != NULL ? (const char*)name : "";
+}
+
+bool tbRenderer_IsSoftwareDevice( const char* deviceName )
+{
+	// Mesa's CPU rasterizers name themselves in GL_RENDERER ("llvmpipe (LLVM 15.0.6, 256 bits)").
+	return strstr( deviceName, "llvmpipe" ) != NULL || strstr( deviceName, "softpipe" ) != NULL;
 }
 
 static void tbDrawLines( tbRenderer* r, tbArray* lines, GLenum mode, float pull )
@@ -1071,27 +1548,39 @@ static void tbDrawLines( tbRenderer* r, tbArray* lines, GLenum mode, float pull 
 
 void tbRenderer_Flush( tbRenderer* r, const tbCamera* camera, int width, int height )
 {
-	glViewport( 0, 0, width, height );
-	tbRgba bg = tb_background;
-	glClearColor( bg.r / 255.0f, bg.g / 255.0f, bg.b / 255.0f, 1.0f );
-	glClearDepth( 1.0 );
-	glClearStencil( 0 );
-	glDepthMask( GL_TRUE );
-	glStencilMask( 0xff );
-	glClear( GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT );
-
 	float viewProjection[16];
 	tbCamera_GetViewProjection( camera, viewProjection );
 	tbVec3 eye = tbCamera_GetEye( camera );
+	float shadowTexture[16];
+	float shadowTexel = 0.0f;
+	int* counts = r->instances.count > 0 ? tbPrepareSolids( r, camera, shadowTexture, &shadowTexel ) : NULL;
+
+	// The window's frames (not screenshots, which go to a framebuffer object) may draw the 3D view
+	// smaller and stretch it; the 2D layer always gets every pixel, so text stays sharp.
+	GLint target = 0;
+	glGetIntegerv( GL_DRAW_FRAMEBUFFER_BINDING, &target );
+	float scale = target == 0 ? tbRenderer_GetRenderScale( r ) : 1.0f;
+	bool scaled = scale < 1.0f && tbBindSceneTarget( r, tbMaxInt( 1, (int)ceilf( scale * (float)width ) ),
+													 tbMaxInt( 1, (int)ceilf( scale * (float)height ) ) );
+	if ( scale < 1.0f && scaled == false )
+	{
+		glBindFramebuffer( GL_FRAMEBUFFER, (GLuint)target );
+	}
+	glViewport( 0, 0, scaled ? r->sceneWidth : width, scaled ? r->sceneHeight : height );
+	tbRgba bg = tb_background;
+	glClearColor( bg.r / 255.0f, bg.g / 255.0f, bg.b / 255.0f, 1.0f );
+	glClearDepth( 1.0 );
+	glDepthMask( GL_TRUE );
+	glClear( GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT );
 
 	glEnable( GL_DEPTH_TEST );
 	glDepthFunc( GL_LEQUAL );
 	glDisable( GL_BLEND );
-	glDisable( GL_CULL_FACE );
-	if ( r->instances.count > 0 )
+	if ( counts != NULL )
 	{
-		tbDrawInstances( r, viewProjection, eye );
+		tbDrawSolids( r, counts, viewProjection, eye, shadowTexture, shadowTexel );
 	}
+	tbDrawSky( r, camera );
 
 	glEnable( GL_BLEND );
 	glBlendFunc( GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA );
@@ -1102,8 +1591,23 @@ void tbRenderer_Flush( tbRenderer* r, const tbCamera* camera, int width, int hei
 	tbDrawLines( r, &r->depthLines, GL_LINES, 0.002f );
 	glDisable( GL_DEPTH_TEST );
 	tbDrawLines( r, &r->topLines, GL_LINES, 0.0f );
-	glPointSize( 5.0f );
+	glPointSize( scaled ? 3.0f : 5.0f );
 	tbDrawLines( r, &r->points, GL_POINTS, 0.0f );
+
+	if ( scaled )
+	{
+		glBindFramebuffer( GL_FRAMEBUFFER, (GLuint)target );
+		glViewport( 0, 0, width, height );
+		glDisable( GL_BLEND );
+		glUseProgram( r->upscaleProgram );
+		glActiveTexture( GL_TEXTURE0 );
+		glBindTexture( GL_TEXTURE_2D, r->sceneColor );
+		glUniform1i( r->upscaleImage, 0 );
+		glBindVertexArray( r->skyVao );
+		glDrawArrays( GL_TRIANGLES, 0, 3 );
+		glBindVertexArray( 0 );
+		glEnable( GL_BLEND );
+	}
 
 	if ( r->vertices2D.count > 0 )
 	{

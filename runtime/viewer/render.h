@@ -25,7 +25,7 @@ static inline tbRgba tbMakeRgba( int r, int g, int b, int a )
 typedef enum tbBuiltinMesh
 {
 	tbMesh_sphere = 0, ///< radius 1
-	tbMesh_cylinder,   ///< radius 1 about Z, z in [-1, 1], open ends (capsules close them with spheres)
+	tbMesh_cylinder,   ///< radius 1 about Z, z in [-1, 1], open ends (capsules close them with spheres); back faces culled
 	tbMesh_cube,	   ///< [-1, 1]^3: boxes use their half extents as scale
 	tbMesh_sphereLow,  ///< the sphere with a quarter of the triangles, for bodies far away
 	tbMesh_cylinderLow,
@@ -44,15 +44,40 @@ typedef struct tbMeshVertex
 
 typedef struct tbRenderer tbRenderer;
 
+/// What the renderer spends per frame. The software profile suits a CPU rasterizer (Mesa's
+/// llvmpipe): a 1024-texel shadow map instead of 2048, every sphere and cylinder from the
+/// low-detail meshes, the window's 3D view drawn at half its width and height and stretched (the
+/// 2D layer and screenshots keep every pixel); the viewer also opens its window without
+/// multisampling for it.
+typedef enum tbRenderProfile
+{
+	tbRenderProfile_full = 0,
+	tbRenderProfile_software,
+} tbRenderProfile;
+
 /// Needs a current OpenGL 3.3 core context. NULL on failure, with the reason in error.
 tbRenderer* tbRenderer_Create( char* error, int errorSize );
 void tbRenderer_Destroy( tbRenderer* renderer );
-/// Planar shadows of every instance on the plane z = 0 (light from above), on by default.
+/// Shadows from a shadow map (every solid shadows every other), on by default.
 void tbRenderer_SetShadows( tbRenderer* renderer, bool on );
 bool tbRenderer_GetShadows( const tbRenderer* renderer );
+/// The profile (full by default); it applies from the next frame.
+void tbRenderer_SetProfile( tbRenderer* renderer, tbRenderProfile profile );
+tbRenderProfile tbRenderer_GetProfile( const tbRenderer* renderer );
+/// The 3D view's resolution in the window as a fraction of the window's (1 or 0.5).
+float tbRenderer_GetRenderScale( const tbRenderer* renderer );
+/// Texels a side of the shadow map in the current profile.
+int tbRenderer_GetShadowMapSize( const tbRenderer* renderer );
+/// The current context's GL_RENDERER string, and whether it names a CPU rasterizer (llvmpipe,
+/// softpipe).
+const char* tbRenderer_GetDeviceName( void );
+bool tbRenderer_IsSoftwareDevice( const char* deviceName );
 
-/// Register a mesh (triangle list, copied). Returns its index for tbRenderer_Instance.
+/// Register a mesh (triangle list, copied), drawn two-sided. Returns its index for tbRenderer_Instance.
 int tbRenderer_AddMesh( tbRenderer* renderer, const tbMeshVertex* vertices, int count );
+/// Register a closed mesh whose triangles are counter-clockwise seen from outside: its back faces
+/// are culled.
+int tbRenderer_AddClosedMesh( tbRenderer* renderer, const tbMeshVertex* vertices, int count );
 /// Forget every mesh added with tbRenderer_AddMesh (the built-in meshes stay).
 void tbRenderer_ClearMeshes( tbRenderer* renderer );
 int tbRenderer_GetMeshVertexTotal( const tbRenderer* renderer );
@@ -85,6 +110,7 @@ int tbRenderer_Mark2D( const tbRenderer* renderer );
 void tbRenderer_InsertRect2D( tbRenderer* renderer, int mark, float x, float y, float w, float h, tbRgba color );
 
 /// Draw everything queued into the bound framebuffer (width x height pixels) and empty the queues.
+/// Into the window (framebuffer 0) the 3D view is drawn at the profile's render scale.
 void tbRenderer_Flush( tbRenderer* renderer, const tbCamera* camera, int width, int height );
 
 /// The clear colour (tests look for pixels that differ from it).

@@ -29,7 +29,7 @@
 
 // Command line ---------------------------------------------------------------------------------
 
-static tbViewerSettings s_settings = { NULL, NULL, 0, 1280, 720, 0u, false, false };
+static tbViewerSettings s_settings = { NULL, NULL, 0, 1280, 720, 0u, false, false, -1 };
 
 static int tbOptionError( const char* option, const char* what, const char* value )
 {
@@ -137,6 +137,19 @@ int tbViewer_ParseOption( int argc, char** argv, int index )
 		s_settings.noShadows = true;
 		return 1;
 	}
+	if ( strcmp( arg, "--render-profile" ) == 0 )
+	{
+		static const char* const names[3] = { "auto", "full", "software" };
+		for ( int i = 0; i < 3; ++i )
+		{
+			if ( value != NULL && strcmp( value, names[i] ) == 0 )
+			{
+				s_settings.renderProfile = i - 1;
+				return 2;
+			}
+		}
+		return tbOptionError( arg, "needs auto, full or software", value );
+	}
 	return 0;
 }
 
@@ -149,7 +162,11 @@ void tbViewer_PrintOptions( FILE* out )
 		   "  --debug-draw LIST    start with these layers on: contacts,joints,aabbs,centers,\n"
 		   "                       velocities,sleep,tree or all\n"
 		   "  --no-ui              start with the panels hidden\n"
-		   "  --no-shadows         start without the planar shadows (F2 toggles them)\n"
+		   "  --no-shadows         start without the shadows (F2 toggles them)\n"
+		   "  --render-profile P   auto (default: software on Mesa's llvmpipe or softpipe, else\n"
+		   "                       full), full, or software: a smaller shadow map, low-detail\n"
+		   "                       round meshes, the 3D view at half resolution, no\n"
+		   "                       multisampling (F4 switches at run time)\n"
 		   "  --frames N           quit after N frames (with --screenshot: capture after them)\n"
 		   "  --script-input FILE  inject input events from FILE, one physics step per frame\n"
 		   "                       (docs/VIEWER.md)\n",
@@ -538,6 +555,7 @@ static const char* const tb_help[][2] = {
 	{ "1 - 7", "debug layers (see the panel)" },
 	{ "F2", "shadows on / off" },
 	{ "F3", "scene picker (Up Down Enter)" },
+	{ "F4", "render profile: full / software" },
 	{ "W A S D Q E", "fly (Shift: faster)" },
 	{ "F", "focus on the selected body" },
 	{ "Home", "reset the camera" },
@@ -550,7 +568,6 @@ static const char* const tb_help[][2] = {
 	{ "Wheel", "zoom" },
 	{ "Other keys", "go to the scene's keypressed" },
 };
-
 
 static void tbRequestScreenshot( tbViewer* v )
 {
@@ -738,6 +755,18 @@ static void tbHandleKey( tbViewer* v, const SDL_KeyboardEvent* e )
 		case SDLK_F2:
 			tbRenderer_SetShadows( v->renderer, !tbRenderer_GetShadows( v->renderer ) );
 			break;
+		case SDLK_F4: {
+			tbRenderProfile next = tbRenderer_GetProfile( v->renderer ) == tbRenderProfile_full
+									   ? tbRenderProfile_software
+									   : tbRenderProfile_full;
+			tbRenderer_SetProfile( v->renderer, next );
+			char text[120];
+			snprintf( text, sizeof( text ), "%s render profile (shadow map %d)",
+					  next == tbRenderProfile_full ? "full" : "software", tbRenderer_GetShadowMapSize( v->renderer ) );
+			tbSetStatus( v, text );
+			fprintf( stderr, "tumble: %s\n", text );
+			break;
+		}
 		case SDLK_F3:
 			if ( v->picker.open )
 			{
@@ -1429,11 +1458,14 @@ static void tbFrame( tbViewer* v, double frameSeconds, const tbMouseFrame* mouse
 		}
 	}
 	tbScriptView_Feed( v );
+	double phaseStart = tbNow();
 	if ( simulate )
 	{
 		tbSimulate( v, frameSeconds );
 		tbMeasureSpeed( v, frameSeconds );
 	}
+	double stepsEnd = tbNow();
+	v->phaseSeconds[0] += stepsEnd - phaseStart;
 	tbCheckWorld( v );
 	// The scene's draw() runs every frame, after the steps, so what it draws matches the bodies.
 	if ( tbScene_IsLoaded( v->scene ) && tbScene_IsHalted( v->scene ) == false )
@@ -1523,10 +1555,23 @@ static void tbFrame( tbViewer* v, double frameSeconds, const tbMouseFrame* mouse
 	}
 	else
 	{
+		double queued = tbNow();
 		glBindFramebuffer( GL_FRAMEBUFFER, 0 );
 		tbRenderer_Flush( v->renderer, &v->camera, v->drawableWidth, v->drawableHeight );
+		if ( v->timePhases )
+		{
+			glFinish();
+		}
+		double drawn = tbNow();
 		tbCheckGlErrors( v, "frame" );
 		SDL_GL_SwapWindow( v->window );
+		if ( v->timePhases )
+		{
+			glFinish();
+		}
+		v->phaseSeconds[1] += queued - stepsEnd;
+		v->phaseSeconds[2] += drawn - queued;
+		v->phaseSeconds[3] += tbNow() - drawn;
 	}
 	v->frame += 1;
 }
@@ -1540,6 +1585,43 @@ static GLADapiproc tbGetProcAddress( const char* name )
 	GLADapiproc function;
 	memcpy( &function, &address, sizeof( function ) );
 	return function;
+}
+
+// A window and its OpenGL 3.3 core context, current, with GL loaded; multisampled if asked and the
+// driver has it.
+static bool tbCreateWindow( tbViewer* v, const char* title, Uint32 flags, bool multisample )
+{
+	for ( int attempt = multisample ? 0 : 1; attempt < 2 && v->window == NULL; ++attempt )
+	{
+		SDL_GL_SetAttribute( SDL_GL_MULTISAMPLEBUFFERS, attempt == 0 ? 1 : 0 );
+		SDL_GL_SetAttribute( SDL_GL_MULTISAMPLESAMPLES, attempt == 0 ? 4 : 0 );
+		v->window = SDL_CreateWindow( title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, v->settings.width,
+									  v->settings.height, flags );
+		if ( v->window != NULL )
+		{
+			v->context = SDL_GL_CreateContext( v->window );
+			if ( v->context == NULL )
+			{
+				SDL_DestroyWindow( v->window );
+				v->window = NULL;
+			}
+		}
+		v->multisampled = attempt == 0;
+	}
+	if ( v->window == NULL )
+	{
+		fprintf( stderr, "tumble: cannot open an OpenGL 3.3 core window: %s\n", SDL_GetError() );
+		return false;
+	}
+	SDL_GL_MakeCurrent( v->window, v->context );
+	int version = gladLoadGL( tbGetProcAddress );
+	if ( version == 0 || GLAD_VERSION_MAJOR( version ) * 10 + GLAD_VERSION_MINOR( version ) < 33 )
+	{
+		fprintf( stderr, "tumble: OpenGL 3.3 is required (the loader found %d.%d)\n", GLAD_VERSION_MAJOR( version ),
+				 GLAD_VERSION_MINOR( version ) );
+		return false;
+	}
+	return true;
 }
 
 static bool tbOpenWindow( tbViewer* v, bool hidden )
@@ -1557,45 +1639,38 @@ static bool tbOpenWindow( tbViewer* v, bool hidden )
 	SDL_GL_SetAttribute( SDL_GL_DOUBLEBUFFER, 1 );
 	SDL_GL_SetAttribute( SDL_GL_DEPTH_SIZE, 24 );
 	SDL_GL_SetAttribute( SDL_GL_STENCIL_SIZE, 8 );
-	Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
-	if ( hidden )
-	{
-		flags |= SDL_WINDOW_HIDDEN;
-	}
+	// Hidden until the profile is known, so that a window reopened for it does not flash.
+	Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI | SDL_WINDOW_HIDDEN;
 	char title[300];
 	snprintf( title, sizeof( title ), "tumble - %s", tbBaseName( v->startPath ) );
 
 	// 4x multisampling for smooth edges where the driver has it; without it otherwise. Scripted runs
-	// skip it: their frames are never looked at, and software rendering pays for every sample
-	// (screenshots are multisampled offscreen either way).
-	for ( int attempt = v->lockstep ? 1 : 0; attempt < 2 && v->window == NULL; ++attempt )
+	// skip it: their frames are never looked at (screenshots are multisampled offscreen either way).
+	if ( tbCreateWindow( v, title, flags,
+						 v->lockstep == false && v->settings.renderProfile != tbRenderProfile_software ) == false )
 	{
-		SDL_GL_SetAttribute( SDL_GL_MULTISAMPLEBUFFERS, attempt == 0 ? 1 : 0 );
-		SDL_GL_SetAttribute( SDL_GL_MULTISAMPLESAMPLES, attempt == 0 ? 4 : 0 );
-		v->window = SDL_CreateWindow( title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, v->settings.width,
-									  v->settings.height, flags );
-		if ( v->window != NULL )
+		return false;
+	}
+	// The profile follows the device unless --render-profile names one. A CPU rasterizer pays for
+	// every sample of a multisampled window, so the software profile reopens it without.
+	const char* device = tbRenderer_GetDeviceName();
+	bool software = tbRenderer_IsSoftwareDevice( device );
+	v->profile = v->settings.renderProfile >= 0 ? (tbRenderProfile)v->settings.renderProfile
+												: ( software ? tbRenderProfile_software : tbRenderProfile_full );
+	if ( v->profile == tbRenderProfile_software && v->multisampled )
+	{
+		SDL_GL_DeleteContext( v->context );
+		SDL_DestroyWindow( v->window );
+		v->context = NULL;
+		v->window = NULL;
+		if ( tbCreateWindow( v, title, flags, false ) == false )
 		{
-			v->context = SDL_GL_CreateContext( v->window );
-			if ( v->context == NULL )
-			{
-				SDL_DestroyWindow( v->window );
-				v->window = NULL;
-			}
+			return false;
 		}
 	}
-	if ( v->window == NULL )
+	if ( hidden == false )
 	{
-		fprintf( stderr, "tumble: cannot open an OpenGL 3.3 core window: %s\n", SDL_GetError() );
-		return false;
-	}
-	SDL_GL_MakeCurrent( v->window, v->context );
-	int version = gladLoadGL( tbGetProcAddress );
-	if ( version == 0 || GLAD_VERSION_MAJOR( version ) * 10 + GLAD_VERSION_MINOR( version ) < 33 )
-	{
-		fprintf( stderr, "tumble: OpenGL 3.3 is required (the loader found %d.%d)\n", GLAD_VERSION_MAJOR( version ),
-				 GLAD_VERSION_MINOR( version ) );
-		return false;
+		SDL_ShowWindow( v->window );
 	}
 	// Vsync in interactive use; scripted and screenshot runs go as fast as they can.
 	SDL_GL_SetSwapInterval( v->lockstep ? 0 : 1 );
@@ -1653,6 +1728,8 @@ int tbViewer_Run( const tbAppOptions* options )
 		v->settings.screenshotPath != NULL && v->settings.scriptPath == NULL && v->settings.frames == 0;
 	bool automated = v->settings.screenshotPath != NULL || v->settings.scriptPath != NULL || v->settings.frames > 0;
 	v->lockstep = automated;
+	const char* phases = getenv( "TUMBLE_FRAME_PHASES" );
+	v->timePhases = phases != NULL && strcmp( phases, "1" ) == 0;
 	tbCamera_Reset( &v->camera );
 	v->startPath = options->scenePath;
 	// `tumble` alone reopens the last scene with its view; a named scene opens as its file says.
@@ -1694,6 +1771,15 @@ int tbViewer_Run( const tbAppOptions* options )
 		goto cleanup;
 	}
 	tbRenderer_SetShadows( v->renderer, v->settings.noShadows == false );
+	tbRenderer_SetProfile( v->renderer, v->profile );
+	// Said once at start, so that a cheaper picture is never a mystery (the tests read this line).
+	fprintf( stderr, "tumble: renderer %s: %s profile (shadow map %d, %s round meshes, 3D at %s resolution, %s)%s\n",
+			 tbRenderer_GetDeviceName(), v->profile == tbRenderProfile_full ? "full" : "software",
+			 tbRenderer_GetShadowMapSize( v->renderer ),
+			 v->profile == tbRenderProfile_full ? "full-detail" : "low-detail",
+			 tbRenderer_GetRenderScale( v->renderer ) < 1.0f ? "half" : "full",
+			 v->multisampled ? "4x multisampling" : "no multisampling",
+			 v->settings.renderProfile < 0 ? "; --render-profile or F4 changes it" : "" );
 	tbScene_SetKeyProvider( v->scene, tbKeyProvider, v );
 	tbLoadScene( v, tbLoad_first );
 	v->status[0] = '\0';
@@ -1762,6 +1848,13 @@ int tbViewer_Run( const tbAppOptions* options )
 				 "error %.4f m\n",
 				 v->frame, v->wallSeconds, 1000.0 * v->wallSeconds / tbMaxInt( v->frame, 1 ),
 				 tbScene_GetTime( v->scene ), v->realTimeFactor, (double)v->lastStats.maxJointError );
+		if ( v->timePhases )
+		{
+			double perFrame = 1000.0 / tbMaxInt( v->frame, 1 );
+			fprintf( stderr, "tumble: ms a frame: steps %.2f, queueing %.2f, drawing %.2f, swap %.2f\n",
+					 perFrame * v->phaseSeconds[0], perFrame * v->phaseSeconds[1], perFrame * v->phaseSeconds[2],
+					 perFrame * v->phaseSeconds[3] );
+		}
 	}
 	status = tbFinalStatus( v, automated );
 	tbRememberScene( v );

@@ -27,7 +27,8 @@ typedef struct tbViewerSettings
 	int width, height;			///< --window WxH, window size in screen points
 	unsigned debugFlags;		///< --debug-draw LIST: tbDebugDrawFlags enabled at start
 	bool hideUi;				///< --no-ui: start with the panels hidden
-	bool noShadows;				///< --no-shadows: start without the planar shadows (F2 toggles)
+	bool noShadows;				///< --no-shadows: start without the shadows (F2 toggles)
+	int renderProfile;			///< --render-profile: -1 auto (software on llvmpipe, else full), or a tbRenderProfile
 } tbViewerSettings;
 
 /// Parse the viewer option at argv[index]. Returns how many arguments it used (1 or 2), 0 when the
@@ -138,6 +139,8 @@ typedef struct tbViewer
 	tbViewerSettings settings;
 
 	SDL_Window* window;
+	tbRenderProfile profile; ///< chosen at start from the device (or --render-profile); F4 switches
+	bool multisampled;		 ///< the window has 4x multisampling
 	SDL_GLContext context;
 	int windowWidth, windowHeight;	   ///< screen points (mouse coordinates)
 	int drawableWidth, drawableHeight; ///< pixels
@@ -199,6 +202,10 @@ typedef struct tbViewer
 	double realTimeFactor; ///< measured simulated seconds per wall second, -1 until measured
 	double speedWindow[2]; ///< simulated and wall seconds accumulated towards the next measurement
 	double wallSeconds;	   ///< wall time of the frames run so far (the --frames summary)
+	/// TUMBLE_FRAME_PHASES=1: glFinish after drawing and after the swap, and the wall time of each
+	/// phase of the frames summed here (steps, queueing the scene and UI, GL drawing, swap).
+	bool timePhases;
+	double phaseSeconds[4];
 	tbWorldDrawStats lastStats; ///< figures of the last frame drawn
 	tbHistory history;
 	tbPlot plots[TB_VIEWER_MAX_PLOTS];

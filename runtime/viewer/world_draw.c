@@ -272,7 +272,7 @@ static int tbBuildHullMesh( tbWorldDraw* draw, tbRenderer* renderer, const tbHul
 			e = hull->edges[e].next;
 		}
 	}
-	return tbRenderer_AddMesh( renderer, draw->scratch, n );
+	return tbRenderer_AddClosedMesh( renderer, draw->scratch, n );
 }
 
 // Past these, the cache is dropped and rebuilt from the live shapes (a scene that keeps creating

@@ -1,10 +1,11 @@
 -- The showcase: the final scene of the reference book (000) and a bit of everything else Tumble
 -- does, on one ground. Around the middle, clockwise from the front left:
---   hinge paddle and servo arm, CV-joint shafts, the 100 m/s sphere and diamond ("teleportation"),
---   the motor-driven beam, a moving platform with a box riding it, the slider cannon, a pile of
---   mixed solids, the 5-link chain, a sphere with a diamond dropped on it, a box pyramid, the 5-box
---   stack, a slope with an orientation-locked box, a ragdoll thrown over a wall, and a
---   self-driving wheel crossing the back.
+--   hinge paddle and servo arm, CV-joint shafts, the motor-driven beam, a moving platform with a
+--   box riding it, the slider cannon, a pile of mixed solids, the 5-link chain, a sphere with a
+--   diamond dropped on it, a box pyramid, the 5-box stack, a slope with an orientation-locked box,
+--   a ragdoll thrown over a wall, and a self-driving wheel crossing the back. The 100 m/s sphere
+--   and diamond ("teleportation") fly in a walled pen at the front edge of the ground, behind the
+--   default camera.
 -- Keys (viewer): b drops a ball on the pile, c fires the cannon again, l launches the 100 m/s
 -- pair again, j / k steer the wheel's motor (the viewer keeps space, f, t and the arrows for itself).
 -- The scene's panel has the same as buttons and a slider.
@@ -96,21 +97,22 @@ end
 local function launch_pair(world)
 	-- The impact leaves both spinning at 100 rad/s or more; angular damping (1/s) bleeds that off
 	-- so they do not cartwheel out of their pen afterwards.
-	scene.bullet_sphere = world:add_sphere{ name = "fast_sphere", radius = 0.5, pos = { 10, 24, 3 }, vel = { -100, 0, 0 },
+	scene.bullet_sphere = world:add_sphere{ name = "fast_sphere", radius = 0.5, pos = { 10, -34, 3 }, vel = { -100, 0, 0 },
 	                                        restitution = 0.5, ccd = true, mass = 1, angular_damping = 1 }
 	scene.bullet_diamond = world:add_hull{ name = "fast_diamond", points = build.diamond_points(0.5, 0.8),
-	                                       pos = { -10, 24, 3 }, vel = { 100, 0, 0 }, angvel = { 0, 10, 0 },
+	                                       pos = { -10, -34, 3 }, vel = { 100, 0, 0 }, angvel = { 0, 10, 0 },
 	                                       restitution = 0.5, ccd = true, mass = 1, angular_damping = 1 }
 end
 
 function parts.teleport(world)
 	-- Backstops: whatever way the pair bounces off each other, it stays on the ground. They must be
-	-- tall (at 4.5 m the diamond bounced over them), so the pen is at the back of the scene, behind
-	-- the wheel's lane, where its walls hide nothing from the default camera.
+	-- tall (at 4.5 m the diamond bounced over them), so the pen stands at the front edge of the
+	-- ground, behind the default camera: at the back of the scene its 12 m walls filled the first
+	-- view with grey. Orbit round (or look from above) to watch it; l launches the pair again.
 	for _, x in ipairs{ -16, 16 } do
-		world:add_box{ size = { 1, 6, 12 }, pos = { x, 24, 6 }, static = true }
+		world:add_box{ size = { 1, 6, 12 }, pos = { x, -34, 6 }, static = true }
 	end
-	for _, y in ipairs{ 21, 27 } do
+	for _, y in ipairs{ -37, -31 } do
 		world:add_box{ size = { 33, 1, 12 }, pos = { 0, y, 6 }, static = true }
 	end
 	launch_pair(world)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measures the viewer's screenshots for tests/e2e/viewer_*.sh (python3 without PIL: zlib + struct).
 
-  png_check.py stats IMAGE [--region X0 Y0 X1 Y1]   colours, background, red overlay, coloured bodies
+  png_check.py stats IMAGE [--region X0 Y0 X1 Y1]   colours, mean colour, background, red overlay, coloured bodies
   png_check.py diff IMAGE_A IMAGE_B [--region ...]  where two images differ, and how many pixels got darker or brighter
   png_check.py count IMAGE R G B TOLERANCE [--region ...]  pixels within TOLERANCE of a colour
 
@@ -109,8 +109,12 @@ def bodies(image, region):
 def stats(image, region):
     colours = set()
     total = background = red = saturated = 0
+    sums = [0, 0, 0]
     for _, _, r, g, b in pixels(image, region):
         total += 1
+        sums[0] += r
+        sums[1] += g
+        sums[2] += b
         colours.add((r, g, b))
         if abs(r - BACKGROUND[0]) <= 3 and abs(g - BACKGROUND[1]) <= 3 and abs(b - BACKGROUND[2]) <= 3:
             background += 1
@@ -123,6 +127,7 @@ def stats(image, region):
         "height": image[1],
         "pixels": total,
         "colours": len(colours),
+        "mean": [v / max(total, 1) for v in sums],
         "background_fraction": background / max(total, 1),
         "foreground_fraction": 1.0 - background / max(total, 1),
         "red_fraction": red / max(total, 1),
