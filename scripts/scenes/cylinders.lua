@@ -9,7 +9,7 @@ local scene = {
 	description = "Three drums stacked on their caps stand; a wheel rolls down a 10 degree ramp; a tilted coin falls flat.",
 	world = { gravity = { 0, 0, -10 } },
 	steps = 240,
-	camera = { eye = { 1.5, -9, 4 }, target = { 2, 0, 1 } },
+	camera = { eye = { -8, -4, 5 }, target = { 2, 0.5, 1 } },
 }
 
 local ALPHA = math.rad(10)
