@@ -37,6 +37,15 @@ static tbContactRow tbMakeRow( float mA, float mB, const tbMat3* iA, const tbMat
 	return row;
 }
 
+// The inverse inertia a body had when the step began, which the lanes built their rows with: the
+// solver's copy turns with the body over the sub-steps, the body's record only when the step ends
+// (tbFinalizeBodies).
+static const tbMat3* tbStepStartInertia( tbStepContext* ctx, int index )
+{
+	tbSolverBody* sb = tbGetSolverBody( ctx, index );
+	return index >= 0 ? &ctx->world->bodies.data[sb->bodyId].invWorldInertia : &sb->invInertia;
+}
+
 // Building the scalar rows of every contact in the prepare as well as the lanes' was 8 % of the
 // rain scene's step.
 void tbMakeContactRows( tbStepContext* ctx, tbContactConstraint* c )
@@ -46,8 +55,8 @@ void tbMakeContactRows( tbStepContext* ctx, tbContactConstraint* c )
 		return;
 	}
 	c->rowsBuilt = true;
-	const tbMat3* iA = &tbGetSolverBody( ctx, c->indexA )->invInertia;
-	const tbMat3* iB = &tbGetSolverBody( ctx, c->indexB )->invInertia;
+	const tbMat3* iA = tbStepStartInertia( ctx, c->indexA );
+	const tbMat3* iB = tbStepStartInertia( ctx, c->indexB );
 	for ( int p = 0; p < c->pointCount; ++p )
 	{
 		tbContactConstraintPoint* cp = c->points + p;
