@@ -280,7 +280,6 @@ static void tbWarmStartContact( tbStepContext* ctx, tbContactConstraint* c )
 	tbStoreStates( ctx, c, &a, &b );
 }
 
-// Separation of a point now, from the bodies' motion since the step began.
 // The separation of a point now is adjustedSeparation + n.(dpB - dpA) + n.(R_B rB) - n.(R_A rA), with
 // dp, R each body's motion since the step began. n.(R r) = (R^T n).r: the normal turned back once
 // per body serves every point of the manifold (and every sweep of a pass) with two dot products,

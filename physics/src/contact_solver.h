@@ -90,9 +90,10 @@ static inline bool tbIsImpactSubStep( int impactSubStep, int subStep )
 /// when the step's arena could not hold them: no contact is then marked as a constraint.
 bool tbPrepareContacts( tbWorld* world, tbStepContext* ctx );
 /// The scalar rows of a constraint's points (tbContactConstraintPoint::rows), unless built already,
-/// from the inertia the bodies had when the step began: the rows the lanes hold. The velocity passes build their own in the lanes
-/// (tbPackWideContacts); whatever works on the scalar constraints (the overflow colour, a deep
-/// point's position pass, a bounce, the global solver) calls this first.
+/// from the inertia the bodies had when the step began: the rows the lanes hold. The velocity
+/// passes build their own in the lanes (tbPackWideContacts); whatever works on the scalar
+/// constraints (the overflow colour, a deep point's position pass, a bounce, the global solver)
+/// calls this first.
 void tbMakeContactRows( tbStepContext* ctx, tbContactConstraint* c );
 void tbWarmStartContacts( tbStepContext* ctx );
 /// One Gauss-Seidel pass. useBias: push out penetration (per the solver mode); otherwise only the
