@@ -147,7 +147,7 @@ calls = [m for m in calls if m]
 print("%s %s" % (calls[0].group(1), calls[0].group(2)) if calls else "none")
 PY
 }
-# reload_check MODE NAME CONDITION: a session of MODE; the scene was reloaded, the mod's first tick
+# reload_check MODE NAME CONDITION: a --watch run in reload MODE; the scene was reloaded, the mod's first tick
 # after that (its call count c, its world's clock t) meets the awk CONDITION, and the mod has no error.
 reload_check()
 {
