@@ -117,6 +117,19 @@ TB_FN void TB_NAME( WarmStartContacts )( tbContactLanes* g, int lane0 )
 	TB_NAME( ScatterContactBodies )( g, lane0, &m );
 }
 
+// Where a pass's separations come from. The bodies move (dp, dq) only in tbIntegratePositions,
+// which a soft sub-step runs between its biased pass and its relax pass, and no mode runs between
+// a relax pass and the next sub-step's biased pass. So the passes before any motion (every
+// velocity pass of the other modes, the first sub-step's biased pass) measure with no motion; the
+// relax pass measures with the bodies' motion and keeps what it found; the next sub-step's biased
+// pass reads that, the same numbers, without gathering the motion again.
+typedef enum TB_NAME( SeparationSource )
+{
+	TB_NAME( Separation_still ),
+	TB_NAME( Separation_measured ),
+	TB_NAME( Separation_kept ),
+} TB_NAME( SeparationSource );
+
 // What a pass's normal rows aim at: the pass's constants of the scalar solver's cases, and what
 // the separations are measured with (tbSeparationFrame): the normal turned back by each body's
 // rotation since the step began, and the normal part of their displacement.
@@ -124,6 +137,7 @@ typedef struct TB_NAME( ContactAims )
 {
 	tbSolverMode mode;
 	bool useBias;
+	TB_NAME( SeparationSource ) source;
 	TB_VF inv_h, minBias, softRange, baumgarteRate, slop;
 	TB_VF biasRate, softMassScale, softImpulseScale; ///< the lanes' tbSoftness
 	tbV3 nA, nB;
@@ -143,11 +157,24 @@ TB_FN void TB_NAME( NormalAim )( const TB_NAME( ContactAims ) * aims, tbContactL
 {
 	const TB_VF zero = TB_NAME( Splat )( 0.0f );
 	const TB_VF one = TB_NAME( Splat )( 1.0f );
-	// Current separation from the motion since the step began (tbPointSeparation).
-	tbV3 rA = TB_NAME( Load3 )( cp->rA, lane0 );
-	tbV3 rB = TB_NAME( Load3 )( cp->rB, lane0 );
-	TB_VF s = TB_NAME( Dot )( aims->nB, rB ) - TB_NAME( Dot )( aims->nA, rA ) + aims->shift +
-			  TB_NAME( Load )( cp->adjustedSeparation + lane0 );
+	// Current separation from the motion since the step began (tbPointSeparation). With no motion
+	// nA = nB = n and shift = 0 give the numbers the rotations by the identity give.
+	TB_VF s;
+	if ( aims->source == TB_NAME( Separation_kept ) )
+	{
+		s = TB_NAME( Load )( cp->separation + lane0 );
+	}
+	else
+	{
+		tbV3 rA = TB_NAME( Load3 )( cp->rA, lane0 );
+		tbV3 rB = TB_NAME( Load3 )( cp->rB, lane0 );
+		s = TB_NAME( Dot )( aims->nB, rB ) - TB_NAME( Dot )( aims->nA, rA ) + aims->shift +
+			TB_NAME( Load )( cp->adjustedSeparation + lane0 );
+		if ( aims->source == TB_NAME( Separation_measured ) )
+		{
+			TB_NAME( Store )( cp->separation + lane0, s );
+		}
+	}
 
 	// The scalar solver's cases, selected lane by lane.
 	TB_VI positive = s > zero;
@@ -202,14 +229,28 @@ TB_FN void TB_NAME( SolveContacts )( const tbStepContext* ctx, tbContactLanes* g
 	aims.biasRate = TB_NAME( Load )( g->biasRate + lane0 );
 	aims.softMassScale = TB_NAME( Load )( g->massScale + lane0 );
 	aims.softImpulseScale = TB_NAME( Load )( g->impulseScale + lane0 );
+	if ( mode != tbSolver_soft || ( useBias && ctx->subStepIndex == 0 ) )
+	{
+		aims.source = TB_NAME( Separation_still );
+	}
+	else
+	{
+		aims.source = useBias ? TB_NAME( Separation_kept ) : TB_NAME( Separation_measured );
+	}
 	tbCB m;
-	TB_NAME( GatherContactBodies )( g, lane0, true, &m );
+	TB_NAME( GatherContactBodies )( g, lane0, aims.source == TB_NAME( Separation_measured ), &m );
 	const TB_VF mA = TB_NAME( Load )( g->invMassA + lane0 );
 	const TB_VF mB = TB_NAME( Load )( g->invMassB + lane0 );
 	const tbV3 n = TB_NAME( Load3 )( g->normal, lane0 );
-	aims.nA = TB_NAME( InvRotate )( m.dqA, n );
-	aims.nB = TB_NAME( InvRotate )( m.dqB, n );
-	aims.shift = TB_NAME( Dot )( n, TB_NAME( Sub )( m.dpB, m.dpA ) );
+	aims.nA = n;
+	aims.nB = n;
+	aims.shift = TB_NAME( Splat )( 0.0f );
+	if ( aims.source == TB_NAME( Separation_measured ) )
+	{
+		aims.nA = TB_NAME( InvRotate )( m.dqA, n );
+		aims.nB = TB_NAME( InvRotate )( m.dqB, n );
+		aims.shift = TB_NAME( Dot )( n, TB_NAME( Sub )( m.dpB, m.dpA ) );
+	}
 	const bool stepImpulse = mode == tbSolver_soft && useBias == false;
 
 	const int count = TB_NAME( ContactPointCount )( g, lane0 );

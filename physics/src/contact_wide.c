@@ -43,6 +43,9 @@ typedef struct tbContactLanePoint
 	float tangentImpulse2[TB_GROUP_LANES];
 	float maxNormalImpulse[TB_GROUP_LANES];
 	float stepNormalImpulse[TB_GROUP_LANES];
+	/// The separation a soft sub-step's relax pass measured, which the next sub-step's biased pass
+	/// uses: the bodies do not move in between (contact_lanes.h, SolveContacts).
+	float separation[TB_GROUP_LANES];
 } tbContactLanePoint;
 
 typedef struct tbContactLanes
