@@ -48,6 +48,8 @@ typedef struct tbContactLanePoint
 	float separation[TB_GROUP_LANES];
 } tbContactLanePoint;
 
+_Static_assert( sizeof( tbContactLanePoint ) % 32 == 0, "points on a cache line keep every lane array on 32 bytes" );
+
 typedef struct tbContactLanes
 {
 	int constraintIndex[TB_GROUP_LANES]; ///< scalar constraint of each lane, -1: an empty lane
@@ -66,7 +68,7 @@ typedef struct tbContactLanes
 	float friction[TB_GROUP_LANES];
 	float biasRate[TB_GROUP_LANES], massScale[TB_GROUP_LANES], impulseScale[TB_GROUP_LANES]; ///< tbSoftness
 	float impactSubStep[TB_GROUP_LANES]; ///< tbContactConstraint::impactSubStep (TB_NO_IMPACT: an empty lane)
-	tbContactLanePoint points[TB_MAX_MANIFOLD_POINTS];
+	tbContactLanePoint* points;			 ///< pointCount of them, right after the previous group's
 } tbContactLanes;
 
 // The lane instances (contact_lanes.h) -------------------------------------------------------------
@@ -300,6 +302,40 @@ bool tbPackWideContacts( tbStepContext* ctx )
 	if ( ctx->contactLanes == NULL )
 	{
 		return false;
+	}
+	// A group's points follow the previous group's, as many as its fullest lane has (its last:
+	// the colour is sorted by point count), so that a pass reads the groups' headers and their
+	// points as two unbroken streams the hardware prefetches. Groups holding room for four points
+	// (6.6 KiB) put most of a pile's one-point groups a page apart: rain ran 6 % slower.
+	const tbConstraintGraph* graph = &ctx->graph;
+	int pointTotal = 0;
+	for ( int color = 0; color < TB_GRAPH_COLOR_COUNT; ++color )
+	{
+		int start = graph->colorStarts[color], end = graph->colorStarts[color + 1];
+		for ( int k = start; k < end; k += TB_GROUP_LANES )
+		{
+			int last = tbMinInt( k + TB_GROUP_LANES, end ) - 1;
+			pointTotal += ctx->contacts[graph->order[last]].pointCount;
+		}
+	}
+	// One point more, to start on a cache line: a point is 1696 bytes, so every lane array of
+	// every point then starts on 32 bytes and no 8-lane load splits a line.
+	char* bytes = tbArenaAllocRaw( ctx->arena, sizeof( tbContactLanePoint ) * (size_t)( pointTotal + 1 ) );
+	if ( bytes == NULL )
+	{
+		return false;
+	}
+	tbContactLanePoint* points = (tbContactLanePoint*)( bytes + ( ( 64 - ( (uintptr_t)bytes & 63 ) ) & 63 ) );
+	int group = 0;
+	for ( int color = 0; color < TB_GRAPH_COLOR_COUNT; ++color )
+	{
+		int start = graph->colorStarts[color], end = graph->colorStarts[color + 1];
+		for ( int k = start; k < end; k += TB_GROUP_LANES )
+		{
+			int last = tbMinInt( k + TB_GROUP_LANES, end ) - 1;
+			ctx->contactLanes[group++].points = points;
+			points += ctx->contacts[graph->order[last]].pointCount;
+		}
 	}
 	tbPackTask task = { ctx, false, tbGetSimdLevel() == tbSimd_avx2 };
 	tbParallelFor( ctx->jobs, total, TB_CONTACT_GROUP_BLOCK_SIZE, tbPackBlock, &task );
