@@ -59,9 +59,14 @@ typedef struct tbContactReuse
 #define TB_MESH_CHILD_KEY( parentId, triangle ) \
 	( ( 1ull << 63 ) | ( (uint64_t)(uint32_t)( parentId ) << 26 ) | (uint64_t)(uint32_t)( triangle ) )
 
+/// What the step's passes over every pair read (id, flags, shapes, bodies, constraint index) comes
+/// first, in the first cache line: a pile has two to three pairs for each touching one, and a pass
+/// that reads a pair's id and its flags 500 bytes apart paid two misses a pair (rain: 7283 pairs).
 typedef struct tbContact
 {
 	int id; ///< own index, -1 when free
+	uint32_t flags;
+	int constraintIndex; ///< in this step's contact constraints, -1 otherwise
 	int nextFree;
 	uint16_t generation;
 	int shapeIdA;
@@ -72,8 +77,6 @@ typedef struct tbContact
 	tbContactReuse reuse; ///< valid with tbContact_reusable
 	float friction;
 	float restitution;
-	uint32_t flags;
-	int constraintIndex; ///< in this step's contact constraints, -1 otherwise
 	int triangleIndex;   ///< mesh child: its triangle; -1 otherwise
 	int parentId;        ///< mesh child: its parent contact; -1 otherwise
 	int eventChildId;    ///< mesh parent: a touching child after the last narrow phase, or -1
