@@ -479,8 +479,8 @@ static bool tbClipSegmentToFace( const tbHull* hull, int face, tbVec3 p1, tbVec3
 
 // Hull and sphere -------------------------------------------------------------------------------
 
-tbManifold tbCollideHullAndSphere( const tbHull* hullA, tbTransform xfA, const tbSphere* sphereB, tbTransform xfB,
-								   float speculativeDistance )
+static tbManifold tbCollideGeneralHullAndSphere( const tbHull* hullA, tbTransform xfA, const tbSphere* sphereB,
+												 tbTransform xfB, float speculativeDistance )
 {
 	tbManifold manifold = tbEmptyManifold();
 	float radius = sphereB->radius;
@@ -548,6 +548,123 @@ tbManifold tbCollideHullAndSphere( const tbHull* hullA, tbTransform xfA, const t
 	return manifold;
 }
 
+// Boxes: closed forms in the box's frame -------------------------------------------------------
+// A hull recognised as a box (tbGetBoxHull) is the set |u_k| <= e_k in coordinates u_k = a_k . (x - c)
+// along its face axes a_k about its centre c. Face 2k has the outward normal -a_k, face 2k + 1 +a_k.
+// The sphere path below makes the same decisions as the general hull path (the same
+// branches, tie-breaks and feature ids), only with each face, edge and closest-point search done
+// on the coordinates instead of over the hull's planes and half-edges; the results agree to float
+// rounding (tests/unit/test_box_contacts.c compares them over random poses).
+
+static float tbGetComponent( tbVec3 v, int k )
+{
+	return k == 0 ? v.x : ( k == 1 ? v.y : v.z );
+}
+
+// Box coordinates of a point in the hull's frame.
+static tbVec3 tbToBox( const tbBoxHull* box, tbVec3 p )
+{
+	tbVec3 r = tbSub( p, box->center );
+	return tbMakeVec3( tbDot( box->axes[0], r ), tbDot( box->axes[1], r ), tbDot( box->axes[2], r ) );
+}
+
+// A direction in box coordinates, in the hull's frame.
+static tbVec3 tbBoxDirection( const tbBoxHull* box, tbVec3 u )
+{
+	return tbAdd( tbAdd( tbMulSV( u.x, box->axes[0] ), tbMulSV( u.y, box->axes[1] ) ), tbMulSV( u.z, box->axes[2] ) );
+}
+
+// The point of the box closest to u (box coordinates): u clamped to the extents.
+static tbVec3 tbClampToBox( const tbBoxHull* box, tbVec3 u )
+{
+	const float* e = box->extents;
+	return tbMakeVec3( tbClampFloat( u.x, -e[0], e[0] ), tbClampFloat( u.y, -e[1], e[1] ),
+					   tbClampFloat( u.z, -e[2], e[2] ) );
+}
+
+// The sphere against a box: tbCollideGeneralHullAndSphere's cases from the coordinates. The largest
+// plane distance is max_k |u_k| - e_k; outside the box the closest point is u clamped to the
+// extents, on a face if one coordinate is clamped (the general path's projection case) and on an
+// edge or corner if two or three are.
+static tbManifold tbCollideBoxAndSphere( const tbHull* hullA, const tbBoxHull* box, tbTransform xfA,
+										 const tbSphere* sphereB, tbTransform xfB, float speculativeDistance )
+{
+	tbManifold manifold = tbEmptyManifold();
+	float radius = sphereB->radius;
+	tbVec3 c = tbInvTransformPoint( xfA, tbTransformPoint( xfB, sphereB->center ) );
+	tbVec3 u = tbToBox( box, c );
+	const float* e = box->extents;
+	float dx = tbAbsFloat( u.x ) - e[0];
+	float dy = tbAbsFloat( u.y ) - e[1];
+	float dz = tbAbsFloat( u.z ) - e[2];
+	// The first axis on ties, as the general path's first face.
+	int axis = 0;
+	float maxDistance = dx;
+	if ( dy > maxDistance )
+	{
+		axis = 1;
+		maxDistance = dy;
+	}
+	if ( dz > maxDistance )
+	{
+		axis = 2;
+		maxDistance = dz;
+	}
+	if ( maxDistance - radius >= speculativeDistance )
+	{
+		return manifold;
+	}
+
+	tbVec3 normal, surfaceA;
+	float separation;
+	int outside = ( dx > 0.0f ) + ( dy > 0.0f ) + ( dz > 0.0f );
+	if ( maxDistance <= TB_CORE_TOUCH_DISTANCE || outside == 1 )
+	{
+		// Inside (push out through the least penetrated face) or over one face.
+		int face = 2 * axis + ( tbGetComponent( u, axis ) > 0.0f ? 1 : 0 );
+		normal = hullA->planes[face].normal;
+		surfaceA = tbMulSub( c, maxDistance, normal );
+		separation = maxDistance - radius;
+	}
+	else
+	{
+		// Off an edge or a corner: the gap to the clamped point.
+		tbVec3 gap = tbSub( u, tbClampToBox( box, u ) );
+		float distance = tbLength( gap );
+		separation = distance - radius;
+		if ( separation >= speculativeDistance )
+		{
+			return manifold;
+		}
+		tbVec3 gapA = tbBoxDirection( box, gap );
+		normal = tbMulSV( 1.0f / distance, gapA );
+		surfaceA = tbSub( c, gapA );
+	}
+
+	tbVec3 point = tbMulSV( 0.5f, tbAdd( surfaceA, tbMulSub( c, radius, normal ) ) );
+	manifold.normal = tbRotate( xfA.q, normal );
+	tbAddPoint( &manifold, tbTransformPoint( xfA, point ), separation, 0, xfA, xfB );
+	return manifold;
+}
+
+tbManifold tbCollideHullOrBoxAndSphere( const tbHull* hullA, const tbBoxHull* boxA, tbTransform xfA,
+										const tbSphere* sphereB, tbTransform xfB, float speculativeDistance )
+{
+	if ( boxA != NULL )
+	{
+		return tbCollideBoxAndSphere( hullA, boxA, xfA, sphereB, xfB, speculativeDistance );
+	}
+	return tbCollideGeneralHullAndSphere( hullA, xfA, sphereB, xfB, speculativeDistance );
+}
+
+tbManifold tbCollideHullAndSphere( const tbHull* hullA, tbTransform xfA, const tbSphere* sphereB, tbTransform xfB,
+								   float speculativeDistance )
+{
+	tbBoxHull box;
+	const tbBoxHull* isBox = tbGetBoxHull( hullA, &box ) ? &box : NULL;
+	return tbCollideHullOrBoxAndSphere( hullA, isBox, xfA, sphereB, xfB, speculativeDistance );
+}
+
 // Hull and capsule ------------------------------------------------------------------------------
 
 // Points of a capsule core segment p1-p2 clipped to face `face` of the hull (A's frame), with
@@ -595,8 +712,8 @@ static int tbAddCapsuleFacePoints( tbManifold* manifold, const tbHull* hull, int
 	return added;
 }
 
-tbManifold tbCollideHullAndCapsule( const tbHull* hullA, tbTransform xfA, const tbCapsule* capsuleB, tbTransform xfB,
-									float speculativeDistance )
+static tbManifold tbCollideGeneralHullAndCapsule( const tbHull* hullA, tbTransform xfA, const tbCapsule* capsuleB,
+												  tbTransform xfB, float speculativeDistance )
 {
 	tbManifold manifold = tbEmptyManifold();
 	tbTransform xf = tbInvMulTransforms( xfA, xfB );
@@ -812,6 +929,21 @@ tbManifold tbCollideHullAndCapsule( const tbHull* hullA, tbTransform xfA, const 
 	return manifold;
 }
 
+tbManifold tbCollideHullOrBoxAndCapsule( const tbHull* hullA, const tbBoxHull* boxA, tbTransform xfA,
+										 const tbCapsule* capsuleB, tbTransform xfB, float speculativeDistance )
+{
+	(void)boxA;
+	return tbCollideGeneralHullAndCapsule( hullA, xfA, capsuleB, xfB, speculativeDistance );
+}
+
+tbManifold tbCollideHullAndCapsule( const tbHull* hullA, tbTransform xfA, const tbCapsule* capsuleB, tbTransform xfB,
+									float speculativeDistance )
+{
+	tbBoxHull box;
+	const tbBoxHull* isBox = tbGetBoxHull( hullA, &box ) ? &box : NULL;
+	return tbCollideHullOrBoxAndCapsule( hullA, isBox, xfA, capsuleB, xfB, speculativeDistance );
+}
+
 // Hull and hull: separating axis test -----------------------------------------------------------
 // Gregorius, "The Separating Axis Test between Convex Polyhedra" (GDC 2013): the candidate axes are
 // the face normals of both hulls and the cross products of edge pairs whose arcs on the Gauss map
@@ -846,21 +978,8 @@ static bool tbIsOppositeNormal( tbVec3 a, tbVec3 b )
 	return a.x == -b.x && a.y == -b.y && a.z == -b.z;
 }
 
-// A box hull in its own frame: centre, unit face axes (the normals of faces 1, 3, 5, a right-handed
-// frame) and half extents. Only hulls laid out as tbMakeBoxHull writes them are recognised (6 faces
-// in exactly opposite pairs -x, +x, -y, +y, -z, +z, perpendicular to rounding); anything else is a
-// general hull. corners: the vertices are exactly (+-x, +-y, +-z) of the half extents, vertex i
-// positive on the axes whose bit is set in i (an untransformed tbMakeBoxHull box).
-typedef struct tbBoxHull
-{
-	tbVec3 center;
-	tbVec3 axes[3];
-	float extents[3];
-	tbVec3 corner; ///< vertex 7
-	bool corners;
-} tbBoxHull;
-
-static bool tbGetBoxHull( const tbHull* hull, tbBoxHull* box )
+// The box description (tbBoxHull, shape.h) of a hull laid out as tbMakeBoxHull writes it.
+bool tbGetBoxHull( const tbHull* hull, tbBoxHull* box )
 {
 	if ( hull->faceCount != 6 || hull->vertexCount != 8 || hull->edgeCount != 24 )
 	{
@@ -1760,6 +1879,15 @@ static void tbStoreCache( tbSATCache* cache, uint8_t type, int indexA, int index
 tbManifold tbCollideHulls( const tbHull* hullA, tbTransform xfA, const tbHull* hullB, tbTransform xfB,
 						   float speculativeDistance, tbSATCache* cache )
 {
+	tbBoxHull boxA, boxB;
+	const tbBoxHull* isBoxA = tbGetBoxHull( hullA, &boxA ) ? &boxA : NULL;
+	const tbBoxHull* isBoxB = tbGetBoxHull( hullB, &boxB ) ? &boxB : NULL;
+	return tbCollideHullsWithBoxes( hullA, isBoxA, xfA, hullB, isBoxB, xfB, speculativeDistance, cache );
+}
+
+tbManifold tbCollideHullsWithBoxes( const tbHull* hullA, const tbBoxHull* isBoxA, tbTransform xfA, const tbHull* hullB,
+									const tbBoxHull* isBoxB, tbTransform xfB, float speculativeDistance, tbSATCache* cache )
+{
 	tbManifold manifold = tbEmptyManifold();
 	tbTransform xfBA = tbInvMulTransforms( xfA, xfB ); // B's frame into A's
 	tbTransform xfAB = tbInvMulTransforms( xfB, xfA ); // A's frame into B's
@@ -1791,10 +1919,6 @@ tbManifold tbCollideHulls( const tbHull* hullA, tbTransform xfA, const tbHull* h
 			return manifold;
 		}
 	}
-
-	tbBoxHull boxA, boxB;
-	const tbBoxHull* isBoxA = tbGetBoxHull( hullA, &boxA ) ? &boxA : NULL;
-	const tbBoxHull* isBoxB = tbGetBoxHull( hullB, &boxB ) ? &boxB : NULL;
 
 	tbFaceQuery faceA = tbQueryFaces( hullA, isBoxA, hullB, isBoxB, xfBA );
 	if ( faceA.separation > speculativeDistance )
