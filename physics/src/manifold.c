@@ -551,7 +551,7 @@ static tbManifold tbCollideGeneralHullAndSphere( const tbHull* hullA, tbTransfor
 // Boxes: closed forms in the box's frame -------------------------------------------------------
 // A hull recognised as a box (tbGetBoxHull) is the set |u_k| <= e_k in coordinates u_k = a_k . (x - c)
 // along its face axes a_k about its centre c. Face 2k has the outward normal -a_k, face 2k + 1 +a_k.
-// The sphere path below makes the same decisions as the general hull path (the same
+// The sphere and capsule paths below make the same decisions as the general hull paths (the same
 // branches, tie-breaks and feature ids), only with each face, edge and closest-point search done
 // on the coordinates instead of over the hull's planes and half-edges; the results agree to float
 // rounding (tests/unit/test_box_contacts.c compares them over random poses).
@@ -572,6 +572,12 @@ static tbVec3 tbToBox( const tbBoxHull* box, tbVec3 p )
 static tbVec3 tbBoxDirection( const tbBoxHull* box, tbVec3 u )
 {
 	return tbAdd( tbAdd( tbMulSV( u.x, box->axes[0] ), tbMulSV( u.y, box->axes[1] ) ), tbMulSV( u.z, box->axes[2] ) );
+}
+
+// A point in box coordinates, in the hull's frame.
+static tbVec3 tbBoxPoint( const tbBoxHull* box, tbVec3 u )
+{
+	return tbAdd( box->center, tbBoxDirection( box, u ) );
 }
 
 // The point of the box closest to u (box coordinates): u clamped to the extents.
@@ -929,10 +935,377 @@ static tbManifold tbCollideGeneralHullAndCapsule( const tbHull* hullA, tbTransfo
 	return manifold;
 }
 
+// Box and capsule -------------------------------------------------------------------------------
+
+// tbAddCapsuleFacePoints for face `face` of a box, the segment u1-u2 in box coordinates: the face's
+// side planes are the slabs |u_i| <= e_i of its other two axes.
+static int tbAddBoxCapsuleFacePoints( tbManifold* manifold, const tbBoxHull* box, int face, tbVec3 u1, tbVec3 u2,
+									  float radius, float speculativeDistance, float maxDeepest, tbTransform xfA,
+									  tbTransform xfB )
+{
+	int k = face / 2;
+	float sign = ( face & 1 ) != 0 ? 1.0f : -1.0f;
+	tbVec3 d = tbSub( u2, u1 );
+	float lower = 0.0f;
+	float upper = 1.0f;
+	for ( int side = 0; side < 4; ++side )
+	{
+		int m = ( k + 1 + ( side >> 1 ) ) % 3;
+		float s = ( side & 1 ) != 0 ? 1.0f : -1.0f;
+		float d0 = s * tbGetComponent( u1, m ) - box->extents[m];
+		float dd = s * tbGetComponent( d, m );
+		if ( tbAbsFloat( dd ) < 1.0e-12f )
+		{
+			if ( d0 > 0.0f )
+			{
+				return 0;
+			}
+		}
+		else if ( dd > 0.0f )
+		{
+			upper = tbMinFloat( upper, -d0 / dd );
+		}
+		else
+		{
+			lower = tbMaxFloat( lower, -d0 / dd );
+		}
+		if ( lower > upper )
+		{
+			return 0;
+		}
+	}
+
+	int endCount = tbDistanceSquared( tbLerp( u1, u2, lower ), tbLerp( u1, u2, upper ) ) > 1.0e-12f ? 2 : 1;
+	float ts[2] = { lower, upper };
+	tbVec3 points[2];
+	float separations[2];
+	float deepest = FLT_MAX;
+	for ( int i = 0; i < endCount; ++i )
+	{
+		tbVec3 q = tbLerp( u1, u2, ts[i] );
+		separations[i] = sign * tbGetComponent( q, k ) - box->extents[k] - radius;
+		float shift = sign * ( radius + 0.5f * separations[i] );
+		points[i] = tbMakeVec3( k == 0 ? q.x - shift : q.x, k == 1 ? q.y - shift : q.y, k == 2 ? q.z - shift : q.z );
+		deepest = tbMinFloat( deepest, separations[i] );
+	}
+	if ( deepest >= speculativeDistance || deepest > maxDeepest )
+	{
+		return 0;
+	}
+	int added = 0;
+	for ( int i = 0; i < endCount; ++i )
+	{
+		if ( separations[i] < speculativeDistance )
+		{
+			uint32_t id = tbHash3( tbKey_capsuleEnd, (uint32_t)face, (uint32_t)i );
+			tbAddPoint( manifold, tbTransformPoint( xfA, tbBoxPoint( box, points[i] ) ), separations[i], id, xfA, xfB );
+			added += 1;
+		}
+	}
+	return added;
+}
+
+// Parameter t in [0, 1] of the point of segment u1 + t d closest to the box (box coordinates). The
+// squared distance sum_k (u_k(t) - clamp(u_k(t)))^2 is convex and piecewise quadratic in t, with
+// breaks where a coordinate crosses an extent: walk the pieces in order and stop at the first
+// whose own minimum lies before its end.
+static float tbBoxSegmentParameter( const tbBoxHull* box, tbVec3 u1, tbVec3 d )
+{
+	float p[3] = { u1.x, u1.y, u1.z };
+	float v[3] = { d.x, d.y, d.z };
+	float breaks[8];
+	int count = 0;
+	for ( int k = 0; k < 3; ++k )
+	{
+		if ( v[k] != 0.0f )
+		{
+			for ( int s = -1; s <= 1; s += 2 )
+			{
+				float t = ( (float)s * box->extents[k] - p[k] ) / v[k];
+				if ( t > 0.0f && t < 1.0f )
+				{
+					int i = count++;
+					while ( i > 0 && breaks[i - 1] > t )
+					{
+						breaks[i] = breaks[i - 1];
+						i -= 1;
+					}
+					breaks[i] = t;
+				}
+			}
+		}
+	}
+	breaks[count] = 1.0f;
+
+	float start = 0.0f;
+	for ( int piece = 0; piece <= count; ++piece )
+	{
+		float end = breaks[piece];
+		float mid = 0.5f * ( start + end );
+		float a = 0.0f;
+		float b = 0.0f;
+		for ( int k = 0; k < 3; ++k )
+		{
+			float x = p[k] + mid * v[k];
+			float e = box->extents[k];
+			if ( x > e || x < -e )
+			{
+				float offset = p[k] - ( x > e ? e : -e );
+				a += v[k] * v[k];
+				b += offset * v[k];
+			}
+		}
+		// Flat piece (no coordinate outside): the segment meets the box there.
+		float t = a > 0.0f ? tbClampFloat( -b / a, start, end ) : start;
+		if ( t < end || piece == count )
+		{
+			return t;
+		}
+		start = end;
+	}
+	return 1.0f;
+}
+
+// The capsule against a box: tbCollideGeneralHullAndCapsule's cases from the coordinates. The
+// segment's face separations are those of its coordinate ranges; its edge axes are a_m x d for the
+// edges along a_m whose two faces' normals straddle d; the exact closest points outside come from
+// tbBoxSegmentParameter and clamping.
+static tbManifold tbCollideBoxAndCapsule( const tbHull* hullA, const tbBoxHull* box, tbTransform xfA,
+										  const tbCapsule* capsuleB, tbTransform xfB, float speculativeDistance )
+{
+	tbManifold manifold = tbEmptyManifold();
+	tbTransform xf = tbInvMulTransforms( xfA, xfB );
+	tbVec3 u1 = tbToBox( box, tbTransformPoint( xf, capsuleB->center1 ) );
+	tbVec3 u2 = tbToBox( box, tbTransformPoint( xf, capsuleB->center2 ) );
+	tbVec3 d = tbSub( u2, u1 );
+	float radius = capsuleB->radius;
+	float limit = radius + speculativeDistance;
+	const float* e = box->extents;
+	float c1[3] = { u1.x, u1.y, u1.z };
+	float c2[3] = { u2.x, u2.y, u2.z };
+	float cd[3] = { d.x, d.y, d.z };
+
+	float faceSeparation = -FLT_MAX;
+	int faceIndex = 0;
+	for ( int k = 0; k < 3; ++k )
+	{
+		float lower = -tbMaxFloat( c1[k], c2[k] ) - e[k];
+		float upper = tbMinFloat( c1[k], c2[k] ) - e[k];
+		if ( lower > faceSeparation )
+		{
+			faceSeparation = lower;
+			faceIndex = 2 * k;
+		}
+		if ( upper > faceSeparation )
+		{
+			faceSeparation = upper;
+			faceIndex = 2 * k + 1;
+		}
+	}
+	if ( faceSeparation > limit )
+	{
+		return manifold;
+	}
+
+	float lengthD = tbLength( d );
+	int faceAxis = faceIndex / 2;
+	float faceSign = ( faceIndex & 1 ) != 0 ? 1.0f : -1.0f;
+	int i1 = ( faceAxis + 1 ) % 3;
+	int i2 = ( faceAxis + 2 ) % 3;
+	tbVec3 faceNormal = hullA->planes[faceIndex].normal;
+	if ( faceSeparation > TB_CORE_TOUCH_DISTANCE && tbAbsFloat( c1[i1] ) <= e[i1] && tbAbsFloat( c1[i2] ) <= e[i2] &&
+		 tbAbsFloat( c2[i1] ) <= e[i1] && tbAbsFloat( c2[i2] ) <= e[i2] )
+	{
+		// The whole core lies over one face.
+		float separation = faceSeparation - radius;
+		if ( separation >= speculativeDistance )
+		{
+			return manifold;
+		}
+		manifold.normal = tbRotate( xfA.q, faceNormal );
+		float along = faceSign * cd[faceAxis];
+		if ( tbAbsFloat( along ) < 0.25f * lengthD &&
+			 tbAddBoxCapsuleFacePoints( &manifold, box, faceIndex, u1, u2, radius, speculativeDistance, FLT_MAX, xfA,
+										xfB ) > 0 )
+		{
+			return manifold;
+		}
+		tbVec3 q = along < 0.0f ? u2 : u1;
+		tbVec3 point = tbMulSub( tbBoxPoint( box, q ), radius + 0.5f * separation, faceNormal );
+		tbAddPoint( &manifold, tbTransformPoint( xfA, point ), separation, 0, xfA, xfB );
+		return manifold;
+	}
+
+	// Edge axes: the edge along a_m between the faces with normals s1 a_m1 and s2 a_m2 (m1, m2 the
+	// other axes) passes the general path's arc test if (s1 d_m1) (s2 d_m2) < 0, and its axis is
+	// a_m x d = (-d_m2, d_m1) in the (m1, m2) plane, turned towards s1 a_m1 + s2 a_m2.
+	float edgeSeparation = -FLT_MAX;
+	bool edgeFound = false;
+	int edgeM = 0;
+	float edgeS1 = 0.0f, edgeS2 = 0.0f;
+	float edgeX = 0.0f, edgeY = 0.0f;
+	for ( int m = 0; m < 3 && lengthD > 0.0f; ++m )
+	{
+		int m1 = ( m + 1 ) % 3;
+		int m2 = ( m + 2 ) % 3;
+		float length = sqrtf( cd[m1] * cd[m1] + cd[m2] * cd[m2] );
+		if ( length < 0.005f * lengthD || cd[m1] * cd[m2] == 0.0f )
+		{
+			continue;
+		}
+		float x = -cd[m2] / length;
+		float y = cd[m1] / length;
+		for ( int n = 0; n < 4; ++n )
+		{
+			float s1 = ( n & 1 ) != 0 ? 1.0f : -1.0f;
+			float s2 = ( n & 2 ) != 0 ? 1.0f : -1.0f;
+			if ( ( s1 * cd[m1] ) * ( s2 * cd[m2] ) >= 0.0f )
+			{
+				continue;
+			}
+			float ax = x;
+			float ay = y;
+			if ( ax * s1 + ay * s2 < 0.0f )
+			{
+				ax = -ax;
+				ay = -ay;
+			}
+			float s = ax * ( c1[m1] - s1 * e[m1] ) + ay * ( c1[m2] - s2 * e[m2] );
+			if ( s > edgeSeparation )
+			{
+				edgeSeparation = s;
+				edgeFound = true;
+				edgeM = m;
+				edgeS1 = s1;
+				edgeS2 = s2;
+				edgeX = ax;
+				edgeY = ay;
+			}
+		}
+	}
+	if ( edgeSeparation > limit )
+	{
+		return manifold;
+	}
+	// The edge's axis and end points in box coordinates.
+	tbVec3 edgeAxis = tb_vec3_zero;
+	tbVec3 edge0 = tb_vec3_zero;
+	tbVec3 edge1 = tb_vec3_zero;
+	if ( edgeFound )
+	{
+		float axis[3], p0[3], p1[3];
+		int m1 = ( edgeM + 1 ) % 3;
+		int m2 = ( edgeM + 2 ) % 3;
+		axis[edgeM] = 0.0f;
+		axis[m1] = edgeX;
+		axis[m2] = edgeY;
+		p0[edgeM] = -e[edgeM];
+		p1[edgeM] = e[edgeM];
+		p0[m1] = p1[m1] = edgeS1 * e[m1];
+		p0[m2] = p1[m2] = edgeS2 * e[m2];
+		edgeAxis = tbMakeVec3( axis[0], axis[1], axis[2] );
+		edge0 = tbMakeVec3( p0[0], p0[1], p0[2] );
+		edge1 = tbMakeVec3( p1[0], p1[1], p1[2] );
+	}
+
+	float satSeparation = tbMaxFloat( faceSeparation, edgeSeparation );
+	if ( satSeparation > TB_CORE_TOUCH_DISTANCE )
+	{
+		// Outside: the exact closest points.
+		tbVec3 x = tbLerp( u1, u2, tbBoxSegmentParameter( box, u1, d ) );
+		tbVec3 y = tbClampToBox( box, x );
+		tbVec3 gap = tbSub( x, y );
+		float distance = tbLength( gap );
+		float separation = distance - radius;
+		if ( separation >= speculativeDistance )
+		{
+			return manifold;
+		}
+		tbVec3 normal;
+		if ( distance > 1.0e-9f )
+		{
+			normal = tbMulSV( 1.0f / distance, gap );
+		}
+		else if ( faceSeparation >= edgeSeparation )
+		{
+			normal = tbMakeVec3( faceAxis == 0 ? faceSign : 0.0f, faceAxis == 1 ? faceSign : 0.0f,
+								 faceAxis == 2 ? faceSign : 0.0f );
+		}
+		else
+		{
+			normal = edgeAxis;
+		}
+
+		// Lying flat on a face: the face of the normal's largest coordinate (the first on ties).
+		float n[3] = { normal.x, normal.y, normal.z };
+		int bestFace = 0;
+		float bestDot = -n[0];
+		for ( int f = 1; f < 6; ++f )
+		{
+			float dot = ( f & 1 ) != 0 ? n[f / 2] : -n[f / 2];
+			if ( dot > bestDot )
+			{
+				bestDot = dot;
+				bestFace = f;
+			}
+		}
+		float bestSign = ( bestFace & 1 ) != 0 ? 1.0f : -1.0f;
+		if ( bestDot > 0.999f && tbAbsFloat( bestSign * cd[bestFace / 2] ) < 0.25f * lengthD )
+		{
+			manifold.normal = tbRotate( xfA.q, hullA->planes[bestFace].normal );
+			float maxDeepest = separation + TB_FLAT_CAPSULE_TOLERANCE;
+			if ( tbAddBoxCapsuleFacePoints( &manifold, box, bestFace, u1, u2, radius, speculativeDistance, maxDeepest,
+											xfA, xfB ) > 0 )
+			{
+				return manifold;
+			}
+		}
+
+		manifold.normal = tbRotate( xfA.q, tbBoxDirection( box, normal ) );
+		tbVec3 point = tbMulSV( 0.5f, tbAdd( y, tbMulSub( x, radius, normal ) ) );
+		tbAddPoint( &manifold, tbTransformPoint( xfA, tbBoxPoint( box, point ) ), separation, 0, xfA, xfB );
+		return manifold;
+	}
+
+	// The core touches or crosses the box: the SAT axis of least penetration.
+	if ( edgeFound && edgeSeparation > faceSeparation + tbAxisTolerance( faceSeparation ) )
+	{
+		tbVec3 cE, cS;
+		tbSegmentClosestPoints( edge0, edge1, u1, u2, &cE, &cS );
+		float separation = tbDot( edgeAxis, tbSub( cS, cE ) ) - radius;
+		if ( separation < speculativeDistance )
+		{
+			manifold.normal = tbRotate( xfA.q, tbBoxDirection( box, edgeAxis ) );
+			tbVec3 point = tbMulSV( 0.5f, tbAdd( cE, tbMulSub( cS, radius, edgeAxis ) ) );
+			tbAddPoint( &manifold, tbTransformPoint( xfA, tbBoxPoint( box, point ) ), separation, 0, xfA, xfB );
+		}
+		return manifold;
+	}
+
+	manifold.normal = tbRotate( xfA.q, faceNormal );
+	if ( tbAddBoxCapsuleFacePoints( &manifold, box, faceIndex, u1, u2, radius, speculativeDistance, FLT_MAX, xfA,
+									xfB ) > 0 )
+	{
+		return manifold;
+	}
+	// The part over the face was clipped away: the deepest end.
+	tbVec3 q = faceSign * c1[faceAxis] <= faceSign * c2[faceAxis] ? u1 : u2;
+	float separation = faceSign * tbGetComponent( q, faceAxis ) - e[faceAxis] - radius;
+	if ( separation < speculativeDistance )
+	{
+		tbVec3 point = tbMulSub( tbBoxPoint( box, q ), radius + 0.5f * separation, faceNormal );
+		tbAddPoint( &manifold, tbTransformPoint( xfA, point ), separation, 0, xfA, xfB );
+	}
+	return manifold;
+}
+
 tbManifold tbCollideHullOrBoxAndCapsule( const tbHull* hullA, const tbBoxHull* boxA, tbTransform xfA,
 										 const tbCapsule* capsuleB, tbTransform xfB, float speculativeDistance )
 {
-	(void)boxA;
+	if ( boxA != NULL )
+	{
+		return tbCollideBoxAndCapsule( hullA, boxA, xfA, capsuleB, xfB, speculativeDistance );
+	}
 	return tbCollideGeneralHullAndCapsule( hullA, xfA, capsuleB, xfB, speculativeDistance );
 }
 

@@ -249,6 +249,92 @@ static void testBoxSphereMatchesGeneral( void** state )
 	assert_true( touching > trials / 4 );
 }
 
+// Capsule poses: random segments around the box, segments lying on a face (parallel to it, inside
+// and across its rim), standing on it, and crossing the box.
+static void randomCapsulePose( tbVec3 half, tbTransform local, float radius, tbVec3* p1, tbVec3* p2 )
+{
+	float kind = randomFloat( 0.0f, 1.0f );
+	float h[3] = { half.x, half.y, half.z };
+	if ( kind < 0.4f )
+	{
+		*p1 = randomAroundBox( half, local, radius + 0.2f );
+		*p2 = randomAroundBox( half, local, radius + 0.2f );
+		return;
+	}
+	// Lying on (or standing on) a face: axis k, side s.
+	int k = (int)randomFloat( 0.0f, 2.999f );
+	float s = randomFloat( -1.0f, 1.0f ) < 0.0f ? -1.0f : 1.0f;
+	float height = h[k] + radius + randomFloat( -0.5f * radius, 0.02f );
+	float a[3], b[3];
+	for ( int m = 0; m < 3; ++m )
+	{
+		a[m] = randomFloat( -1.3f * h[m], 1.3f * h[m] );
+		b[m] = randomFloat( -1.3f * h[m], 1.3f * h[m] );
+	}
+	if ( kind < 0.8f )
+	{
+		// Flat, or tilted by a few degrees.
+		a[k] = s * height;
+		b[k] = s * ( height + randomFloat( -0.1f, 0.1f ) * randomFloat( 0.0f, 1.0f ) );
+	}
+	else if ( kind < 0.9f )
+	{
+		// Standing.
+		for ( int m = 0; m < 3; ++m )
+		{
+			b[m] = a[m];
+		}
+		a[k] = s * height;
+		b[k] = s * ( height + randomFloat( 0.1f, 0.5f ) );
+	}
+	else
+	{
+		// Through the box.
+		a[k] = s * randomFloat( -0.8f, 0.8f ) * h[k];
+		b[k] = s * randomFloat( -0.8f, 0.8f ) * h[k];
+	}
+	*p1 = tbTransformPoint( local, tbMakeVec3( a[0], a[1], a[2] ) );
+	*p2 = tbTransformPoint( local, tbMakeVec3( b[0], b[1], b[2] ) );
+}
+
+static void testBoxCapsuleMatchesGeneral( void** state )
+{
+	(void)state;
+	g_seed = 777u;
+	int touching = 0;
+	int twoPoints = 0;
+	const int trials = 40000;
+	for ( int trial = 0; trial < trials; ++trial )
+	{
+		tbVec3 half;
+		tbTransform local;
+		tbHull* hull = randomBoxHull( &half, &local );
+		tbBoxHull box;
+		assert_true( tbGetBoxHull( hull, &box ) );
+		float radius = randomFloat( 0.05f, 0.4f );
+		tbVec3 p1, p2;
+		randomCapsulePose( half, local, radius, &p1, &p2 );
+		tbTransform xfA = { randomVec( -3.0f, 3.0f ), randomRotation() };
+		tbTransform xfB = { randomVec( -3.0f, 3.0f ), randomRotation() };
+		// The capsule's core in B's frame, so that it lies at p1-p2 in A's.
+		tbTransform toB = tbInvMulTransforms( xfB, xfA );
+		tbCapsule capsule = { tbTransformPoint( toB, p1 ), tbTransformPoint( toB, p2 ), radius };
+
+		tbManifold closed = tbCollideHullOrBoxAndCapsule( hull, &box, xfA, &capsule, xfB, SPEC );
+		tbManifold general = tbCollideHullOrBoxAndCapsule( hull, NULL, xfA, &capsule, xfB, SPEC );
+		Pose pose = { half, local, xfA, p1, p2, radius };
+		assertSameManifold( &closed, &general, &pose, trial );
+		touching += closed.pointCount > 0;
+		twoPoints += closed.pointCount == 2;
+		tbManifold pub = tbCollideHullAndCapsule( hull, xfA, &capsule, xfB, SPEC );
+		assertSameManifold( &pub, &closed, &pose, trial );
+		tbDestroyHull( hull );
+	}
+	printf( "touching %d (two points %d) of %d, flat approaches %d\n", touching, twoPoints, trials, flatCount );
+	assert_true( touching > trials / 4 );
+	assert_true( twoPoints > trials / 10 );
+}
+
 // A hull that is a box but not laid out as tbMakeBoxHull writes it (tbComputeHull's face order)
 // takes the general path: the public functions still agree with the box path on the same box.
 static void testComputedBoxHullAgrees( void** state )
@@ -322,12 +408,42 @@ static void testSphereRestsOnTurnedBox( void** state )
 	tbDestroyWorld( world );
 }
 
+static void testCapsuleRestsLevelOnBox( void** state )
+{
+	(void)state;
+	tbWorldDef def = tbDefaultWorldDef();
+	tbWorldId world = tbCreateWorld( &def );
+	float top;
+	addTurnedBox( world, &top );
+	float radius = 0.15f;
+	float halfLength = 0.4f;
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.type = tbBody_dynamic;
+	bd.position = tbMakeVec3( 0.3f, -0.2f, top + radius + 0.2f );
+	bd.rotation = tbMakeQuatAxisAngle( tbMakeVec3( 0.0f, 0.0f, 1.0f ), 0.3f );
+	tbBodyId body = tbCreateBody( world, &bd );
+	tbShapeDef sd = tbDefaultShapeDef();
+	tbCapsule c = { { -halfLength, 0.0f, 0.0f }, { halfLength, 0.0f, 0.0f }, radius };
+	tbCreateCapsuleShape( body, &sd, &c, NULL );
+	for ( int i = 0; i < 180; ++i )
+	{
+		tbWorld_Step( world, 1.0f / 60.0f );
+	}
+	tbTransform xf = tbBody_GetTransform( body );
+	tbVec3 e1 = tbTransformPoint( xf, c.center1 );
+	tbVec3 e2 = tbTransformPoint( xf, c.center2 );
+	printf( "capsule ends at z %.5f and %.5f, expected %.5f\n", e1.z, e2.z, top + radius );
+	assert_float_equal( e1.z, top + radius, REST_TOL );
+	assert_float_equal( e2.z, top + radius, REST_TOL );
+	tbDestroyWorld( world );
+}
+
 int main( void )
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test( testBoxSphereMatchesGeneral ),	
+		cmocka_unit_test( testBoxSphereMatchesGeneral ),	cmocka_unit_test( testBoxCapsuleMatchesGeneral ),
 		cmocka_unit_test( testComputedBoxHullAgrees ),		cmocka_unit_test( testSphereRestsOnTurnedBox ),
-		
+		cmocka_unit_test( testCapsuleRestsLevelOnBox ),
 	};
 	return cmocka_run_group_tests( tests, NULL, NULL );
 }
