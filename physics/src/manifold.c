@@ -1394,7 +1394,36 @@ bool tbGetBoxHull( const tbHull* hull, tbBoxHull* box )
 				   v[2].x == -x && v[2].y == y && v[2].z == -z && v[3].x == x && v[3].y == y && v[3].z == -z &&
 				   v[4].x == -x && v[4].y == -y && v[4].z == z && v[5].x == x && v[5].y == -y && v[5].z == z &&
 				   v[6].x == -x && v[6].y == y && v[6].z == z;
-	return true;
+
+	// The edge table: every slot filled exactly once, or the topology is not a box's.
+	int filled = 0;
+	for ( int e = 0; e < hull->edgeCount; ++e )
+	{
+		int twin = hull->edges[e].twin;
+		if ( twin < e )
+		{
+			continue;
+		}
+		int f1 = hull->edges[e].face;
+		int f2 = hull->edges[twin].face;
+		if ( f1 / 2 == f2 / 2 )
+		{
+			return false;
+		}
+		int m = 3 - f1 / 2 - f2 / 2;
+		int m1 = m == 2 ? 0 : m + 1;
+		// The face on axis m1 is f1 or f2; its parity is its side.
+		int faceM1 = f1 / 2 == m1 ? f1 : f2;
+		int faceM2 = f1 / 2 == m1 ? f2 : f1;
+		int slot = ( faceM1 & 1 ) + 2 * ( faceM2 & 1 );
+		if ( ( filled & ( 1 << ( 4 * m + slot ) ) ) != 0 )
+		{
+			return false;
+		}
+		filled |= 1 << ( 4 * m + slot );
+		box->edges[m][slot] = (uint16_t)e;
+	}
+	return filled == 0xFFF;
 }
 
 // Separation of hull `other` from face `face` of hull `ref`. xf maps other's frame into ref's.
@@ -1606,65 +1635,26 @@ static tbEdgeQuery tbQueryEdgesPlain( const tbHull* hullA, const tbHull* hullB, 
 	return query;
 }
 
-// Edge pair families of two boxes (bit 3 i + j: edges along axis i of A and axis j of B) whose
-// edge separation, as tbQueryEdges computes it, might exceed threshold. xf maps B's frame into
-// A's. Returns false if the bound is useless (coordinates huge next to the boxes).
-//
-// Two boxes' Minkowski difference is a zonotope. The edges of family (i, j) build its two faces
-// with normals +-u, u = a_i x b_j / |a_i x b_j|, and the separation along them is the gap
-//   |u . d| - sum_k |u . a_k| eA_k - sum_k |u . b_k| eB_k,   d = cB - cA,
-// exact for the true axes. With C = (a_m . b_k) and T = (a_m . d) this is the cross-axis test of
-// Gottschalk, Lin, Manocha, "OBBTree" (SIGGRAPH 1996): for i1 = i + 1, i2 = i + 2 (mod 3), and the
-// same for j, w = a_i x b_j = C[i1][j] a_i2 - C[i2][j] a_i1, and |w| times the gap is
-//   |C[i1][j] T[i2] - C[i2][j] T[i1]| - eA[i1] |C[i2][j]| - eA[i2] |C[i1][j]|
-//     - eB[j1] |C[i][j2]| - eB[j2] |C[i][j1]|.
-// tbQueryEdges gets the same gap in another way: from vertices mapped into A's frame, along the
-// normalised cross product of two edge vectors. First-order error count (eps = FLT_EPSILON, rA
-// and rB the boxes' radii, L = |d| + rA + rB the lever between any two vertices, P the coordinate
-// sizes in A's frame):
-// - an edge vector's direction is off by rel ~ eps (6 r + P) / e_min (rotation, translation and
-//   the subtraction), so the cross product's direction by (relA + relB + 3 eps) / |w|, and the
-//   gap read along it (over a lever L) by that times L; the frame identities above hold to about
-//   20 eps, which moves this w by up to 45 eps / |w| in direction;
-// - the Gauss-map arc tests have the same kind of error, about 17 eps / |w| in angle, and a pair
-//   that passes only by that much supports a direction that close to u: at most 2 angle (rA + rB)
-//   more separation;
-// - rounding of points, dot products and the boxes' planes versus vertices: a few eps times L and P.
-// The margin is four times that count (in random trials a sixteenth of it still reproduced the
-// query exactly, no margin at all did not). A family whose |w| is below tbQueryEdges' parallel
-// cutoff 0.005 by more than the error is dropped there, and here too.
-static bool tbBoxEdgeFamilies( const tbBoxHull* boxA, const tbBoxHull* boxB, tbTransform xf, float threshold,
-							   int* mask )
+// The edge query of two boxes in closed form. The edges of family (i, j) (along a_i of A and b_j of
+// B) build the Minkowski difference's two faces with normals +-u, u = a_i x b_j / |a_i x b_j|, and
+// the best of the two separates by the gap |u . d| - sum_k eA_k |u . a_k| - sum_k eB_k |u . b_k|
+// (d = cB - cA; tbBoxEdgeFamilies' scaled gap over |a_i x b_j|). The pair is A's edge supporting A
+// along the oriented axis and B's edge supporting B against it, found from the axis's signs on the
+// other two axes of each box. The best family is the general query's best pair (the same
+// separation and axis to rounding; exact ties, such as families whose axis is a face normal, may
+// pick another pair of equal separation). Families with |a_i x b_j| below the general query's
+// parallel cutoff 0.005 are skipped as there.
+static tbEdgeQuery tbQueryBoxEdges( const tbBoxHull* boxA, const tbBoxHull* boxB, tbTransform xf )
 {
+	tbEdgeQuery query = { -FLT_MAX, -1, -1, { 0.0f, 0.0f, 0.0f } };
 	tbVec3 axesB[3];
 	for ( int j = 0; j < 3; ++j )
 	{
 		axesB[j] = tbRotate( xf.q, boxB->axes[j] );
 	}
-	tbVec3 centerB = tbTransformPoint( xf, boxB->center );
-	tbVec3 d = tbSub( centerB, boxA->center );
+	tbVec3 d = tbSub( tbTransformPoint( xf, boxB->center ), boxA->center );
 	const float* eA = boxA->extents;
 	const float* eB = boxB->extents;
-	float radiusA = sqrtf( eA[0] * eA[0] + eA[1] * eA[1] + eA[2] * eA[2] );
-	float radiusB = sqrtf( eB[0] * eB[0] + eB[1] * eB[1] + eB[2] * eB[2] );
-	float minA = tbMinFloat( eA[0], tbMinFloat( eA[1], eA[2] ) );
-	float minB = tbMinFloat( eB[0], tbMinFloat( eB[1], eB[2] ) );
-	float sizeA = tbLength( boxA->center ) + radiusA;  // A's vertices in A's frame
-	float localB = tbLength( boxB->center ) + radiusB; // B's vertices in B's frame
-	float sizeB = tbLength( centerB ) + radiusB;	   // B's vertices in A's frame
-	float lever = tbLength( d ) + radiusA + radiusB;
-
-	const float eps = FLT_EPSILON;
-	float relA = eps * ( 1.0f + ( 6.0f * radiusA + sizeA ) / minA );
-	float relB = eps * ( 1.0f + ( 6.0f * localB + sizeB ) / minB );
-	if ( relA + relB > 1.0e-3f )
-	{
-		return false;
-	}
-	float perLength = 4.0f * ( ( relA + relB + 48.0f * eps ) * lever + 34.0f * eps * ( radiusA + radiusB ) );
-	float fixed = 4.0f * eps * ( 18.0f * lever + 12.0f * ( localB + sizeA + sizeB ) + 6.0f * radiusA );
-	float parallel = 0.005f - 2.0f * ( relA + relB ) - 64.0f * eps;
-
 	float c[3][3];
 	float t[3];
 	for ( int m = 0; m < 3; ++m )
@@ -1676,31 +1666,61 @@ static bool tbBoxEdgeFamilies( const tbBoxHull* boxA, const tbBoxHull* boxB, tbT
 		t[m] = tbDot( boxA->axes[m], d );
 	}
 
-	*mask = 0;
-	for ( int i = 0; i < 3; ++i )
+	int bestI = -1;
+	int bestJ = 0;
+	float bestLength = 1.0f;
+	float bestScaled = 0.0f;
+	for ( int j = 0; j < 3; ++j )
 	{
-		int i1 = i == 2 ? 0 : i + 1;
-		int i2 = i == 0 ? 2 : i - 1;
-		for ( int j = 0; j < 3; ++j )
+		int j1 = j == 2 ? 0 : j + 1;
+		int j2 = j == 0 ? 2 : j - 1;
+		for ( int i = 0; i < 3; ++i )
 		{
-			int j1 = j == 2 ? 0 : j + 1;
-			int j2 = j == 0 ? 2 : j - 1;
+			int i1 = i == 2 ? 0 : i + 1;
+			int i2 = i == 0 ? 2 : i - 1;
 			float lengthSq = c[i1][j] * c[i1][j] + c[i2][j] * c[i2][j];
-			if ( lengthSq < parallel * parallel )
+			if ( lengthSq < 0.005f * 0.005f )
 			{
 				continue;
 			}
-			float scaledGap = tbAbsFloat( c[i1][j] * t[i2] - c[i2][j] * t[i1] ) - eA[i1] * tbAbsFloat( c[i2][j] ) -
-							  eA[i2] * tbAbsFloat( c[i1][j] ) - eB[j1] * tbAbsFloat( c[i][j2] ) -
-							  eB[j2] * tbAbsFloat( c[i][j1] );
 			float length = sqrtf( lengthSq );
-			if ( scaledGap + perLength + ( fixed - threshold ) * length > 0.0f )
+			float scaled = c[i1][j] * t[i2] - c[i2][j] * t[i1];
+			float gap = ( tbAbsFloat( scaled ) - eA[i1] * tbAbsFloat( c[i2][j] ) - eA[i2] * tbAbsFloat( c[i1][j] ) -
+						  eB[j1] * tbAbsFloat( c[i][j2] ) - eB[j2] * tbAbsFloat( c[i][j1] ) ) /
+						length;
+			if ( gap > query.separation )
 			{
-				*mask |= 1 << ( 3 * i + j );
+				query.separation = gap;
+				bestI = i;
+				bestJ = j;
+				bestLength = length;
+				bestScaled = scaled;
 			}
 		}
 	}
-	return true;
+	if ( bestI < 0 )
+	{
+		return query;
+	}
+
+	int i = bestI;
+	int j = bestJ;
+	int i1 = i == 2 ? 0 : i + 1;
+	int i2 = i == 0 ? 2 : i - 1;
+	int j1 = j == 2 ? 0 : j + 1;
+	int j2 = j == 0 ? 2 : j - 1;
+	// a_i x b_j = c[i1][j] a_i2 - c[i2][j] a_i1, turned towards B.
+	float sign = bestScaled < 0.0f ? -1.0f : 1.0f;
+	float x1 = -sign * c[i2][j] / bestLength; // axis . a_i1
+	float x2 = sign * c[i1][j] / bestLength;  // axis . a_i2
+	tbVec3 axis = tbAdd( tbMulSV( x1, boxA->axes[i1] ), tbMulSV( x2, boxA->axes[i2] ) );
+	query.axis = axis;
+	query.indexA = boxA->edges[i][( x1 > 0.0f ) + 2 * ( x2 > 0.0f )];
+	// B's edge supports B against the axis: its faces are on the sides where axis . b_k < 0.
+	float y1 = tbDot( axis, axesB[j1] );
+	float y2 = tbDot( axis, axesB[j2] );
+	query.indexB = boxB->edges[j][( y1 < 0.0f ) + 2 * ( y2 < 0.0f )];
+	return query;
 }
 
 // Table sizes of the edge query (a box has 12 edges, 8 vertices, 6 faces); larger hulls take the
@@ -1708,7 +1728,6 @@ static bool tbBoxEdgeFamilies( const tbBoxHull* boxA, const tbBoxHull* boxB, tbT
 #define TB_SAT_MAX_EDGES 64
 #define TB_SAT_MAX_VERTICES 64
 #define TB_SAT_MAX_FACES 64
-#define TB_ALL_FAMILIES 0x1FF
 
 // One edge (a twin pair) with what every pair test needs, in A's frame: the normals n1, n2 of its
 // two faces (negated for B), their cross product n2 x n1, the tail point and the edge vector.
@@ -1718,7 +1737,6 @@ typedef struct tbSATEdge
 	tbVec3 p, edge;
 	float length;
 	int index;
-	int family; ///< box axis the edge is parallel to (boxes only)
 } tbSATEdge;
 
 typedef struct tbSATEdges
@@ -1728,16 +1746,10 @@ typedef struct tbSATEdges
 	int countA, countB;
 } tbSATEdges;
 
-// Axis of the box edge between faces f1 and f2 (faces 2k and 2k + 1 are normal to axis k).
-static int tbBoxEdgeFamily( int f1, int f2 )
-{
-	return 3 - f1 / 2 - f2 / 2;
-}
-
 // The per-edge half of tbEdgeSeparation, done once per edge instead of once per pair: A's edges,
 // and B's edges with its face normals and vertices mapped into A's frame once (the same
 // expressions as tbMakeEdgeInA). Returns false if a hull is too large for the tables.
-static bool tbBuildSATEdges( const tbHull* hullA, const tbHull* hullB, tbTransform xf, bool boxes, tbSATEdges* t )
+static bool tbBuildSATEdges( const tbHull* hullA, const tbHull* hullB, tbTransform xf, tbSATEdges* t )
 {
 	if ( hullA->edgeCount > 2 * TB_SAT_MAX_EDGES || hullB->edgeCount > 2 * TB_SAT_MAX_EDGES ||
 		 hullB->vertexCount > TB_SAT_MAX_VERTICES || hullB->faceCount > TB_SAT_MAX_FACES )
@@ -1761,7 +1773,6 @@ static bool tbBuildSATEdges( const tbHull* hullA, const tbHull* hullB, tbTransfo
 		a->edge = tbSub( tbEdgeHead( hullA, e ), a->p );
 		a->length = tbLength( a->edge );
 		a->index = e;
-		a->family = boxes ? tbBoxEdgeFamily( hullA->edges[e].face, hullA->edges[twin].face ) : 0;
 	}
 
 	tbVec3 normalsB[TB_SAT_MAX_FACES];
@@ -1790,15 +1801,13 @@ static bool tbBuildSATEdges( const tbHull* hullA, const tbHull* hullB, tbTransfo
 		b->edge = tbSub( verticesB[hullB->edges[twin].origin], b->p );
 		b->length = tbLength( b->edge );
 		b->index = e;
-		b->family = boxes ? tbBoxEdgeFamily( hullB->edges[e].face, hullB->edges[twin].face ) : 0;
 	}
 	return true;
 }
 
-// tbQueryEdgesPlain over the tables, restricted to the pair families in mask (boxes; pass
-// TB_ALL_FAMILIES otherwise). Same pair order and per-pair expressions as tbEdgeSeparation, so over
-// all families the result is identical; the arc test is cut short after its first factor.
-static tbEdgeQuery tbQuerySATEdges( const tbSATEdges* t, int mask )
+// tbQueryEdgesPlain over the tables. Same pair order and per-pair expressions as tbEdgeSeparation,
+// so the result is identical; the arc test is cut short after its first factor.
+static tbEdgeQuery tbQuerySATEdges( const tbSATEdges* t )
 {
 	tbEdgeQuery query = { -FLT_MAX, -1, -1, { 0.0f, 0.0f, 0.0f } };
 	for ( int k = 0; k < t->countB; ++k )
@@ -1807,10 +1816,6 @@ static tbEdgeQuery tbQuerySATEdges( const tbSATEdges* t, int mask )
 		for ( int i = 0; i < t->countA; ++i )
 		{
 			const tbSATEdge* a = t->a + i;
-			if ( mask != TB_ALL_FAMILIES && ( mask & ( 1 << ( 3 * a->family + b->family ) ) ) == 0 )
-			{
-				continue;
-			}
 			// tbIsMinkowskiFace( a->n1, a->n2, b->n1, b->n2 )
 			float cba = tbDot( b->n1, a->cross );
 			float dba = tbDot( b->n2, a->cross );
@@ -1848,35 +1853,21 @@ static tbEdgeQuery tbQuerySATEdges( const tbSATEdges* t, int mask )
 	return query;
 }
 
-// The edge query, or, when its answer cannot matter (no edge axis separates by more than
-// threshold), possibly an empty result (indexA = -1) without running all of it. Two boxes (boxA
-// and boxB not NULL) first go through tbBoxEdgeFamilies; the pair families it cannot settle are
-// run exactly.
+// The edge query: two boxes (boxA and boxB not NULL) in closed form (tbQueryBoxEdges), other hulls
+// over every edge pair.
 static tbEdgeQuery tbQueryEdges( const tbHull* hullA, const tbBoxHull* boxA, const tbHull* hullB, const tbBoxHull* boxB,
-								 tbTransform xf, float threshold )
+								 tbTransform xf )
 {
-	tbEdgeQuery none = { -FLT_MAX, -1, -1, { 0.0f, 0.0f, 0.0f } };
-	bool boxes = boxA != NULL && boxB != NULL;
-	int mask = TB_ALL_FAMILIES;
-	if ( boxes && tbBoxEdgeFamilies( boxA, boxB, xf, threshold, &mask ) && mask == 0 )
+	if ( boxA != NULL && boxB != NULL )
 	{
-		return none;
+		return tbQueryBoxEdges( boxA, boxB, xf );
 	}
-
 	tbSATEdges tables;
-	if ( tbBuildSATEdges( hullA, hullB, xf, boxes, &tables ) == false )
+	if ( tbBuildSATEdges( hullA, hullB, xf, &tables ) == false )
 	{
 		return tbQueryEdgesPlain( hullA, hullB, xf );
 	}
-	if ( mask != TB_ALL_FAMILIES )
-	{
-		tbEdgeQuery open = tbQuerySATEdges( &tables, mask );
-		if ( open.indexA < 0 || open.separation <= threshold )
-		{
-			return none;
-		}
-	}
-	return tbQuerySATEdges( &tables, TB_ALL_FAMILIES );
+	return tbQuerySATEdges( &tables );
 }
 
 // Hull and hull: clipping -----------------------------------------------------------------------
@@ -2330,8 +2321,7 @@ tbManifold tbCollideHullsWithBoxes( const tbHull* hullA, const tbBoxHull* isBoxA
 	// An edge axis matters only if it separates or beats the faces by the tolerance.
 	float faceSeparation = tbMaxFloat( faceA.separation, faceB.separation );
 	float edgeThreshold = faceSeparation + tbAxisTolerance( faceSeparation );
-	tbEdgeQuery edge =
-		tbQueryEdges( hullA, isBoxA, hullB, isBoxB, xfBA, tbMinFloat( speculativeDistance, edgeThreshold ) );
+	tbEdgeQuery edge = tbQueryEdges( hullA, isBoxA, hullB, isBoxB, xfBA );
 	if ( edge.indexA >= 0 && edge.separation > speculativeDistance )
 	{
 		tbStoreCache( cache, 3, edge.indexA, edge.indexB, edge.separation );

@@ -20,6 +20,9 @@ typedef struct tbBoxHull
 	float extents[3];
 	tbVec3 corner; ///< vertex 7
 	bool corners;
+	/// Edge along axis m between the faces on the sides s1 of axis m + 1 and s2 of axis m + 2
+	/// (mod 3): the lower half-edge index of its twin pair, at [m][(s1 > 0) + 2 (s2 > 0)].
+	uint16_t edges[3][4];
 } tbBoxHull;
 
 typedef struct tbShape

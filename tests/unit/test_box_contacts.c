@@ -200,6 +200,53 @@ static void assertSameManifold( const tbManifold* a, const tbManifold* b, const 
 	}
 }
 
+// Two box manifolds: the same point count, normal, and points matched by id (feature ids are
+// the same features), to MATCH_TOL.
+static void assertSameBoxes( const tbManifold* a, const tbManifold* b, const Pose* pose, int trial )
+{
+	(void)pose;
+	if ( a->pointCount != b->pointCount )
+	{
+		printf( "trial %d: %d points, general %d\n", trial, a->pointCount, b->pointCount );
+	}
+	assert_int_equal( a->pointCount, b->pointCount );
+	if ( a->pointCount == 0 )
+	{
+		return;
+	}
+	float normalError = vecDistance( a->normal, b->normal );
+	if ( normalError > MATCH_TOL )
+	{
+		printf( "trial %d: normal (%g %g %g), general (%g %g %g) sep %g\n", trial, a->normal.x, a->normal.y, a->normal.z,
+				b->normal.x, b->normal.y, b->normal.z, a->points[0].separation );
+	}
+	assert_true( normalError <= MATCH_TOL );
+	for ( int i = 0; i < a->pointCount; ++i )
+	{
+		const tbManifoldPoint* p = a->points + i;
+		const tbManifoldPoint* q = NULL;
+		for ( int j = 0; j < b->pointCount; ++j )
+		{
+			if ( b->points[j].id == p->id )
+			{
+				q = b->points + j;
+			}
+		}
+		if ( q == NULL )
+		{
+			printf( "trial %d: point %d id %08x not in the general manifold\n", trial, i, p->id );
+		}
+		assert_non_null( q );
+		if ( vecDistance( p->point, q->point ) > MATCH_TOL || fabsf( p->separation - q->separation ) > MATCH_TOL )
+		{
+			printf( "trial %d point %d: (%g %g %g) sep %g, general (%g %g %g) sep %g\n", trial, i, p->point.x,
+					p->point.y, p->point.z, p->separation, q->point.x, q->point.y, q->point.z, q->separation );
+		}
+		assert_true( vecDistance( p->point, q->point ) <= MATCH_TOL );
+		assert_true( fabsf( p->separation - q->separation ) <= MATCH_TOL );
+	}
+}
+
 // Region of a point against a box (local coordinates): how many coordinates lie outside.
 static int outsideCount( tbVec3 u, tbVec3 half )
 {
@@ -335,6 +382,66 @@ static void testBoxCapsuleMatchesGeneral( void** state )
 	assert_true( twoPoints > trials / 10 );
 }
 
+// Two boxes: the closed-form edge query (both box descriptions given) against the general one
+// (neither), over random poses near contact, edge-on-edge crossings included. The manifolds must
+// agree as above; edge contacts are counted so that the edge path is known to be exercised.
+static void testBoxBoxMatchesGeneral( void** state )
+{
+	(void)state;
+	g_seed = 4242u;
+	int touching = 0;
+	int edgeContacts = 0;
+	const int trials = 40000;
+	for ( int trial = 0; trial < trials; ++trial )
+	{
+		tbVec3 halfA, halfB;
+		tbTransform localA, localB;
+		tbHull* hullA = randomBoxHull( &halfA, &localA );
+		tbHull* hullB = randomBoxHull( &halfB, &localB );
+		tbBoxHull boxA, boxB;
+		assert_true( tbGetBoxHull( hullA, &boxA ) );
+		assert_true( tbGetBoxHull( hullB, &boxB ) );
+		tbTransform xfA = { randomVec( -3.0f, 3.0f ), randomRotation() };
+		tbQuat qB = randomRotation();
+		float kind = randomFloat( 0.0f, 1.0f );
+		if ( kind < 0.4f )
+		{
+			// B's box axes along A's (a stack), up to a quarter turn, or turned off them by a
+			// small angle.
+			tbQuat turn = tbMakeQuatAxisAngle( tbMakeVec3( 0.0f, 0.0f, 1.0f ), 0.5f * TB_PI * (float)(int)randomFloat( 0.0f, 3.99f ) );
+			if ( kind < 0.2f )
+			{
+				turn = tbMulQQ( turn, tbMakeQuatAxisAngle( tbNormalize( randomVec( -1.0f, 1.0f ) ), randomFloat( 0.0f, 0.02f ) ) );
+			}
+			qB = tbNormalizeQ( tbMulQQ( tbMulQQ( tbMulQQ( xfA.q, localA.q ), turn ), tbConjugate( localB.q ) ) );
+		}
+		// B's box centre at a distance from A's box centre that makes contact likely.
+		tbVec3 centerA = tbTransformPoint( xfA, localA.p );
+		float reach = tbLength( halfA ) + tbLength( halfB );
+		tbVec3 direction = tbNormalize( randomVec( -1.0f, 1.0f ) );
+		if ( kind < 0.4f && randomFloat( 0.0f, 1.0f ) < 0.5f )
+		{
+			// Along one of A's box axes: face on face.
+			direction = tbRotate( tbMulQQ( xfA.q, localA.q ), tbMakeVec3( 0.0f, 0.0f, randomFloat( -1.0f, 1.0f ) < 0.0f ? -1.0f : 1.0f ) );
+			reach = tbLength( halfA ) + tbLength( halfB );
+		}
+		tbVec3 centerB = tbMulAdd( centerA, randomFloat( 0.3f, 1.0f ) * reach, direction );
+		tbTransform xfB = { tbSub( centerB, tbRotate( qB, localB.p ) ), qB };
+
+		tbManifold closed = tbCollideHullsWithBoxes( hullA, &boxA, xfA, hullB, &boxB, xfB, SPEC, NULL );
+		tbManifold general = tbCollideHullsWithBoxes( hullA, NULL, xfA, hullB, NULL, xfB, SPEC, NULL );
+		Pose pose = { halfA, localA, xfA, tb_vec3_zero, tb_vec3_zero, 0.0f };
+		assertSameBoxes( &closed, &general, &pose, trial );
+		touching += closed.pointCount > 0;
+		edgeContacts += closed.pointCount == 1;
+		tbDestroyHull( hullA );
+		tbDestroyHull( hullB );
+	}
+	printf( "touching %d (edge contacts %d) of %d\n", touching, edgeContacts, trials );
+	assert_true( touching > trials / 4 );
+	assert_true( edgeContacts > trials / 50 );
+}
+
 // A hull that is a box but not laid out as tbMakeBoxHull writes it (tbComputeHull's face order)
 // takes the general path: the public functions still agree with the box path on the same box.
 static void testComputedBoxHullAgrees( void** state )
@@ -442,7 +549,7 @@ int main( void )
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test( testBoxSphereMatchesGeneral ),	cmocka_unit_test( testBoxCapsuleMatchesGeneral ),
-		cmocka_unit_test( testComputedBoxHullAgrees ),		cmocka_unit_test( testSphereRestsOnTurnedBox ),
+		cmocka_unit_test( testBoxBoxMatchesGeneral ), cmocka_unit_test( testComputedBoxHullAgrees ),		cmocka_unit_test( testSphereRestsOnTurnedBox ),
 		cmocka_unit_test( testCapsuleRestsLevelOnBox ),
 	};
 	return cmocka_run_group_tests( tests, NULL, NULL );
