@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -29,6 +30,10 @@ static float MATCH_TOL = MATCH_TOL_BOX;
 
 // Comparisons that took the flat-approach allowance of assertSameManifold.
 static int flatCount = 0;
+
+// manifold.c's TB_FLAT_CAPSULE_TOLERANCE, and the comparisons that met it to rounding.
+#define FLAT_CAPSULE_TOLERANCE 1.0e-4f
+static int flatToleranceCount = 0;
 
 // Positions of a few metres, after a few transforms: float rounding of a core's coordinates.
 #define ROUNDING 4.0e-6f
@@ -108,7 +113,8 @@ static bool isClosestPair( const Pose* pose, const tbManifold* m )
 	tbVec3 x = tbMulAdd( tbInvTransformPoint( pose->xfA, mp->point ), pose->radius + 0.5f * mp->separation, n );
 	tbVec3 y = tbMulSub( x, mp->separation + pose->radius, n );
 	tbVec3 d = tbSub( pose->p2, pose->p1 );
-	float t = tbClampFloat( tbDot( tbSub( x, pose->p1 ), d ) / tbDot( d, d ), 0.0f, 1.0f );
+	float dd = tbDot( d, d );
+	float t = dd > 0.0f ? tbClampFloat( tbDot( tbSub( x, pose->p1 ), d ) / dd, 0.0f, 1.0f ) : 0.0f;
 	float offSegment = vecDistance( x, tbMulAdd( pose->p1, t, d ) );
 	tbVec3 u = tbInvTransformPoint( pose->local, y );
 	tbVec3 clamped = tbMakeVec3( tbClampFloat( u.x, -pose->half.x, pose->half.x ),
@@ -123,13 +129,29 @@ static bool isClosestPair( const Pose* pose, const tbManifold* m )
 // - the normal of a core close to the box's surface (edge and corner cases) turns by the rounding
 //   of the core's position (ROUNDING) over its distance, and the points with it over the radius;
 // - a segment at a small angle to an edge has its closest point slide along the segment by the
-//   rounding over the sine of that angle;
+//   rounding over the sine of that angle, and the general path's segment-segment closest points
+//   (2x2 normal equations whose determinant is the sine squared) by eps times the length over the
+//   sine squared;
 // - a segment whose closest approach is nearly flat along it (an end just past a box edge, the
 //   distance changing by 1e-8 m over 1e-4 of its length) has a closest point, and a normal, that
 //   rounding moves well beyond that; both manifolds must then be closest-point pairs to MATCH_TOL
 //   (isClosestPair), with the same separation.
 static void assertSameManifold( const tbManifold* a, const tbManifold* b, const Pose* pose, int trial )
 {
+	if ( a->pointCount + b->pointCount == 3 )
+	{
+		// A capsule whose clipped ends over a face are deeper than its closest point by the flat
+		// tolerance to within rounding: one path takes the two face points, the other the one
+		// closest point. Both are right; the decision is the tolerance's.
+		const tbManifold* two = a->pointCount == 2 ? a : b;
+		const tbManifold* one = a->pointCount == 2 ? b : a;
+		float deepest = fminf( two->points[0].separation, two->points[1].separation );
+		if ( fabsf( deepest - one->points[0].separation - FLAT_CAPSULE_TOLERANCE ) <= MATCH_TOL )
+		{
+			flatToleranceCount += 1;
+			return;
+		}
+	}
 	if ( a->pointCount != b->pointCount )
 	{
 		printf( "trial %d: %d points, general %d\n", trial, a->pointCount, b->pointCount );
@@ -183,7 +205,7 @@ static void assertSameManifold( const tbManifold* a, const tbManifold* b, const 
 			}
 		}
 		assert_non_null( q );
-		float slideTol = sine > 0.0f ? MATCH_TOL + ROUNDING / sine : MATCH_TOL;
+		float slideTol = sine > 0.0f ? MATCH_TOL + ROUNDING / sine + 2.0f * FLT_EPSILON * length / ( sine * sine ) : MATCH_TOL;
 		tbVec3 error = tbSub( p->point, q->point );
 		float along = tbDot( error, axis );
 		float across = tbLength( tbMulSub( error, along, axis ) );
@@ -377,7 +399,8 @@ static void testBoxCapsuleMatchesGeneral( void** state )
 		assertSameManifold( &pub, &closed, &pose, trial );
 		tbDestroyHull( hull );
 	}
-	printf( "touching %d (two points %d) of %d, flat approaches %d\n", touching, twoPoints, trials, flatCount );
+	printf( "touching %d (two points %d) of %d, flat approaches %d, at the flat tolerance %d\n", touching, twoPoints,
+			trials, flatCount, flatToleranceCount );
 	assert_true( touching > trials / 4 );
 	assert_true( twoPoints > trials / 10 );
 }
@@ -421,8 +444,12 @@ static void testBoxBoxMatchesGeneral( void** state )
 		tbVec3 direction = tbNormalize( randomVec( -1.0f, 1.0f ) );
 		if ( kind < 0.4f && randomFloat( 0.0f, 1.0f ) < 0.5f )
 		{
-			// Along one of A's box axes: face on face.
-			direction = tbRotate( tbMulQQ( xfA.q, localA.q ), tbMakeVec3( 0.0f, 0.0f, randomFloat( -1.0f, 1.0f ) < 0.0f ? -1.0f : 1.0f ) );
+			// Near one of A's box axes: face on face. (Not exactly along it: a box centred on
+			// another's axis ties two opposite faces exactly when deep inside, and either
+			// general or closed form may then take either face.)
+			tbVec3 near = tbMakeVec3( randomFloat( -0.05f, 0.05f ), randomFloat( -0.05f, 0.05f ),
+									  randomFloat( -1.0f, 1.0f ) < 0.0f ? -1.0f : 1.0f );
+			direction = tbRotate( tbMulQQ( xfA.q, localA.q ), tbNormalize( near ) );
 			reach = tbLength( halfA ) + tbLength( halfB );
 		}
 		tbVec3 centerB = tbMulAdd( centerA, randomFloat( 0.3f, 1.0f ) * reach, direction );
