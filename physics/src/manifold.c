@@ -1326,9 +1326,10 @@ tbManifold tbCollideHullAndCapsule( const tbHull* hullA, tbTransform xfA, const 
 // Speed: the face queries below evaluate exactly the same floating-point expressions as the plain
 // loops (tbFaceSeparation), only sharing work between axes (opposite faces, a box's corners), so
 // every separation, index and tie-break is bit for bit the same; so does the edge query of general
-// hulls (tbEdgeSeparation's per-edge terms computed once). The edge query of two boxes is a closed
-// form instead (tbQueryBoxEdges): nine axis families instead of 144 edge pairs, equal to the pair
-// loop to rounding (tests/unit/test_box_contacts.c compares the manifolds over random poses).
+// hulls (tbEdgeSeparation's per-edge terms computed once). Two boxes take closed forms instead:
+// their face separations from the dot products of their axes (tbQueryBoxFaces) and their edge
+// query as nine axis families instead of 144 edge pairs (tbQueryBoxEdges), equal to the loops to
+// rounding (tests/unit/test_box_contacts.c compares the manifolds over random poses).
 
 typedef struct tbFaceQuery
 {
@@ -1538,6 +1539,66 @@ static tbFaceQuery tbQueryFaces( const tbHull* ref, const tbBoxHull* refBox, con
 		f += 1;
 	}
 	return query;
+}
+
+// The face queries of two boxes in closed form: with C = (a_m . b_k) and d = cB - cA in A's frame,
+// B lies beyond A's face +-a_k by +-(a_k . d) - eA_k - sum_j eB_j |C[k][j]|, and A beyond B's face
+// +-b_j by -+(b_j . d) - eB_j - sum_k eA_k |C[k][j]| (faces 2k: -axis, 2k + 1: +axis; the first
+// face on ties, as tbQueryFaces). Equal to tbQueryFaces to rounding.
+static void tbQueryBoxFaces( const tbBoxHull* boxA, const tbBoxHull* boxB, tbTransform xf, tbFaceQuery* faceA,
+							 tbFaceQuery* faceB )
+{
+	tbVec3 axesB[3];
+	for ( int j = 0; j < 3; ++j )
+	{
+		axesB[j] = tbRotate( xf.q, boxB->axes[j] );
+	}
+	tbVec3 d = tbSub( tbTransformPoint( xf, boxB->center ), boxA->center );
+	const float* eA = boxA->extents;
+	const float* eB = boxB->extents;
+	float c[3][3];
+	for ( int m = 0; m < 3; ++m )
+	{
+		for ( int k = 0; k < 3; ++k )
+		{
+			c[m][k] = tbAbsFloat( tbDot( boxA->axes[m], axesB[k] ) );
+		}
+	}
+
+	faceA->separation = -FLT_MAX;
+	faceA->index = 0;
+	for ( int k = 0; k < 3; ++k )
+	{
+		float t = tbDot( boxA->axes[k], d );
+		float reach = eA[k] + ( eB[0] * c[k][0] + eB[1] * c[k][1] + eB[2] * c[k][2] );
+		if ( -t - reach > faceA->separation )
+		{
+			faceA->separation = -t - reach;
+			faceA->index = 2 * k;
+		}
+		if ( t - reach > faceA->separation )
+		{
+			faceA->separation = t - reach;
+			faceA->index = 2 * k + 1;
+		}
+	}
+	faceB->separation = -FLT_MAX;
+	faceB->index = 0;
+	for ( int j = 0; j < 3; ++j )
+	{
+		float u = tbDot( axesB[j], d );
+		float reach = eB[j] + ( eA[0] * c[0][j] + eA[1] * c[1][j] + eA[2] * c[2][j] );
+		if ( u - reach > faceB->separation )
+		{
+			faceB->separation = u - reach;
+			faceB->index = 2 * j;
+		}
+		if ( -u - reach > faceB->separation )
+		{
+			faceB->separation = -u - reach;
+			faceB->index = 2 * j + 1;
+		}
+	}
 }
 
 // Arcs a-b (A's edge) and c-d (B's edge, normals already negated) on the unit sphere intersect.
@@ -2282,13 +2343,25 @@ tbManifold tbCollideHullsWithBoxes( const tbHull* hullA, const tbBoxHull* isBoxA
 		}
 	}
 
-	tbFaceQuery faceA = tbQueryFaces( hullA, isBoxA, hullB, isBoxB, xfBA );
+	tbFaceQuery faceA, faceB;
+	bool boxes = isBoxA != NULL && isBoxB != NULL;
+	if ( boxes )
+	{
+		tbQueryBoxFaces( isBoxA, isBoxB, xfBA, &faceA, &faceB );
+	}
+	else
+	{
+		faceA = tbQueryFaces( hullA, isBoxA, hullB, isBoxB, xfBA );
+	}
 	if ( faceA.separation > speculativeDistance )
 	{
 		tbStoreCache( cache, 1, faceA.index, 0, faceA.separation );
 		return manifold;
 	}
-	tbFaceQuery faceB = tbQueryFaces( hullB, isBoxB, hullA, isBoxA, xfAB );
+	if ( boxes == false )
+	{
+		faceB = tbQueryFaces( hullB, isBoxB, hullA, isBoxA, xfAB );
+	}
 	if ( faceB.separation > speculativeDistance )
 	{
 		tbStoreCache( cache, 2, 0, faceB.index, faceB.separation );
