@@ -257,13 +257,16 @@ static tbManifold tbCollideOrdered( const tbShape* shapeA, tbTransform xfA, cons
 		default:
 			if ( shapeB->type == tbShape_sphere )
 			{
-				return tbCollideHullAndSphere( shapeA->hull, xfA, &shapeB->sphere, xfB, spec );
+				return tbCollideHullOrBoxAndSphere( shapeA->hull, shapeA->isBox ? &shapeA->box : NULL, xfA,
+													&shapeB->sphere, xfB, spec );
 			}
 			if ( shapeB->type == tbShape_capsule )
 			{
-				return tbCollideHullAndCapsule( shapeA->hull, xfA, &shapeB->capsule, xfB, spec );
+				return tbCollideHullOrBoxAndCapsule( shapeA->hull, shapeA->isBox ? &shapeA->box : NULL, xfA,
+													 &shapeB->capsule, xfB, spec );
 			}
-			return tbCollideHulls( shapeA->hull, xfA, shapeB->hull, xfB, spec, cache );
+			return tbCollideHullsWithBoxes( shapeA->hull, shapeA->isBox ? &shapeA->box : NULL, xfA, shapeB->hull,
+											shapeB->isBox ? &shapeB->box : NULL, xfB, spec, cache );
 	}
 }
 

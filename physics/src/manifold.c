@@ -479,8 +479,8 @@ static bool tbClipSegmentToFace( const tbHull* hull, int face, tbVec3 p1, tbVec3
 
 // Hull and sphere -------------------------------------------------------------------------------
 
-tbManifold tbCollideHullAndSphere( const tbHull* hullA, tbTransform xfA, const tbSphere* sphereB, tbTransform xfB,
-								   float speculativeDistance )
+static tbManifold tbCollideGeneralHullAndSphere( const tbHull* hullA, tbTransform xfA, const tbSphere* sphereB,
+												 tbTransform xfB, float speculativeDistance )
 {
 	tbManifold manifold = tbEmptyManifold();
 	float radius = sphereB->radius;
@@ -548,6 +548,129 @@ tbManifold tbCollideHullAndSphere( const tbHull* hullA, tbTransform xfA, const t
 	return manifold;
 }
 
+// Boxes: closed forms in the box's frame -------------------------------------------------------
+// A hull recognised as a box (tbGetBoxHull) is the set |u_k| <= e_k in coordinates u_k = a_k . (x - c)
+// along its face axes a_k about its centre c. Face 2k has the outward normal -a_k, face 2k + 1 +a_k.
+// The sphere and capsule paths below make the same decisions as the general hull paths (the same
+// branches, tie-breaks and feature ids), only with each face, edge and closest-point search done
+// on the coordinates instead of over the hull's planes and half-edges; the results agree to float
+// rounding (tests/unit/test_box_contacts.c compares them over random poses).
+
+static float tbGetComponent( tbVec3 v, int k )
+{
+	return k == 0 ? v.x : ( k == 1 ? v.y : v.z );
+}
+
+// Box coordinates of a point in the hull's frame.
+static tbVec3 tbToBox( const tbBoxHull* box, tbVec3 p )
+{
+	tbVec3 r = tbSub( p, box->center );
+	return tbMakeVec3( tbDot( box->axes[0], r ), tbDot( box->axes[1], r ), tbDot( box->axes[2], r ) );
+}
+
+// A direction in box coordinates, in the hull's frame.
+static tbVec3 tbBoxDirection( const tbBoxHull* box, tbVec3 u )
+{
+	return tbAdd( tbAdd( tbMulSV( u.x, box->axes[0] ), tbMulSV( u.y, box->axes[1] ) ), tbMulSV( u.z, box->axes[2] ) );
+}
+
+// A point in box coordinates, in the hull's frame.
+static tbVec3 tbBoxPoint( const tbBoxHull* box, tbVec3 u )
+{
+	return tbAdd( box->center, tbBoxDirection( box, u ) );
+}
+
+// The point of the box closest to u (box coordinates): u clamped to the extents.
+static tbVec3 tbClampToBox( const tbBoxHull* box, tbVec3 u )
+{
+	const float* e = box->extents;
+	return tbMakeVec3( tbClampFloat( u.x, -e[0], e[0] ), tbClampFloat( u.y, -e[1], e[1] ),
+					   tbClampFloat( u.z, -e[2], e[2] ) );
+}
+
+// The sphere against a box: tbCollideGeneralHullAndSphere's cases from the coordinates. The largest
+// plane distance is max_k |u_k| - e_k; outside the box the closest point is u clamped to the
+// extents, on a face if one coordinate is clamped (the general path's projection case) and on an
+// edge or corner if two or three are.
+static tbManifold tbCollideBoxAndSphere( const tbHull* hullA, const tbBoxHull* box, tbTransform xfA,
+										 const tbSphere* sphereB, tbTransform xfB, float speculativeDistance )
+{
+	tbManifold manifold = tbEmptyManifold();
+	float radius = sphereB->radius;
+	tbVec3 c = tbInvTransformPoint( xfA, tbTransformPoint( xfB, sphereB->center ) );
+	tbVec3 u = tbToBox( box, c );
+	const float* e = box->extents;
+	float dx = tbAbsFloat( u.x ) - e[0];
+	float dy = tbAbsFloat( u.y ) - e[1];
+	float dz = tbAbsFloat( u.z ) - e[2];
+	// The first axis on ties, as the general path's first face.
+	int axis = 0;
+	float maxDistance = dx;
+	if ( dy > maxDistance )
+	{
+		axis = 1;
+		maxDistance = dy;
+	}
+	if ( dz > maxDistance )
+	{
+		axis = 2;
+		maxDistance = dz;
+	}
+	if ( maxDistance - radius >= speculativeDistance )
+	{
+		return manifold;
+	}
+
+	tbVec3 normal, surfaceA;
+	float separation;
+	int outside = ( dx > 0.0f ) + ( dy > 0.0f ) + ( dz > 0.0f );
+	if ( maxDistance <= TB_CORE_TOUCH_DISTANCE || outside == 1 )
+	{
+		// Inside (push out through the least penetrated face) or over one face.
+		int face = 2 * axis + ( tbGetComponent( u, axis ) > 0.0f ? 1 : 0 );
+		normal = hullA->planes[face].normal;
+		surfaceA = tbMulSub( c, maxDistance, normal );
+		separation = maxDistance - radius;
+	}
+	else
+	{
+		// Off an edge or a corner: the gap to the clamped point.
+		tbVec3 gap = tbSub( u, tbClampToBox( box, u ) );
+		float distance = tbLength( gap );
+		separation = distance - radius;
+		if ( separation >= speculativeDistance )
+		{
+			return manifold;
+		}
+		tbVec3 gapA = tbBoxDirection( box, gap );
+		normal = tbMulSV( 1.0f / distance, gapA );
+		surfaceA = tbSub( c, gapA );
+	}
+
+	tbVec3 point = tbMulSV( 0.5f, tbAdd( surfaceA, tbMulSub( c, radius, normal ) ) );
+	manifold.normal = tbRotate( xfA.q, normal );
+	tbAddPoint( &manifold, tbTransformPoint( xfA, point ), separation, 0, xfA, xfB );
+	return manifold;
+}
+
+tbManifold tbCollideHullOrBoxAndSphere( const tbHull* hullA, const tbBoxHull* boxA, tbTransform xfA,
+										const tbSphere* sphereB, tbTransform xfB, float speculativeDistance )
+{
+	if ( boxA != NULL )
+	{
+		return tbCollideBoxAndSphere( hullA, boxA, xfA, sphereB, xfB, speculativeDistance );
+	}
+	return tbCollideGeneralHullAndSphere( hullA, xfA, sphereB, xfB, speculativeDistance );
+}
+
+tbManifold tbCollideHullAndSphere( const tbHull* hullA, tbTransform xfA, const tbSphere* sphereB, tbTransform xfB,
+								   float speculativeDistance )
+{
+	tbBoxHull box;
+	const tbBoxHull* isBox = tbGetBoxHull( hullA, &box ) ? &box : NULL;
+	return tbCollideHullOrBoxAndSphere( hullA, isBox, xfA, sphereB, xfB, speculativeDistance );
+}
+
 // Hull and capsule ------------------------------------------------------------------------------
 
 // Points of a capsule core segment p1-p2 clipped to face `face` of the hull (A's frame), with
@@ -595,8 +718,8 @@ static int tbAddCapsuleFacePoints( tbManifold* manifold, const tbHull* hull, int
 	return added;
 }
 
-tbManifold tbCollideHullAndCapsule( const tbHull* hullA, tbTransform xfA, const tbCapsule* capsuleB, tbTransform xfB,
-									float speculativeDistance )
+static tbManifold tbCollideGeneralHullAndCapsule( const tbHull* hullA, tbTransform xfA, const tbCapsule* capsuleB,
+												  tbTransform xfB, float speculativeDistance )
 {
 	tbManifold manifold = tbEmptyManifold();
 	tbTransform xf = tbInvMulTransforms( xfA, xfB );
@@ -812,20 +935,401 @@ tbManifold tbCollideHullAndCapsule( const tbHull* hullA, tbTransform xfA, const 
 	return manifold;
 }
 
+// Box and capsule -------------------------------------------------------------------------------
+
+// tbAddCapsuleFacePoints for face `face` of a box, the segment u1-u2 in box coordinates: the face's
+// side planes are the slabs |u_i| <= e_i of its other two axes.
+static int tbAddBoxCapsuleFacePoints( tbManifold* manifold, const tbBoxHull* box, int face, tbVec3 u1, tbVec3 u2,
+									  float radius, float speculativeDistance, float maxDeepest, tbTransform xfA,
+									  tbTransform xfB )
+{
+	int k = face / 2;
+	float sign = ( face & 1 ) != 0 ? 1.0f : -1.0f;
+	tbVec3 d = tbSub( u2, u1 );
+	float lower = 0.0f;
+	float upper = 1.0f;
+	for ( int side = 0; side < 4; ++side )
+	{
+		int m = ( k + 1 + ( side >> 1 ) ) % 3;
+		float s = ( side & 1 ) != 0 ? 1.0f : -1.0f;
+		float d0 = s * tbGetComponent( u1, m ) - box->extents[m];
+		float dd = s * tbGetComponent( d, m );
+		if ( tbAbsFloat( dd ) < 1.0e-12f )
+		{
+			if ( d0 > 0.0f )
+			{
+				return 0;
+			}
+		}
+		else if ( dd > 0.0f )
+		{
+			upper = tbMinFloat( upper, -d0 / dd );
+		}
+		else
+		{
+			lower = tbMaxFloat( lower, -d0 / dd );
+		}
+		if ( lower > upper )
+		{
+			return 0;
+		}
+	}
+
+	int endCount = tbDistanceSquared( tbLerp( u1, u2, lower ), tbLerp( u1, u2, upper ) ) > 1.0e-12f ? 2 : 1;
+	float ts[2] = { lower, upper };
+	tbVec3 points[2];
+	float separations[2];
+	float deepest = FLT_MAX;
+	for ( int i = 0; i < endCount; ++i )
+	{
+		tbVec3 q = tbLerp( u1, u2, ts[i] );
+		separations[i] = sign * tbGetComponent( q, k ) - box->extents[k] - radius;
+		float shift = sign * ( radius + 0.5f * separations[i] );
+		points[i] = tbMakeVec3( k == 0 ? q.x - shift : q.x, k == 1 ? q.y - shift : q.y, k == 2 ? q.z - shift : q.z );
+		deepest = tbMinFloat( deepest, separations[i] );
+	}
+	if ( deepest >= speculativeDistance || deepest > maxDeepest )
+	{
+		return 0;
+	}
+	int added = 0;
+	for ( int i = 0; i < endCount; ++i )
+	{
+		if ( separations[i] < speculativeDistance )
+		{
+			uint32_t id = tbHash3( tbKey_capsuleEnd, (uint32_t)face, (uint32_t)i );
+			tbAddPoint( manifold, tbTransformPoint( xfA, tbBoxPoint( box, points[i] ) ), separations[i], id, xfA, xfB );
+			added += 1;
+		}
+	}
+	return added;
+}
+
+// Parameter t in [0, 1] of the point of segment u1 + t d closest to the box (box coordinates). The
+// squared distance sum_k (u_k(t) - clamp(u_k(t)))^2 is convex and piecewise quadratic in t, with
+// breaks where a coordinate crosses an extent: walk the pieces in order and stop at the first
+// whose own minimum lies before its end.
+static float tbBoxSegmentParameter( const tbBoxHull* box, tbVec3 u1, tbVec3 d )
+{
+	float p[3] = { u1.x, u1.y, u1.z };
+	float v[3] = { d.x, d.y, d.z };
+	float breaks[8];
+	int count = 0;
+	for ( int k = 0; k < 3; ++k )
+	{
+		if ( v[k] != 0.0f )
+		{
+			for ( int s = -1; s <= 1; s += 2 )
+			{
+				float t = ( (float)s * box->extents[k] - p[k] ) / v[k];
+				if ( t > 0.0f && t < 1.0f )
+				{
+					int i = count++;
+					while ( i > 0 && breaks[i - 1] > t )
+					{
+						breaks[i] = breaks[i - 1];
+						i -= 1;
+					}
+					breaks[i] = t;
+				}
+			}
+		}
+	}
+	breaks[count] = 1.0f;
+
+	float start = 0.0f;
+	for ( int piece = 0; piece <= count; ++piece )
+	{
+		float end = breaks[piece];
+		float mid = 0.5f * ( start + end );
+		float a = 0.0f;
+		float b = 0.0f;
+		for ( int k = 0; k < 3; ++k )
+		{
+			float x = p[k] + mid * v[k];
+			float e = box->extents[k];
+			if ( x > e || x < -e )
+			{
+				float offset = p[k] - ( x > e ? e : -e );
+				a += v[k] * v[k];
+				b += offset * v[k];
+			}
+		}
+		// Flat piece (no coordinate outside): the segment meets the box there.
+		float t = a > 0.0f ? tbClampFloat( -b / a, start, end ) : start;
+		if ( t < end || piece == count )
+		{
+			return t;
+		}
+		start = end;
+	}
+	return 1.0f;
+}
+
+// The capsule against a box: tbCollideGeneralHullAndCapsule's cases from the coordinates. The
+// segment's face separations are those of its coordinate ranges; its edge axes are a_m x d for the
+// edges along a_m whose two faces' normals straddle d; the exact closest points outside come from
+// tbBoxSegmentParameter and clamping.
+static tbManifold tbCollideBoxAndCapsule( const tbHull* hullA, const tbBoxHull* box, tbTransform xfA,
+										  const tbCapsule* capsuleB, tbTransform xfB, float speculativeDistance )
+{
+	tbManifold manifold = tbEmptyManifold();
+	tbTransform xf = tbInvMulTransforms( xfA, xfB );
+	tbVec3 u1 = tbToBox( box, tbTransformPoint( xf, capsuleB->center1 ) );
+	tbVec3 u2 = tbToBox( box, tbTransformPoint( xf, capsuleB->center2 ) );
+	tbVec3 d = tbSub( u2, u1 );
+	float radius = capsuleB->radius;
+	float limit = radius + speculativeDistance;
+	const float* e = box->extents;
+	float c1[3] = { u1.x, u1.y, u1.z };
+	float c2[3] = { u2.x, u2.y, u2.z };
+	float cd[3] = { d.x, d.y, d.z };
+
+	float faceSeparation = -FLT_MAX;
+	int faceIndex = 0;
+	for ( int k = 0; k < 3; ++k )
+	{
+		float lower = -tbMaxFloat( c1[k], c2[k] ) - e[k];
+		float upper = tbMinFloat( c1[k], c2[k] ) - e[k];
+		if ( lower > faceSeparation )
+		{
+			faceSeparation = lower;
+			faceIndex = 2 * k;
+		}
+		if ( upper > faceSeparation )
+		{
+			faceSeparation = upper;
+			faceIndex = 2 * k + 1;
+		}
+	}
+	if ( faceSeparation > limit )
+	{
+		return manifold;
+	}
+
+	float lengthD = tbLength( d );
+	int faceAxis = faceIndex / 2;
+	float faceSign = ( faceIndex & 1 ) != 0 ? 1.0f : -1.0f;
+	int i1 = ( faceAxis + 1 ) % 3;
+	int i2 = ( faceAxis + 2 ) % 3;
+	tbVec3 faceNormal = hullA->planes[faceIndex].normal;
+	if ( faceSeparation > TB_CORE_TOUCH_DISTANCE && tbAbsFloat( c1[i1] ) <= e[i1] && tbAbsFloat( c1[i2] ) <= e[i2] &&
+		 tbAbsFloat( c2[i1] ) <= e[i1] && tbAbsFloat( c2[i2] ) <= e[i2] )
+	{
+		// The whole core lies over one face.
+		float separation = faceSeparation - radius;
+		if ( separation >= speculativeDistance )
+		{
+			return manifold;
+		}
+		manifold.normal = tbRotate( xfA.q, faceNormal );
+		float along = faceSign * cd[faceAxis];
+		if ( tbAbsFloat( along ) < 0.25f * lengthD &&
+			 tbAddBoxCapsuleFacePoints( &manifold, box, faceIndex, u1, u2, radius, speculativeDistance, FLT_MAX, xfA,
+										xfB ) > 0 )
+		{
+			return manifold;
+		}
+		tbVec3 q = along < 0.0f ? u2 : u1;
+		tbVec3 point = tbMulSub( tbBoxPoint( box, q ), radius + 0.5f * separation, faceNormal );
+		tbAddPoint( &manifold, tbTransformPoint( xfA, point ), separation, 0, xfA, xfB );
+		return manifold;
+	}
+
+	// Edge axes: the edge along a_m between the faces with normals s1 a_m1 and s2 a_m2 (m1, m2 the
+	// other axes) passes the general path's arc test if (s1 d_m1) (s2 d_m2) < 0, and its axis is
+	// a_m x d = (-d_m2, d_m1) in the (m1, m2) plane, turned towards s1 a_m1 + s2 a_m2.
+	float edgeSeparation = -FLT_MAX;
+	bool edgeFound = false;
+	int edgeM = 0;
+	float edgeS1 = 0.0f, edgeS2 = 0.0f;
+	float edgeX = 0.0f, edgeY = 0.0f;
+	for ( int m = 0; m < 3 && lengthD > 0.0f; ++m )
+	{
+		int m1 = ( m + 1 ) % 3;
+		int m2 = ( m + 2 ) % 3;
+		float length = sqrtf( cd[m1] * cd[m1] + cd[m2] * cd[m2] );
+		if ( length < 0.005f * lengthD || cd[m1] * cd[m2] == 0.0f )
+		{
+			continue;
+		}
+		float x = -cd[m2] / length;
+		float y = cd[m1] / length;
+		for ( int n = 0; n < 4; ++n )
+		{
+			float s1 = ( n & 1 ) != 0 ? 1.0f : -1.0f;
+			float s2 = ( n & 2 ) != 0 ? 1.0f : -1.0f;
+			if ( ( s1 * cd[m1] ) * ( s2 * cd[m2] ) >= 0.0f )
+			{
+				continue;
+			}
+			float ax = x;
+			float ay = y;
+			if ( ax * s1 + ay * s2 < 0.0f )
+			{
+				ax = -ax;
+				ay = -ay;
+			}
+			float s = ax * ( c1[m1] - s1 * e[m1] ) + ay * ( c1[m2] - s2 * e[m2] );
+			if ( s > edgeSeparation )
+			{
+				edgeSeparation = s;
+				edgeFound = true;
+				edgeM = m;
+				edgeS1 = s1;
+				edgeS2 = s2;
+				edgeX = ax;
+				edgeY = ay;
+			}
+		}
+	}
+	if ( edgeSeparation > limit )
+	{
+		return manifold;
+	}
+	// The edge's axis and end points in box coordinates.
+	tbVec3 edgeAxis = tb_vec3_zero;
+	tbVec3 edge0 = tb_vec3_zero;
+	tbVec3 edge1 = tb_vec3_zero;
+	if ( edgeFound )
+	{
+		float axis[3], p0[3], p1[3];
+		int m1 = ( edgeM + 1 ) % 3;
+		int m2 = ( edgeM + 2 ) % 3;
+		axis[edgeM] = 0.0f;
+		axis[m1] = edgeX;
+		axis[m2] = edgeY;
+		p0[edgeM] = -e[edgeM];
+		p1[edgeM] = e[edgeM];
+		p0[m1] = p1[m1] = edgeS1 * e[m1];
+		p0[m2] = p1[m2] = edgeS2 * e[m2];
+		edgeAxis = tbMakeVec3( axis[0], axis[1], axis[2] );
+		edge0 = tbMakeVec3( p0[0], p0[1], p0[2] );
+		edge1 = tbMakeVec3( p1[0], p1[1], p1[2] );
+	}
+
+	float satSeparation = tbMaxFloat( faceSeparation, edgeSeparation );
+	if ( satSeparation > TB_CORE_TOUCH_DISTANCE )
+	{
+		// Outside: the exact closest points.
+		tbVec3 x = tbLerp( u1, u2, tbBoxSegmentParameter( box, u1, d ) );
+		tbVec3 y = tbClampToBox( box, x );
+		tbVec3 gap = tbSub( x, y );
+		float distance = tbLength( gap );
+		float separation = distance - radius;
+		if ( separation >= speculativeDistance )
+		{
+			return manifold;
+		}
+		tbVec3 normal;
+		if ( distance > 1.0e-9f )
+		{
+			normal = tbMulSV( 1.0f / distance, gap );
+		}
+		else if ( faceSeparation >= edgeSeparation )
+		{
+			normal = tbMakeVec3( faceAxis == 0 ? faceSign : 0.0f, faceAxis == 1 ? faceSign : 0.0f,
+								 faceAxis == 2 ? faceSign : 0.0f );
+		}
+		else
+		{
+			normal = edgeAxis;
+		}
+
+		// Lying flat on a face: the face of the normal's largest coordinate (the first on ties).
+		float n[3] = { normal.x, normal.y, normal.z };
+		int bestFace = 0;
+		float bestDot = -n[0];
+		for ( int f = 1; f < 6; ++f )
+		{
+			float dot = ( f & 1 ) != 0 ? n[f / 2] : -n[f / 2];
+			if ( dot > bestDot )
+			{
+				bestDot = dot;
+				bestFace = f;
+			}
+		}
+		float bestSign = ( bestFace & 1 ) != 0 ? 1.0f : -1.0f;
+		if ( bestDot > 0.999f && tbAbsFloat( bestSign * cd[bestFace / 2] ) < 0.25f * lengthD )
+		{
+			manifold.normal = tbRotate( xfA.q, hullA->planes[bestFace].normal );
+			float maxDeepest = separation + TB_FLAT_CAPSULE_TOLERANCE;
+			if ( tbAddBoxCapsuleFacePoints( &manifold, box, bestFace, u1, u2, radius, speculativeDistance, maxDeepest,
+											xfA, xfB ) > 0 )
+			{
+				return manifold;
+			}
+		}
+
+		manifold.normal = tbRotate( xfA.q, tbBoxDirection( box, normal ) );
+		tbVec3 point = tbMulSV( 0.5f, tbAdd( y, tbMulSub( x, radius, normal ) ) );
+		tbAddPoint( &manifold, tbTransformPoint( xfA, tbBoxPoint( box, point ) ), separation, 0, xfA, xfB );
+		return manifold;
+	}
+
+	// The core touches or crosses the box: the SAT axis of least penetration.
+	if ( edgeFound && edgeSeparation > faceSeparation + tbAxisTolerance( faceSeparation ) )
+	{
+		tbVec3 cE, cS;
+		tbSegmentClosestPoints( edge0, edge1, u1, u2, &cE, &cS );
+		float separation = tbDot( edgeAxis, tbSub( cS, cE ) ) - radius;
+		if ( separation < speculativeDistance )
+		{
+			manifold.normal = tbRotate( xfA.q, tbBoxDirection( box, edgeAxis ) );
+			tbVec3 point = tbMulSV( 0.5f, tbAdd( cE, tbMulSub( cS, radius, edgeAxis ) ) );
+			tbAddPoint( &manifold, tbTransformPoint( xfA, tbBoxPoint( box, point ) ), separation, 0, xfA, xfB );
+		}
+		return manifold;
+	}
+
+	manifold.normal = tbRotate( xfA.q, faceNormal );
+	if ( tbAddBoxCapsuleFacePoints( &manifold, box, faceIndex, u1, u2, radius, speculativeDistance, FLT_MAX, xfA,
+									xfB ) > 0 )
+	{
+		return manifold;
+	}
+	// The part over the face was clipped away: the deepest end.
+	tbVec3 q = faceSign * c1[faceAxis] <= faceSign * c2[faceAxis] ? u1 : u2;
+	float separation = faceSign * tbGetComponent( q, faceAxis ) - e[faceAxis] - radius;
+	if ( separation < speculativeDistance )
+	{
+		tbVec3 point = tbMulSub( tbBoxPoint( box, q ), radius + 0.5f * separation, faceNormal );
+		tbAddPoint( &manifold, tbTransformPoint( xfA, point ), separation, 0, xfA, xfB );
+	}
+	return manifold;
+}
+
+tbManifold tbCollideHullOrBoxAndCapsule( const tbHull* hullA, const tbBoxHull* boxA, tbTransform xfA,
+										 const tbCapsule* capsuleB, tbTransform xfB, float speculativeDistance )
+{
+	if ( boxA != NULL )
+	{
+		return tbCollideBoxAndCapsule( hullA, boxA, xfA, capsuleB, xfB, speculativeDistance );
+	}
+	return tbCollideGeneralHullAndCapsule( hullA, xfA, capsuleB, xfB, speculativeDistance );
+}
+
+tbManifold tbCollideHullAndCapsule( const tbHull* hullA, tbTransform xfA, const tbCapsule* capsuleB, tbTransform xfB,
+									float speculativeDistance )
+{
+	tbBoxHull box;
+	const tbBoxHull* isBox = tbGetBoxHull( hullA, &box ) ? &box : NULL;
+	return tbCollideHullOrBoxAndCapsule( hullA, isBox, xfA, capsuleB, xfB, speculativeDistance );
+}
+
 // Hull and hull: separating axis test -----------------------------------------------------------
 // Gregorius, "The Separating Axis Test between Convex Polyhedra" (GDC 2013): the candidate axes are
 // the face normals of both hulls and the cross products of edge pairs whose arcs on the Gauss map
 // intersect (i.e. the edge pair builds a face of the Minkowski difference). Other edge pairs can be
 // skipped: their cross product is not a face normal of A - B and cannot be the best axis.
 //
-// Speed without changing answers: the queries below evaluate exactly the same floating-point
-// expressions as the plain loops (tbFaceSeparation, tbEdgeSeparation), only sharing work between
-// axes (opposite faces, per-edge terms), so every separation, index and tie-break is bit for bit
-// the same. What is skipped outright is the edge query of two boxes, or the part of it that a
-// closed-form bound shows cannot change the outcome (tbBoxEdgeFamilies): a box resting on a box,
-// the common case, then costs the 12 face axes instead of 12 + 144 axes. The results of these
-// fast paths were checked against the plain loops, bit for bit (manifold and SAT cache), over
-// every hull pair of the benchmark scenes and millions of random pairs.
+// Speed: the face queries below evaluate exactly the same floating-point expressions as the plain
+// loops (tbFaceSeparation), only sharing work between axes (opposite faces, a box's corners), so
+// every separation, index and tie-break is bit for bit the same; so does the edge query of general
+// hulls (tbEdgeSeparation's per-edge terms computed once). Two boxes take closed forms instead:
+// their face separations from the dot products of their axes (tbQueryBoxFaces) and their edge
+// query as nine axis families instead of 144 edge pairs (tbQueryBoxEdges), equal to the loops to
+// rounding (tests/unit/test_box_contacts.c compares the manifolds over random poses).
 
 typedef struct tbFaceQuery
 {
@@ -846,21 +1350,8 @@ static bool tbIsOppositeNormal( tbVec3 a, tbVec3 b )
 	return a.x == -b.x && a.y == -b.y && a.z == -b.z;
 }
 
-// A box hull in its own frame: centre, unit face axes (the normals of faces 1, 3, 5, a right-handed
-// frame) and half extents. Only hulls laid out as tbMakeBoxHull writes them are recognised (6 faces
-// in exactly opposite pairs -x, +x, -y, +y, -z, +z, perpendicular to rounding); anything else is a
-// general hull. corners: the vertices are exactly (+-x, +-y, +-z) of the half extents, vertex i
-// positive on the axes whose bit is set in i (an untransformed tbMakeBoxHull box).
-typedef struct tbBoxHull
-{
-	tbVec3 center;
-	tbVec3 axes[3];
-	float extents[3];
-	tbVec3 corner; ///< vertex 7
-	bool corners;
-} tbBoxHull;
-
-static bool tbGetBoxHull( const tbHull* hull, tbBoxHull* box )
+// The box description (tbBoxHull, shape.h) of a hull laid out as tbMakeBoxHull writes it.
+bool tbGetBoxHull( const tbHull* hull, tbBoxHull* box )
 {
 	if ( hull->faceCount != 6 || hull->vertexCount != 8 || hull->edgeCount != 24 )
 	{
@@ -902,7 +1393,36 @@ static bool tbGetBoxHull( const tbHull* hull, tbBoxHull* box )
 				   v[2].x == -x && v[2].y == y && v[2].z == -z && v[3].x == x && v[3].y == y && v[3].z == -z &&
 				   v[4].x == -x && v[4].y == -y && v[4].z == z && v[5].x == x && v[5].y == -y && v[5].z == z &&
 				   v[6].x == -x && v[6].y == y && v[6].z == z;
-	return true;
+
+	// The edge table: every slot filled exactly once, or the topology is not a box's.
+	int filled = 0;
+	for ( int e = 0; e < hull->edgeCount; ++e )
+	{
+		int twin = hull->edges[e].twin;
+		if ( twin < e )
+		{
+			continue;
+		}
+		int f1 = hull->edges[e].face;
+		int f2 = hull->edges[twin].face;
+		if ( f1 / 2 == f2 / 2 )
+		{
+			return false;
+		}
+		int m = 3 - f1 / 2 - f2 / 2;
+		int m1 = m == 2 ? 0 : m + 1;
+		// The face on axis m1 is f1 or f2; its parity is its side.
+		int faceM1 = f1 / 2 == m1 ? f1 : f2;
+		int faceM2 = f1 / 2 == m1 ? f2 : f1;
+		int slot = ( faceM1 & 1 ) + 2 * ( faceM2 & 1 );
+		if ( ( filled & ( 1 << ( 4 * m + slot ) ) ) != 0 )
+		{
+			return false;
+		}
+		filled |= 1 << ( 4 * m + slot );
+		box->edges[m][slot] = (uint16_t)e;
+	}
+	return filled == 0xFFF;
 }
 
 // Separation of hull `other` from face `face` of hull `ref`. xf maps other's frame into ref's.
@@ -1021,6 +1541,66 @@ static tbFaceQuery tbQueryFaces( const tbHull* ref, const tbBoxHull* refBox, con
 	return query;
 }
 
+// The face queries of two boxes in closed form: with C = (a_m . b_k) and d = cB - cA in A's frame,
+// B lies beyond A's face +-a_k by +-(a_k . d) - eA_k - sum_j eB_j |C[k][j]|, and A beyond B's face
+// +-b_j by -+(b_j . d) - eB_j - sum_k eA_k |C[k][j]| (faces 2k: -axis, 2k + 1: +axis; the first
+// face on ties, as tbQueryFaces). Equal to tbQueryFaces to rounding.
+static void tbQueryBoxFaces( const tbBoxHull* boxA, const tbBoxHull* boxB, tbTransform xf, tbFaceQuery* faceA,
+							 tbFaceQuery* faceB )
+{
+	tbVec3 axesB[3];
+	for ( int j = 0; j < 3; ++j )
+	{
+		axesB[j] = tbRotate( xf.q, boxB->axes[j] );
+	}
+	tbVec3 d = tbSub( tbTransformPoint( xf, boxB->center ), boxA->center );
+	const float* eA = boxA->extents;
+	const float* eB = boxB->extents;
+	float c[3][3];
+	for ( int m = 0; m < 3; ++m )
+	{
+		for ( int k = 0; k < 3; ++k )
+		{
+			c[m][k] = tbAbsFloat( tbDot( boxA->axes[m], axesB[k] ) );
+		}
+	}
+
+	faceA->separation = -FLT_MAX;
+	faceA->index = 0;
+	for ( int k = 0; k < 3; ++k )
+	{
+		float t = tbDot( boxA->axes[k], d );
+		float reach = eA[k] + ( eB[0] * c[k][0] + eB[1] * c[k][1] + eB[2] * c[k][2] );
+		if ( -t - reach > faceA->separation )
+		{
+			faceA->separation = -t - reach;
+			faceA->index = 2 * k;
+		}
+		if ( t - reach > faceA->separation )
+		{
+			faceA->separation = t - reach;
+			faceA->index = 2 * k + 1;
+		}
+	}
+	faceB->separation = -FLT_MAX;
+	faceB->index = 0;
+	for ( int j = 0; j < 3; ++j )
+	{
+		float u = tbDot( axesB[j], d );
+		float reach = eB[j] + ( eA[0] * c[0][j] + eA[1] * c[1][j] + eA[2] * c[2][j] );
+		if ( u - reach > faceB->separation )
+		{
+			faceB->separation = u - reach;
+			faceB->index = 2 * j;
+		}
+		if ( -u - reach > faceB->separation )
+		{
+			faceB->separation = -u - reach;
+			faceB->index = 2 * j + 1;
+		}
+	}
+}
+
 // Arcs a-b (A's edge) and c-d (B's edge, normals already negated) on the unit sphere intersect.
 // Each pair of endpoints must straddle the other arc's great circle, and the two arcs must be in
 // the same hemisphere (otherwise the great circles meet at the antipode of the arcs' crossing).
@@ -1114,65 +1694,26 @@ static tbEdgeQuery tbQueryEdgesPlain( const tbHull* hullA, const tbHull* hullB, 
 	return query;
 }
 
-// Edge pair families of two boxes (bit 3 i + j: edges along axis i of A and axis j of B) whose
-// edge separation, as tbQueryEdges computes it, might exceed threshold. xf maps B's frame into
-// A's. Returns false if the bound is useless (coordinates huge next to the boxes).
-//
-// Two boxes' Minkowski difference is a zonotope. The edges of family (i, j) build its two faces
-// with normals +-u, u = a_i x b_j / |a_i x b_j|, and the separation along them is the gap
-//   |u . d| - sum_k |u . a_k| eA_k - sum_k |u . b_k| eB_k,   d = cB - cA,
-// exact for the true axes. With C = (a_m . b_k) and T = (a_m . d) this is the cross-axis test of
-// Gottschalk, Lin, Manocha, "OBBTree" (SIGGRAPH 1996): for i1 = i + 1, i2 = i + 2 (mod 3), and the
-// same for j, w = a_i x b_j = C[i1][j] a_i2 - C[i2][j] a_i1, and |w| times the gap is
-//   |C[i1][j] T[i2] - C[i2][j] T[i1]| - eA[i1] |C[i2][j]| - eA[i2] |C[i1][j]|
-//     - eB[j1] |C[i][j2]| - eB[j2] |C[i][j1]|.
-// tbQueryEdges gets the same gap in another way: from vertices mapped into A's frame, along the
-// normalised cross product of two edge vectors. First-order error count (eps = FLT_EPSILON, rA
-// and rB the boxes' radii, L = |d| + rA + rB the lever between any two vertices, P the coordinate
-// sizes in A's frame):
-// - an edge vector's direction is off by rel ~ eps (6 r + P) / e_min (rotation, translation and
-//   the subtraction), so the cross product's direction by (relA + relB + 3 eps) / |w|, and the
-//   gap read along it (over a lever L) by that times L; the frame identities above hold to about
-//   20 eps, which moves this w by up to 45 eps / |w| in direction;
-// - the Gauss-map arc tests have the same kind of error, about 17 eps / |w| in angle, and a pair
-//   that passes only by that much supports a direction that close to u: at most 2 angle (rA + rB)
-//   more separation;
-// - rounding of points, dot products and the boxes' planes versus vertices: a few eps times L and P.
-// The margin is four times that count (in random trials a sixteenth of it still reproduced the
-// query exactly, no margin at all did not). A family whose |w| is below tbQueryEdges' parallel
-// cutoff 0.005 by more than the error is dropped there, and here too.
-static bool tbBoxEdgeFamilies( const tbBoxHull* boxA, const tbBoxHull* boxB, tbTransform xf, float threshold,
-							   int* mask )
+// The edge query of two boxes in closed form. The edges of family (i, j) (along a_i of A and b_j of
+// B) build the Minkowski difference's two faces with normals +-u, u = a_i x b_j / |a_i x b_j|, and
+// the best of the two separates by the gap |u . d| - sum_k eA_k |u . a_k| - sum_k eB_k |u . b_k|
+// (d = cB - cA; tbBoxEdgeFamilies' scaled gap over |a_i x b_j|). The pair is A's edge supporting A
+// along the oriented axis and B's edge supporting B against it, found from the axis's signs on the
+// other two axes of each box. The best family is the general query's best pair (the same
+// separation and axis to rounding; exact ties, such as families whose axis is a face normal, may
+// pick another pair of equal separation). Families with |a_i x b_j| below the general query's
+// parallel cutoff 0.005 are skipped as there.
+static tbEdgeQuery tbQueryBoxEdges( const tbBoxHull* boxA, const tbBoxHull* boxB, tbTransform xf )
 {
+	tbEdgeQuery query = { -FLT_MAX, -1, -1, { 0.0f, 0.0f, 0.0f } };
 	tbVec3 axesB[3];
 	for ( int j = 0; j < 3; ++j )
 	{
 		axesB[j] = tbRotate( xf.q, boxB->axes[j] );
 	}
-	tbVec3 centerB = tbTransformPoint( xf, boxB->center );
-	tbVec3 d = tbSub( centerB, boxA->center );
+	tbVec3 d = tbSub( tbTransformPoint( xf, boxB->center ), boxA->center );
 	const float* eA = boxA->extents;
 	const float* eB = boxB->extents;
-	float radiusA = sqrtf( eA[0] * eA[0] + eA[1] * eA[1] + eA[2] * eA[2] );
-	float radiusB = sqrtf( eB[0] * eB[0] + eB[1] * eB[1] + eB[2] * eB[2] );
-	float minA = tbMinFloat( eA[0], tbMinFloat( eA[1], eA[2] ) );
-	float minB = tbMinFloat( eB[0], tbMinFloat( eB[1], eB[2] ) );
-	float sizeA = tbLength( boxA->center ) + radiusA;  // A's vertices in A's frame
-	float localB = tbLength( boxB->center ) + radiusB; // B's vertices in B's frame
-	float sizeB = tbLength( centerB ) + radiusB;	   // B's vertices in A's frame
-	float lever = tbLength( d ) + radiusA + radiusB;
-
-	const float eps = FLT_EPSILON;
-	float relA = eps * ( 1.0f + ( 6.0f * radiusA + sizeA ) / minA );
-	float relB = eps * ( 1.0f + ( 6.0f * localB + sizeB ) / minB );
-	if ( relA + relB > 1.0e-3f )
-	{
-		return false;
-	}
-	float perLength = 4.0f * ( ( relA + relB + 48.0f * eps ) * lever + 34.0f * eps * ( radiusA + radiusB ) );
-	float fixed = 4.0f * eps * ( 18.0f * lever + 12.0f * ( localB + sizeA + sizeB ) + 6.0f * radiusA );
-	float parallel = 0.005f - 2.0f * ( relA + relB ) - 64.0f * eps;
-
 	float c[3][3];
 	float t[3];
 	for ( int m = 0; m < 3; ++m )
@@ -1184,31 +1725,61 @@ static bool tbBoxEdgeFamilies( const tbBoxHull* boxA, const tbBoxHull* boxB, tbT
 		t[m] = tbDot( boxA->axes[m], d );
 	}
 
-	*mask = 0;
-	for ( int i = 0; i < 3; ++i )
+	int bestI = -1;
+	int bestJ = 0;
+	float bestLength = 1.0f;
+	float bestScaled = 0.0f;
+	for ( int j = 0; j < 3; ++j )
 	{
-		int i1 = i == 2 ? 0 : i + 1;
-		int i2 = i == 0 ? 2 : i - 1;
-		for ( int j = 0; j < 3; ++j )
+		int j1 = j == 2 ? 0 : j + 1;
+		int j2 = j == 0 ? 2 : j - 1;
+		for ( int i = 0; i < 3; ++i )
 		{
-			int j1 = j == 2 ? 0 : j + 1;
-			int j2 = j == 0 ? 2 : j - 1;
+			int i1 = i == 2 ? 0 : i + 1;
+			int i2 = i == 0 ? 2 : i - 1;
 			float lengthSq = c[i1][j] * c[i1][j] + c[i2][j] * c[i2][j];
-			if ( lengthSq < parallel * parallel )
+			if ( lengthSq < 0.005f * 0.005f )
 			{
 				continue;
 			}
-			float scaledGap = tbAbsFloat( c[i1][j] * t[i2] - c[i2][j] * t[i1] ) - eA[i1] * tbAbsFloat( c[i2][j] ) -
-							  eA[i2] * tbAbsFloat( c[i1][j] ) - eB[j1] * tbAbsFloat( c[i][j2] ) -
-							  eB[j2] * tbAbsFloat( c[i][j1] );
 			float length = sqrtf( lengthSq );
-			if ( scaledGap + perLength + ( fixed - threshold ) * length > 0.0f )
+			float scaled = c[i1][j] * t[i2] - c[i2][j] * t[i1];
+			float gap = ( tbAbsFloat( scaled ) - eA[i1] * tbAbsFloat( c[i2][j] ) - eA[i2] * tbAbsFloat( c[i1][j] ) -
+						  eB[j1] * tbAbsFloat( c[i][j2] ) - eB[j2] * tbAbsFloat( c[i][j1] ) ) /
+						length;
+			if ( gap > query.separation )
 			{
-				*mask |= 1 << ( 3 * i + j );
+				query.separation = gap;
+				bestI = i;
+				bestJ = j;
+				bestLength = length;
+				bestScaled = scaled;
 			}
 		}
 	}
-	return true;
+	if ( bestI < 0 )
+	{
+		return query;
+	}
+
+	int i = bestI;
+	int j = bestJ;
+	int i1 = i == 2 ? 0 : i + 1;
+	int i2 = i == 0 ? 2 : i - 1;
+	int j1 = j == 2 ? 0 : j + 1;
+	int j2 = j == 0 ? 2 : j - 1;
+	// a_i x b_j = c[i1][j] a_i2 - c[i2][j] a_i1, turned towards B.
+	float sign = bestScaled < 0.0f ? -1.0f : 1.0f;
+	float x1 = -sign * c[i2][j] / bestLength; // axis . a_i1
+	float x2 = sign * c[i1][j] / bestLength;  // axis . a_i2
+	tbVec3 axis = tbAdd( tbMulSV( x1, boxA->axes[i1] ), tbMulSV( x2, boxA->axes[i2] ) );
+	query.axis = axis;
+	query.indexA = boxA->edges[i][( x1 > 0.0f ) + 2 * ( x2 > 0.0f )];
+	// B's edge supports B against the axis: its faces are on the sides where axis . b_k < 0.
+	float y1 = tbDot( axis, axesB[j1] );
+	float y2 = tbDot( axis, axesB[j2] );
+	query.indexB = boxB->edges[j][( y1 < 0.0f ) + 2 * ( y2 < 0.0f )];
+	return query;
 }
 
 // Table sizes of the edge query (a box has 12 edges, 8 vertices, 6 faces); larger hulls take the
@@ -1216,7 +1787,6 @@ static bool tbBoxEdgeFamilies( const tbBoxHull* boxA, const tbBoxHull* boxB, tbT
 #define TB_SAT_MAX_EDGES 64
 #define TB_SAT_MAX_VERTICES 64
 #define TB_SAT_MAX_FACES 64
-#define TB_ALL_FAMILIES 0x1FF
 
 // One edge (a twin pair) with what every pair test needs, in A's frame: the normals n1, n2 of its
 // two faces (negated for B), their cross product n2 x n1, the tail point and the edge vector.
@@ -1226,7 +1796,6 @@ typedef struct tbSATEdge
 	tbVec3 p, edge;
 	float length;
 	int index;
-	int family; ///< box axis the edge is parallel to (boxes only)
 } tbSATEdge;
 
 typedef struct tbSATEdges
@@ -1236,16 +1805,10 @@ typedef struct tbSATEdges
 	int countA, countB;
 } tbSATEdges;
 
-// Axis of the box edge between faces f1 and f2 (faces 2k and 2k + 1 are normal to axis k).
-static int tbBoxEdgeFamily( int f1, int f2 )
-{
-	return 3 - f1 / 2 - f2 / 2;
-}
-
 // The per-edge half of tbEdgeSeparation, done once per edge instead of once per pair: A's edges,
 // and B's edges with its face normals and vertices mapped into A's frame once (the same
 // expressions as tbMakeEdgeInA). Returns false if a hull is too large for the tables.
-static bool tbBuildSATEdges( const tbHull* hullA, const tbHull* hullB, tbTransform xf, bool boxes, tbSATEdges* t )
+static bool tbBuildSATEdges( const tbHull* hullA, const tbHull* hullB, tbTransform xf, tbSATEdges* t )
 {
 	if ( hullA->edgeCount > 2 * TB_SAT_MAX_EDGES || hullB->edgeCount > 2 * TB_SAT_MAX_EDGES ||
 		 hullB->vertexCount > TB_SAT_MAX_VERTICES || hullB->faceCount > TB_SAT_MAX_FACES )
@@ -1269,7 +1832,6 @@ static bool tbBuildSATEdges( const tbHull* hullA, const tbHull* hullB, tbTransfo
 		a->edge = tbSub( tbEdgeHead( hullA, e ), a->p );
 		a->length = tbLength( a->edge );
 		a->index = e;
-		a->family = boxes ? tbBoxEdgeFamily( hullA->edges[e].face, hullA->edges[twin].face ) : 0;
 	}
 
 	tbVec3 normalsB[TB_SAT_MAX_FACES];
@@ -1298,15 +1860,13 @@ static bool tbBuildSATEdges( const tbHull* hullA, const tbHull* hullB, tbTransfo
 		b->edge = tbSub( verticesB[hullB->edges[twin].origin], b->p );
 		b->length = tbLength( b->edge );
 		b->index = e;
-		b->family = boxes ? tbBoxEdgeFamily( hullB->edges[e].face, hullB->edges[twin].face ) : 0;
 	}
 	return true;
 }
 
-// tbQueryEdgesPlain over the tables, restricted to the pair families in mask (boxes; pass
-// TB_ALL_FAMILIES otherwise). Same pair order and per-pair expressions as tbEdgeSeparation, so over
-// all families the result is identical; the arc test is cut short after its first factor.
-static tbEdgeQuery tbQuerySATEdges( const tbSATEdges* t, int mask )
+// tbQueryEdgesPlain over the tables. Same pair order and per-pair expressions as tbEdgeSeparation,
+// so the result is identical; the arc test is cut short after its first factor.
+static tbEdgeQuery tbQuerySATEdges( const tbSATEdges* t )
 {
 	tbEdgeQuery query = { -FLT_MAX, -1, -1, { 0.0f, 0.0f, 0.0f } };
 	for ( int k = 0; k < t->countB; ++k )
@@ -1315,10 +1875,6 @@ static tbEdgeQuery tbQuerySATEdges( const tbSATEdges* t, int mask )
 		for ( int i = 0; i < t->countA; ++i )
 		{
 			const tbSATEdge* a = t->a + i;
-			if ( mask != TB_ALL_FAMILIES && ( mask & ( 1 << ( 3 * a->family + b->family ) ) ) == 0 )
-			{
-				continue;
-			}
 			// tbIsMinkowskiFace( a->n1, a->n2, b->n1, b->n2 )
 			float cba = tbDot( b->n1, a->cross );
 			float dba = tbDot( b->n2, a->cross );
@@ -1356,35 +1912,21 @@ static tbEdgeQuery tbQuerySATEdges( const tbSATEdges* t, int mask )
 	return query;
 }
 
-// The edge query, or, when its answer cannot matter (no edge axis separates by more than
-// threshold), possibly an empty result (indexA = -1) without running all of it. Two boxes (boxA
-// and boxB not NULL) first go through tbBoxEdgeFamilies; the pair families it cannot settle are
-// run exactly.
+// The edge query: two boxes (boxA and boxB not NULL) in closed form (tbQueryBoxEdges), other hulls
+// over every edge pair.
 static tbEdgeQuery tbQueryEdges( const tbHull* hullA, const tbBoxHull* boxA, const tbHull* hullB, const tbBoxHull* boxB,
-								 tbTransform xf, float threshold )
+								 tbTransform xf )
 {
-	tbEdgeQuery none = { -FLT_MAX, -1, -1, { 0.0f, 0.0f, 0.0f } };
-	bool boxes = boxA != NULL && boxB != NULL;
-	int mask = TB_ALL_FAMILIES;
-	if ( boxes && tbBoxEdgeFamilies( boxA, boxB, xf, threshold, &mask ) && mask == 0 )
+	if ( boxA != NULL && boxB != NULL )
 	{
-		return none;
+		return tbQueryBoxEdges( boxA, boxB, xf );
 	}
-
 	tbSATEdges tables;
-	if ( tbBuildSATEdges( hullA, hullB, xf, boxes, &tables ) == false )
+	if ( tbBuildSATEdges( hullA, hullB, xf, &tables ) == false )
 	{
 		return tbQueryEdgesPlain( hullA, hullB, xf );
 	}
-	if ( mask != TB_ALL_FAMILIES )
-	{
-		tbEdgeQuery open = tbQuerySATEdges( &tables, mask );
-		if ( open.indexA < 0 || open.separation <= threshold )
-		{
-			return none;
-		}
-	}
-	return tbQuerySATEdges( &tables, TB_ALL_FAMILIES );
+	return tbQuerySATEdges( &tables );
 }
 
 // Hull and hull: clipping -----------------------------------------------------------------------
@@ -1760,6 +2302,15 @@ static void tbStoreCache( tbSATCache* cache, uint8_t type, int indexA, int index
 tbManifold tbCollideHulls( const tbHull* hullA, tbTransform xfA, const tbHull* hullB, tbTransform xfB,
 						   float speculativeDistance, tbSATCache* cache )
 {
+	tbBoxHull boxA, boxB;
+	const tbBoxHull* isBoxA = tbGetBoxHull( hullA, &boxA ) ? &boxA : NULL;
+	const tbBoxHull* isBoxB = tbGetBoxHull( hullB, &boxB ) ? &boxB : NULL;
+	return tbCollideHullsWithBoxes( hullA, isBoxA, xfA, hullB, isBoxB, xfB, speculativeDistance, cache );
+}
+
+tbManifold tbCollideHullsWithBoxes( const tbHull* hullA, const tbBoxHull* isBoxA, tbTransform xfA, const tbHull* hullB,
+									const tbBoxHull* isBoxB, tbTransform xfB, float speculativeDistance, tbSATCache* cache )
+{
 	tbManifold manifold = tbEmptyManifold();
 	tbTransform xfBA = tbInvMulTransforms( xfA, xfB ); // B's frame into A's
 	tbTransform xfAB = tbInvMulTransforms( xfB, xfA ); // A's frame into B's
@@ -1792,17 +2343,25 @@ tbManifold tbCollideHulls( const tbHull* hullA, tbTransform xfA, const tbHull* h
 		}
 	}
 
-	tbBoxHull boxA, boxB;
-	const tbBoxHull* isBoxA = tbGetBoxHull( hullA, &boxA ) ? &boxA : NULL;
-	const tbBoxHull* isBoxB = tbGetBoxHull( hullB, &boxB ) ? &boxB : NULL;
-
-	tbFaceQuery faceA = tbQueryFaces( hullA, isBoxA, hullB, isBoxB, xfBA );
+	tbFaceQuery faceA, faceB;
+	bool boxes = isBoxA != NULL && isBoxB != NULL;
+	if ( boxes )
+	{
+		tbQueryBoxFaces( isBoxA, isBoxB, xfBA, &faceA, &faceB );
+	}
+	else
+	{
+		faceA = tbQueryFaces( hullA, isBoxA, hullB, isBoxB, xfBA );
+	}
 	if ( faceA.separation > speculativeDistance )
 	{
 		tbStoreCache( cache, 1, faceA.index, 0, faceA.separation );
 		return manifold;
 	}
-	tbFaceQuery faceB = tbQueryFaces( hullB, isBoxB, hullA, isBoxA, xfAB );
+	if ( boxes == false )
+	{
+		faceB = tbQueryFaces( hullB, isBoxB, hullA, isBoxA, xfAB );
+	}
 	if ( faceB.separation > speculativeDistance )
 	{
 		tbStoreCache( cache, 2, 0, faceB.index, faceB.separation );
@@ -1833,8 +2392,7 @@ tbManifold tbCollideHulls( const tbHull* hullA, tbTransform xfA, const tbHull* h
 	// An edge axis matters only if it separates or beats the faces by the tolerance.
 	float faceSeparation = tbMaxFloat( faceA.separation, faceB.separation );
 	float edgeThreshold = faceSeparation + tbAxisTolerance( faceSeparation );
-	tbEdgeQuery edge =
-		tbQueryEdges( hullA, isBoxA, hullB, isBoxB, xfBA, tbMinFloat( speculativeDistance, edgeThreshold ) );
+	tbEdgeQuery edge = tbQueryEdges( hullA, isBoxA, hullB, isBoxB, xfBA );
 	if ( edge.indexA >= 0 && edge.separation > speculativeDistance )
 	{
 		tbStoreCache( cache, 3, edge.indexA, edge.indexB, edge.separation );

@@ -464,6 +464,7 @@ tbShapeId tbCreateHullShape( tbBodyId bodyId, const tbShapeDef* def, const tbHul
 		return tb_nullShapeId;
 	}
 	shape->hull = copy;
+	shape->isBox = tbGetBoxHull( copy, &shape->box );
 	return tbFinishShape( world, shape, def, result );
 }
 
@@ -497,6 +498,7 @@ tbShapeId tbCreateBoxShape( tbBodyId bodyId, const tbShapeDef* def, tbVec3 halfE
 		return tb_nullShapeId;
 	}
 	shape->hull = box;
+	shape->isBox = tbGetBoxHull( box, &shape->box );
 	return tbFinishShape( world, shape, def, result );
 }
 
