@@ -23,8 +23,8 @@ static float rotation_degrees( tbQuat q )
 
 // The README's example: a unit cube dropped flat from 3 m (and from 10 m) comes to rest on the
 // ground within 1 mm of where it was dropped and within 0.05 deg of its orientation, in every mode.
-// One Gauss-Seidel sweep over the four corners at impact used to leave it 11 mm off and 0.18 deg
-// turned in soft mode (docs/SOLVER.md, "Impacts").
+// What it catches: one Gauss-Seidel sweep over the four corners at impact takes the corners in
+// turn, which leaves the cube 11 mm off and turned 0.18 deg in soft mode (docs/SOLVER.md, "Impacts").
 static void flat_drop_lands_in_place( void** state )
 {
 	(void)state;
@@ -131,10 +131,11 @@ static float bounce_peak( tbSolverMode mode, bool box, float restitution, float 
 
 // A ball, and a box dropped flat, of restitution e dropped from h rebound to e^2 h within
 // BOUNCE_TOLERANCE, for e = 0.5 and 0.8, from 1 to 5 m, in every mode; restitution 0 does not
-// bounce. Before: the rebound was 0.94-0.98 of e^2 h in split and baumgarte mode (0.80 from 0.5 m),
-// one pass over a box's four corners spun it (1.3 rad/s at e = 0.5) and took 5-13 % off it, and a
-// soft ball from 1 m, found by the broad phase a step late, reached 0.93 (docs/SOLVER.md,
-// "Restitution").
+// bounce. What it catches (docs/SOLVER.md, "Restitution"): a bounce aimed at -e v0 from the
+// step's start speed, without the integrator's g h / 2, rebounds to 0.94-0.98 of e^2 h in split and
+// baumgarte mode (0.80 from 0.5 m); one pass over a box's four corners spins it (1.3 rad/s at
+// e = 0.5) and takes 5-13 % off; a soft ball from 1 m that the broad phase finds a step late
+// reaches 0.93.
 #define BOUNCE_TOLERANCE 0.03f
 static void bounce_heights( void** state )
 {
