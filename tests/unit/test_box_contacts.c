@@ -124,6 +124,41 @@ static bool isClosestPair( const Pose* pose, const tbManifold* m )
 	return offSegment <= MATCH_TOL && offBox <= MATCH_TOL;
 }
 
+// Both manifolds have the same number of points (the count is printed when not).
+static void assertSameCount( const tbManifold* a, const tbManifold* b, int trial )
+{
+	if ( a->pointCount != b->pointCount )
+	{
+		printf( "trial %d: %d points, general %d\n", trial, a->pointCount, b->pointCount );
+	}
+	assert_int_equal( a->pointCount, b->pointCount );
+}
+
+// The normals of a and b (b the general path's) differ by at most tolerance.
+static void assertNormalWithin( const tbManifold* a, const tbManifold* b, float tolerance, int trial )
+{
+	float normalError = vecDistance( a->normal, b->normal );
+	if ( normalError > tolerance )
+	{
+		printf( "trial %d: normal (%g %g %g), general (%g %g %g) sep %g\n", trial, a->normal.x, a->normal.y, a->normal.z,
+				b->normal.x, b->normal.y, b->normal.z, a->points[0].separation );
+	}
+	assert_true( normalError <= tolerance );
+}
+
+// The point of manifold m with feature id `id`, or NULL.
+static const tbManifoldPoint* findPointById( const tbManifold* m, uint32_t id )
+{
+	for ( int j = 0; j < m->pointCount; ++j )
+	{
+		if ( m->points[j].id == id )
+		{
+			return m->points + j;
+		}
+	}
+	return NULL;
+}
+
 // Same points (in any order with the same ids), normals and separations, to MATCH_TOL; where the
 // problem is ill-conditioned, to what its conditioning allows:
 // - the normal of a core close to the box's surface (edge and corner cases) turns by the rounding
@@ -152,11 +187,7 @@ static void assertSameManifold( const tbManifold* a, const tbManifold* b, const 
 			return;
 		}
 	}
-	if ( a->pointCount != b->pointCount )
-	{
-		printf( "trial %d: %d points, general %d\n", trial, a->pointCount, b->pointCount );
-	}
-	assert_int_equal( a->pointCount, b->pointCount );
+	assertSameCount( a, b, trial );
 	if ( a->pointCount == 0 )
 	{
 		return;
@@ -187,23 +218,11 @@ static void assertSameManifold( const tbManifold* a, const tbManifold* b, const 
 			pointTol = vecDistance( a->points[0].point, b->points[0].point );
 		}
 	}
-	if ( normalError > normalTol )
-	{
-		printf( "trial %d: normal (%g %g %g), general (%g %g %g) sep %g\n", trial, a->normal.x, a->normal.y, a->normal.z,
-				b->normal.x, b->normal.y, b->normal.z, a->points[0].separation );
-	}
-	assert_true( normalError <= normalTol );
+	assertNormalWithin( a, b, normalTol, trial );
 	for ( int i = 0; i < a->pointCount; ++i )
 	{
 		const tbManifoldPoint* p = a->points + i;
-		const tbManifoldPoint* q = NULL;
-		for ( int j = 0; j < b->pointCount; ++j )
-		{
-			if ( b->points[j].id == p->id )
-			{
-				q = b->points + j;
-			}
-		}
+		const tbManifoldPoint* q = findPointById( b, p->id );
 		assert_non_null( q );
 		float slideTol = sine > 0.0f ? MATCH_TOL + ROUNDING / sine + 2.0f * FLT_EPSILON * length / ( sine * sine ) : MATCH_TOL;
 		tbVec3 error = tbSub( p->point, q->point );
@@ -227,33 +246,16 @@ static void assertSameManifold( const tbManifold* a, const tbManifold* b, const 
 static void assertSameBoxes( const tbManifold* a, const tbManifold* b, const Pose* pose, int trial )
 {
 	(void)pose;
-	if ( a->pointCount != b->pointCount )
-	{
-		printf( "trial %d: %d points, general %d\n", trial, a->pointCount, b->pointCount );
-	}
-	assert_int_equal( a->pointCount, b->pointCount );
+	assertSameCount( a, b, trial );
 	if ( a->pointCount == 0 )
 	{
 		return;
 	}
-	float normalError = vecDistance( a->normal, b->normal );
-	if ( normalError > MATCH_TOL )
-	{
-		printf( "trial %d: normal (%g %g %g), general (%g %g %g) sep %g\n", trial, a->normal.x, a->normal.y, a->normal.z,
-				b->normal.x, b->normal.y, b->normal.z, a->points[0].separation );
-	}
-	assert_true( normalError <= MATCH_TOL );
+	assertNormalWithin( a, b, MATCH_TOL, trial );
 	for ( int i = 0; i < a->pointCount; ++i )
 	{
 		const tbManifoldPoint* p = a->points + i;
-		const tbManifoldPoint* q = NULL;
-		for ( int j = 0; j < b->pointCount; ++j )
-		{
-			if ( b->points[j].id == p->id )
-			{
-				q = b->points + j;
-			}
-		}
+		const tbManifoldPoint* q = findPointById( b, p->id );
 		if ( q == NULL )
 		{
 			printf( "trial %d: point %d id %08x not in the general manifold\n", trial, i, p->id );
