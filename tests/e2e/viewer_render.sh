@@ -129,6 +129,10 @@ function scene.ui(ui)
 	if ui.button("kick") then scene.clicks = scene.clicks + 1 end
 	ui.label("clicks " .. scene.clicks)
 	ui.plot("box height", select(3, scene.box:position()))
+	-- A plot that keeps moving whatever the physics and the timing do: the lines check below
+	-- counts its pixels with the others.
+	scene.frames = (scene.frames or 0) + 1
+	ui.plot("wave", math.sin(0.5 * scene.frames))
 	if not scene.reported then
 		scene.reported = true
 		print(("ui called: speed=%.2f enabled=%s"):format(scene.speed, tostring(scene.enabled)))
