@@ -10,6 +10,15 @@
 //
 // Workers spin for a short while after a job (the solver issues a few hundred jobs per step, tens of
 // microseconds apart), yield for a while, then sleep on a condition variable until the next job.
+//
+// Each worker owns a contiguous share of a job's blocks (worker w: blocks [w B / W, (w + 1) B / W))
+// and takes its own share first, in order, before taking what is left of the others'. The solver
+// runs the same colours over the same bodies and constraints pass after pass, so the same worker
+// then touches the same body rows and lane groups every pass and they stay in its core's cache;
+// blocks handed out from one shared counter go to whichever worker asks first, and the rows move
+// between the cores every pass. Measured on two threads (tumble_bench --threads 2, nine alternating
+// runs, medians): chains 2.24 -> 1.92 ms a step, pyramid1240 10.9 -> 9.8, ragdolls 4.15 -> 3.89,
+// rain 3.66 -> 3.62. Which worker runs a block never changes what the block computes.
 // SPDX-License-Identifier: MIT
 #include "jobs.h"
 
@@ -17,6 +26,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 #include <threads.h>
 
@@ -31,11 +41,27 @@
 #define TB_SPIN_COUNT 256
 #define TB_YIELD_COUNT 2000
 
+// A worker's share of the open job: the next block to take and the end of the share. 128 bytes, so
+// that two shares never sit on one cache line whatever the allocation's alignment.
+typedef struct tbJobShare
+{
+	atomic_int next;
+	int end;
+	char pad[120];
+} tbJobShare;
+
+typedef struct tbWorkerStart
+{
+	struct tbJobSystem* jobs;
+	int index;
+} tbWorkerStart;
+
 struct tbJobSystem
 {
 	int workerCount;
 	int threadCount;
 	thrd_t threads[TB_MAX_WORKERS];
+	tbWorkerStart starts[TB_MAX_WORKERS]; ///< each thread's argument: the system and its index
 	mtx_t mutex;
 	cnd_t wake;
 
@@ -46,39 +72,47 @@ struct tbJobSystem
 	int blockSize;
 	int blockCount;
 
-	// Separate cache lines: the counters are hit by every thread.
+	// Separate cache lines: the counters are hit by every thread. The shares' ends are written
+	// with the job's parameters; their next blocks are taken while it is open.
 	char pad0[64];
+	tbJobShare shares[TB_MAX_WORKERS];
 	atomic_uint epoch; ///< even: a job is open; odd: closed
 	char pad1[64];
-	atomic_int nextBlock;
-	char pad2[64];
 	atomic_int doneBlocks;
-	char pad3[64];
+	char pad2[64];
 	atomic_int busy;
 	atomic_int sleepers;
 	atomic_bool quit;
 };
 
-// Claim and run blocks of the open job until none are left.
-static void tbRunBlocks( tbJobSystem* jobs )
+// Claim and run blocks of the open job until none are left: worker `self`'s share first, then the
+// others' in turn.
+static void tbRunBlocks( tbJobSystem* jobs, int self )
 {
-	for ( ;; )
+	int workerCount = jobs->workerCount;
+	for ( int k = 0; k < workerCount; ++k )
 	{
-		int block = atomic_fetch_add_explicit( &jobs->nextBlock, 1, memory_order_relaxed );
-		if ( block >= jobs->blockCount )
+		tbJobShare* share = jobs->shares + ( self + k ) % workerCount;
+		for ( ;; )
 		{
-			return;
+			int block = atomic_fetch_add_explicit( &share->next, 1, memory_order_relaxed );
+			if ( block >= share->end )
+			{
+				break;
+			}
+			int start = block * jobs->blockSize;
+			int end = start + jobs->blockSize < jobs->itemCount ? start + jobs->blockSize : jobs->itemCount;
+			jobs->fcn( start, end, block, jobs->context );
+			atomic_fetch_add_explicit( &jobs->doneBlocks, 1, memory_order_release );
 		}
-		int start = block * jobs->blockSize;
-		int end = start + jobs->blockSize < jobs->itemCount ? start + jobs->blockSize : jobs->itemCount;
-		jobs->fcn( start, end, block, jobs->context );
-		atomic_fetch_add_explicit( &jobs->doneBlocks, 1, memory_order_release );
 	}
 }
 
 static int tbWorkerMain( void* arg )
 {
-	tbJobSystem* jobs = arg;
+	const tbWorkerStart* start = arg;
+	tbJobSystem* jobs = start->jobs;
+	const int self = start->index;
 	unsigned seen = atomic_load( &jobs->epoch );
 	int idle = 0;
 	for ( ;; )
@@ -96,7 +130,7 @@ static int tbWorkerMain( void* arg )
 			if ( atomic_load( &jobs->epoch ) == epoch )
 			{
 				seen = epoch;
-				tbRunBlocks( jobs );
+				tbRunBlocks( jobs, self );
 			}
 			atomic_fetch_sub( &jobs->busy, 1 );
 			idle = 0;
@@ -160,7 +194,10 @@ tbJobSystem* tbCreateJobSystem( int workerCount )
 	memset( jobs, 0, sizeof( *jobs ) );
 	jobs->workerCount = 1;
 	atomic_init( &jobs->epoch, 1u );
-	atomic_init( &jobs->nextBlock, 0 );
+	for ( int i = 0; i < TB_MAX_WORKERS; ++i )
+	{
+		atomic_init( &jobs->shares[i].next, 0 );
+	}
 	atomic_init( &jobs->doneBlocks, 0 );
 	atomic_init( &jobs->busy, 0 );
 	atomic_init( &jobs->sleepers, 0 );
@@ -178,7 +215,10 @@ tbJobSystem* tbCreateJobSystem( int workerCount )
 	}
 	for ( int i = 0; i < workerCount - 1; ++i )
 	{
-		if ( thrd_create( jobs->threads + i, tbWorkerMain, jobs ) != thrd_success )
+		// The caller of tbParallelFor is worker 0; thread i is worker i + 1.
+		jobs->starts[i].jobs = jobs;
+		jobs->starts[i].index = i + 1;
+		if ( thrd_create( jobs->threads + i, tbWorkerMain, jobs->starts + i ) != thrd_success )
 		{
 			tbDestroyJobSystem( jobs );
 			return NULL;
@@ -234,12 +274,19 @@ void tbParallelFor( tbJobSystem* jobs, int itemCount, int blockSize, tbJobFcn* f
 	jobs->itemCount = itemCount;
 	jobs->blockSize = blockSize;
 	jobs->blockCount = blockCount;
-	atomic_store_explicit( &jobs->nextBlock, 0, memory_order_relaxed );
+	int workerCount = jobs->workerCount;
+	for ( int w = 0; w < workerCount; ++w )
+	{
+		// int64 products: blockCount * workerCount can pass INT_MAX for a huge item count.
+		int first = (int)( (int64_t)blockCount * w / workerCount );
+		atomic_store_explicit( &jobs->shares[w].next, first, memory_order_relaxed );
+		jobs->shares[w].end = (int)( (int64_t)blockCount * ( w + 1 ) / workerCount );
+	}
 	atomic_store_explicit( &jobs->doneBlocks, 0, memory_order_relaxed );
 	atomic_fetch_add( &jobs->epoch, 1u ); // open
 	tbWakeWorkers( jobs );
 
-	tbRunBlocks( jobs );
+	tbRunBlocks( jobs, 0 );
 
 	int spin = 0;
 	while ( atomic_load_explicit( &jobs->doneBlocks, memory_order_acquire ) < blockCount )
