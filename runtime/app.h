@@ -14,7 +14,7 @@ typedef struct tbAppOptions
 	const char* scenesDir; ///< the shipped scenes' folder (the viewer's picker), NULL when not found
 	tbSceneOptions scene;  ///< sandbox, mods, limits, scripts/lib directory
 	float dt;			   ///< fixed time step, s, default 1/60
-	int threads;		   ///< --threads: worker threads of the scene's worlds, default 1
+	int threads;		   ///< --threads: worker threads of the scene's worlds (viewer: 2 on 2+ cores; headless: 1)
 	int steps;			   ///< steps to run; -1: the scene's `steps` field, else 600 (headless) / unbounded (live)
 	bool headless;		   ///< --headless
 	bool watch;			   ///< --watch: keep running in real time and reload on change

@@ -39,7 +39,8 @@ static void tbUsage( FILE* out )
 		   "  --steps N            number of steps (default: the scene's `steps` field, else 600;\n"
 		   "                       with --watch, stop after N steps instead of running until Ctrl-C)\n"
 		   "  --dt S               fixed time step in seconds (default 1/60)\n"
-		   "  --threads N          worker threads per world (default 1; same results for any N)\n"
+		   "  --threads N          worker threads per world (default 2 in the viewer on a machine of\n"
+		   "                       2 cores or more, 1 headless; same results for any N)\n"
 		   "  --solver NAME        run every world of the scene in this solver mode (soft, split,\n"
 		   "                       baumgarte or global), whatever its settings say\n"
 		   "  --report json|none   the report printed at the end of a headless run (default json)\n"
@@ -202,7 +203,7 @@ int main( int argc, char** argv )
 	memset( &options, 0, sizeof( options ) );
 	options.scene = tbDefaultSceneOptions();
 	options.dt = 1.0f / 60.0f;
-	options.threads = 1;
+	options.threads = 0; // not given: chosen once the mode is known
 	options.steps = -1;
 	options.report = true;
 
@@ -384,6 +385,14 @@ int main( int argc, char** argv )
 
 	options.scene.mods = mods;
 	options.scene.modCount = modCount;
+	if ( options.threads == 0 )
+	{
+		// The viewer steps between frames, on the frame's time: 2 workers where there are 2 cores
+		// (docs/ARCHITECTURE.md, "Threads"). Headless runs are batch jobs, often several at once.
+		long cores = sysconf( _SC_NPROCESSORS_ONLN );
+		bool viewer = options.headless == false && tbViewer_Run != NULL;
+		options.threads = viewer && cores >= 2 ? 2 : 1;
+	}
 	tbLua_SetDefaultWorkerCount( options.threads );
 
 	if ( options.headless )
