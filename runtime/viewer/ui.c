@@ -463,14 +463,17 @@ void tbUi_Plot( tbUi* ui, const char* label, const float* ring, int capacity, in
 		previousY = py;
 	}
 	ui->cursorY += h + 1.0f * ui->scale;
-	// The samples' smallest and largest values, and how long they cover.
+	// The samples' smallest and largest values, and the time the graph's width stands for. A plot
+	// still filling up draws its samples over the left part of the width, at the spacing a full
+	// one has, so the width stands for (capacity - 1) sample intervals, not the samples' own span.
 	char low[32];
 	char high[32];
 	tbFormatValue( low, sizeof( low ), dataLo );
 	tbFormatValue( high, sizeof( high ), dataHi );
-	if ( span > 0.0f )
+	float widthSpan = count > 1 ? span * (float)( capacity - 1 ) / (float)( count - 1 ) : 0.0f;
+	if ( widthSpan > 0.0f )
 	{
-		snprintf( line, sizeof( line ), "min %s  max %s  %.1f s", low, high, (double)span );
+		snprintf( line, sizeof( line ), "min %s  max %s  %.1f s", low, high, (double)widthSpan );
 	}
 	else
 	{

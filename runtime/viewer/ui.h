@@ -76,7 +76,8 @@ bool tbUi_Checkbox( tbUi* ui, const char* label, bool* value );
 /// Drag to set *value in [min, max]; true when it changed.
 bool tbUi_Slider( tbUi* ui, const char* label, float* value, float min, float max );
 /// A line graph of count samples of a ring buffer (oldest at next), with the latest value, the
-/// minimum and maximum shown, and the time the samples span (seconds; not shown when <= 0).
+/// minimum and maximum shown, and the time the graph's width stands for, from the time the samples
+/// span (span, seconds; nothing shown when <= 0).
 void tbUi_Plot( tbUi* ui, const char* label, const float* ring, int capacity, int count, int next, float span );
 /// A heading that opens and closes the section below it on click; returns *open.
 bool tbUi_Collapsing( tbUi* ui, const char* label, bool* open );
