@@ -284,6 +284,31 @@ static bool tbSortColorsByPoints( tbStepContext* ctx )
 	return true;
 }
 
+// The points every lane group needs, as many as its fullest lane has (its last: each colour is
+// sorted by point count), in group order. With points not NULL, each group's points are set to
+// follow the previous group's from there.
+static int tbPlaceGroupPoints( tbStepContext* ctx, tbContactLanePoint* points )
+{
+	const tbConstraintGraph* graph = &ctx->graph;
+	int total = 0;
+	int group = 0;
+	for ( int color = 0; color < TB_GRAPH_COLOR_COUNT; ++color )
+	{
+		int start = graph->colorStarts[color], end = graph->colorStarts[color + 1];
+		for ( int k = start; k < end; k += TB_GROUP_LANES )
+		{
+			if ( points != NULL )
+			{
+				ctx->contactLanes[group].points = points + total;
+			}
+			group += 1;
+			int last = tbMinInt( k + TB_GROUP_LANES, end ) - 1;
+			total += ctx->contacts[graph->order[last]].pointCount;
+		}
+	}
+	return total;
+}
+
 bool tbPackWideContacts( tbStepContext* ctx )
 {
 	if ( tbSortColorsByPoints( ctx ) == false )
@@ -303,21 +328,11 @@ bool tbPackWideContacts( tbStepContext* ctx )
 	{
 		return false;
 	}
-	// A group's points follow the previous group's, as many as its fullest lane has (its last:
-	// the colour is sorted by point count), so that a pass reads the groups' headers and their
-	// points as two unbroken streams the hardware prefetches. Groups holding room for four points
-	// (6.6 KiB) put most of a pile's one-point groups a page apart: rain ran 6 % slower.
-	const tbConstraintGraph* graph = &ctx->graph;
-	int pointTotal = 0;
-	for ( int color = 0; color < TB_GRAPH_COLOR_COUNT; ++color )
-	{
-		int start = graph->colorStarts[color], end = graph->colorStarts[color + 1];
-		for ( int k = start; k < end; k += TB_GROUP_LANES )
-		{
-			int last = tbMinInt( k + TB_GROUP_LANES, end ) - 1;
-			pointTotal += ctx->contacts[graph->order[last]].pointCount;
-		}
-	}
+	// A group's points follow the previous group's (tbPlaceGroupPoints), so that a pass reads the
+	// groups' headers and their points as two unbroken streams the hardware prefetches. Groups
+	// holding room for four points (6.6 KiB) put most of a pile's one-point groups a page apart:
+	// rain ran 6 % slower.
+	int pointTotal = tbPlaceGroupPoints( ctx, NULL );
 	// One point more, to start on a cache line: a point is 1696 bytes, so every lane array of
 	// every point then starts on 32 bytes and no 8-lane load splits a line.
 	char* bytes = tbArenaAllocRaw( ctx->arena, sizeof( tbContactLanePoint ) * (size_t)( pointTotal + 1 ) );
@@ -325,18 +340,7 @@ bool tbPackWideContacts( tbStepContext* ctx )
 	{
 		return false;
 	}
-	tbContactLanePoint* points = (tbContactLanePoint*)( bytes + ( ( 64 - ( (uintptr_t)bytes & 63 ) ) & 63 ) );
-	int group = 0;
-	for ( int color = 0; color < TB_GRAPH_COLOR_COUNT; ++color )
-	{
-		int start = graph->colorStarts[color], end = graph->colorStarts[color + 1];
-		for ( int k = start; k < end; k += TB_GROUP_LANES )
-		{
-			int last = tbMinInt( k + TB_GROUP_LANES, end ) - 1;
-			ctx->contactLanes[group++].points = points;
-			points += ctx->contacts[graph->order[last]].pointCount;
-		}
-	}
+	tbPlaceGroupPoints( ctx, (tbContactLanePoint*)( bytes + ( ( 64 - ( (uintptr_t)bytes & 63 ) ) & 63 ) ) );
 	tbPackTask task = { ctx, false, tbGetSimdLevel() == tbSimd_avx2 };
 	tbParallelFor( ctx->jobs, total, TB_CONTACT_GROUP_BLOCK_SIZE, tbPackBlock, &task );
 	return true;
