@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The viewer's frame times (issue 18's bars): the showcase at 1280x720 for 300 frames and
+# pyramid1240 for 200, each run a whole process under its own Xvfb (start-up included), with the
+# default options (on llvmpipe: the software profile, shadows, sky and panels on).
+#   ms a frame = the run's wall time / frames, as the issue's bars count it.
+# With --baseline DIR (a release build of another commit, for example the commit an issue was
+# filed at, built in a worktree), that build's runs alternate with this one's, so a drift of the
+# machine hits both alike; the summary gives each scene's median ratio, this build over the
+# baseline. A bar stated against a figure the baseline had on an earlier day carries over as that
+# figure times the ratio.
+# Usage: bench/viewer_frames.sh [--runs N] [--baseline DIR]      (default 4 runs)
+# The program: $TUMBLE, else build/release/tumble. Needs xvfb-run (package xvfb).
+set -euo pipefail
+cd "$( dirname "$0" )/.."
+runs=4
+baseline=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+		--runs) runs="$2"; shift 2 ;;
+		--baseline) baseline="$2"; shift 2 ;;
+		*) echo "viewer_frames.sh: unknown option '$1' (--runs N, --baseline DIR)" >&2; exit 2 ;;
+	esac
+done
+case "$runs" in
+	'' | *[!0-9]* | 0) echo "viewer_frames.sh: --runs expects a whole number of at least 1, got '$runs'" >&2; exit 2 ;;
+esac
+tumble="${TUMBLE:-build/release/tumble}"
+[ -x "$tumble" ] || { echo "viewer_frames.sh: $tumble not built (./build.sh build release)" >&2; exit 1; }
+command -v xvfb-run >/dev/null || { echo "viewer_frames.sh: xvfb-run not found (apt-get install xvfb)" >&2; exit 1; }
+builds=( "$( pwd )" )
+if [ -n "$baseline" ]; then
+	baseline="$( cd "$baseline" && pwd )"
+	[ -x "$baseline/build/release/tumble" ] || {
+		echo "viewer_frames.sh: --baseline $baseline has no build/release/tumble" >&2
+		exit 1
+	}
+	builds+=( "$baseline" )
+fi
+scratch=$( mktemp -d )
+trap 'rm -rf "$scratch"' EXIT
+
+median_of()
+{
+	sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) exit 1; print (NR % 2) ? v[(NR + 1) / 2] : 0.5 * (v[NR / 2] + v[NR / 2 + 1]) }'
+}
+
+# One run: prints ms a frame (wall / frames) and the CPU seconds (user + system).
+run_scene()
+{
+	local program="$1" tree="$2" scene="$3" frames="$4"
+	( cd "$tree" && xvfb-run -a -s "-screen 0 1920x1080x24" /usr/bin/time -f "TB_TIME %e %U %S" \
+		"$program" "scripts/scenes/$scene.lua" --window 1280x720 --frames "$frames" ) 2>&1 >/dev/null |
+		awk -v frames="$frames" '/^TB_TIME / { printf "%.2f %.2f\n", 1000 * $2 / frames, $3 + $4; found = 1 }
+			END { if (!found) exit 1 }'
+}
+
+scenes=( "showcase 300" "bench_pyramid1240 200" )
+printf "%-6s %-9s %-18s %12s %8s\n" run build scene "ms a frame" "CPU s"
+for run in $( seq 1 "$runs" ); do
+	for index in "${!builds[@]}"; do
+		tree="${builds[$index]}"
+		name=$( [ "$index" -eq 0 ] && echo this || echo baseline )
+		program=$( [ "$index" -eq 0 ] && echo "$( pwd )/$tumble" || echo "$tree/build/release/tumble" )
+		for entry in "${scenes[@]}"; do
+			set -- $entry
+			echo "viewer_frames: run $run/$runs, $name, $1 ..." >&2
+			result=$( run_scene "$program" "$tree" "$1" "$2" ) || {
+				echo "viewer_frames.sh: $name's $1 did not finish (run it by hand to see why)" >&2
+				exit 1
+			}
+			echo "$result" >>"$scratch/$name.$1"
+			printf "%-6s %-9s %-18s %12s %8s\n" "$run" "$name" "$1" $result
+		done
+	done
+done
+
+echo
+for entry in "${scenes[@]}"; do
+	set -- $entry
+	for name in this baseline; do
+		[ -f "$scratch/$name.$1" ] || continue
+		cut -d' ' -f1 "$scratch/$name.$1" | sort -g >"$scratch/sorted"
+		printf "%-9s %-18s ms a frame: %s to %s, median %.2f\n" "$name" "$1" "$( head -1 "$scratch/sorted" )" \
+			"$( tail -1 "$scratch/sorted" )" "$( median_of <"$scratch/sorted" )"
+	done
+	if [ -f "$scratch/baseline.$1" ]; then
+		paste -d' ' "$scratch/this.$1" "$scratch/baseline.$1" | awk '{ print $1 / $3 }' >"$scratch/ratios"
+		printf "%-9s %-18s this / baseline, per run (sorted): %s, median %s\n" ratio "$1" \
+			"$( sort -g "$scratch/ratios" | awk '{ printf "%s%.2f", (NR > 1 ? " " : ""), $1 }' )" \
+			"$( median_of <"$scratch/ratios" | awk '{ printf "%.2f", $1 }' )"
+	fi
+done
