@@ -70,6 +70,11 @@ bool tbLua_SetForcedSolver( const char* name )
 	return false;
 }
 
+const char* tbLua_GetForcedSolver( void )
+{
+	return s_forcedSolver >= 0 ? tb_solverNames[s_forcedSolver] : NULL;
+}
+
 // The index of a global method's name, -1 for an unknown one (the caller says what was expected).
 static int tbGlobalMethodIndex( const char* name )
 {

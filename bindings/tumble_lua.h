@@ -63,6 +63,8 @@ void tbLua_SetDefaultWorkerCount( int workerCount );
 /// whatever its settings say (the runtime's --solver, for running scenes in another mode); false
 /// for an unknown name, which changes nothing. The `solver` property still switches it live.
 bool tbLua_SetForcedSolver( const char* name );
+/// The mode tbLua_SetForcedSolver set, NULL when worlds keep their settings' mode.
+const char* tbLua_GetForcedSolver( void );
 
 /// What a host guard is asked about (tbLuaHost.guard).
 typedef enum tbLuaGuard

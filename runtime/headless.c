@@ -698,6 +698,15 @@ static int tbRunBatch( tbScene* scene, const tbAppOptions* options )
 	if ( status == 0 && tbScene_Finish( scene ) == false )
 	{
 		fprintf( stderr, "tumble: error in finish:\n%s\n", tbScene_GetError( scene ) );
+		if ( tbLua_GetForcedSolver() != NULL )
+		{
+			// A scene's checks hold its figures to the solver mode it set up; another mode may not
+			// reach them (the single-step modes stretch fast chains more than the soft one).
+			fprintf( stderr,
+					 "tumble: the scene's checks were written for the solver mode of its own settings; --solver "
+					 "%s overrides that mode\n",
+					 tbLua_GetForcedSolver() );
+		}
 		finished = false;
 	}
 	if ( status == 0 && options->report )

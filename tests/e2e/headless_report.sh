@@ -132,6 +132,13 @@ assert r["steps"] == 10, r["steps"]
 body("ball")
 assert "the ball did not land" in r["finish_error"], r["finish_error"]
 '
+check "failing finish, the scene's own solver mode: no word of --solver" \
+	bash -c '! grep -q -- "--solver" "$1"' _ "$SCRATCH/err"
+# Under --solver the failure also says that the checks were written for the scene's own mode.
+check "failing finish under --solver split: exit 1" expect_status 1 "$TUMBLE" --headless "$SCRATCH/finish_fails.lua" \
+	--steps 10 --solver split
+check "failing finish under --solver split: the message names the override" contains "$SCRATCH/err" \
+	"the scene's checks were written for the solver mode of its own settings; --solver split overrides that mode"
 
 # Misspelled scene functions would never run: a warning names the file, the line and the likely name.
 cat >"$SCRATCH/misspelled.lua" <<'LUA'
