@@ -46,6 +46,8 @@ typedef struct tbMeshRange
 	int count;
 	float lower[3], upper[3]; ///< bounds of the vertices, for fitting the shadow map
 	bool closed;			  ///< counter-clockwise seen from outside: back faces can be culled
+	int pointFirst;			  ///< closed meshes but the round built-ins: their distinct vertex positions,
+	int pointCount;			  ///< float triples in tbRenderer::meshPoints (their heights once turned)
 } tbMeshRange;
 
 /// An instance's place in the draw order: the distance from the eye sorts solids front to back.
@@ -121,7 +123,9 @@ struct tbRenderer
 
 	tbArray meshVertices; // tbMeshVertex, every mesh back to back
 	tbArray meshes;		  // tbMeshRange
+	tbArray meshPoints;	  // float[3]: the distinct positions of closed meshes (tbMeshRange::pointFirst)
 	int builtinVertexCount;
+	int builtinPointCount;
 	bool meshesDirty;
 	int uploadedMeshVertices;
 
@@ -130,6 +134,7 @@ struct tbRenderer
 	tbArray drawKeys;		// tbDrawKey per instance
 	tbArray sorted;			// tbInstanceData grouped by mesh, front to back within a mesh
 	tbArray meshCounts;	   // int per mesh
+	tbArray casterCounts;   // int per mesh: the shadow casters' runs, after the sorted instances
 
 	tbArray depthLines; // tbLineVertex pairs
 	tbArray topLines;
@@ -277,13 +282,14 @@ static const char* tb_skyVertexShader = "#version 330 core\n" TB_SCREEN_TRIANGLE
 // The 3D view drawn at reduced resolution, stretched over the window (bilinear). The screen
 // triangle's w is 1 at every corner, so interpolating without the perspective divide gives the same
 // coordinates; llvmpipe then skips a divide per pixel (5 % of the pass's instructions).
-static const char* tb_upscaleVertexShader = "#version 330 core\n" TB_SCREEN_TRIANGLE_GLSL "noperspective out vec2 vUv;\n"
-											"void main()\n"
-											"{\n"
-											"	vec2 p = SCREEN_TRIANGLE;\n"
-											"	vUv = 0.5 * p + 0.5;\n"
-											"	gl_Position = vec4(p, 0.0, 1.0);\n"
-											"}\n";
+static const char* tb_upscaleVertexShader =
+	"#version 330 core\n" TB_SCREEN_TRIANGLE_GLSL "noperspective out vec2 vUv;\n"
+	"void main()\n"
+	"{\n"
+	"	vec2 p = SCREEN_TRIANGLE;\n"
+	"	vUv = 0.5 * p + 0.5;\n"
+	"	gl_Position = vec4(p, 0.0, 1.0);\n"
+	"}\n";
 
 static const char* tb_upscaleFragmentShader = "#version 330 core\n"
 											  "noperspective in vec2 vUv;\n"
@@ -597,11 +603,13 @@ tbRenderer* tbRenderer_Create( char* error, int errorSize )
 	}
 	tbInitArray( &r->meshVertices, sizeof( tbMeshVertex ) );
 	tbInitArray( &r->meshes, sizeof( tbMeshRange ) );
+	tbInitArray( &r->meshPoints, 3 * sizeof( float ) );
 	tbInitArray( &r->instances, sizeof( tbInstanceData ) );
 	tbInitArray( &r->instanceMeshes, sizeof( int ) );
 	tbInitArray( &r->drawKeys, sizeof( tbDrawKey ) );
 	tbInitArray( &r->sorted, sizeof( tbInstanceData ) );
 	tbInitArray( &r->meshCounts, sizeof( int ) );
+	tbInitArray( &r->casterCounts, sizeof( int ) );
 	tbInitArray( &r->depthLines, sizeof( tbLineVertex ) );
 	tbInitArray( &r->topLines, sizeof( tbLineVertex ) );
 	tbInitArray( &r->points, sizeof( tbLineVertex ) );
@@ -721,6 +729,7 @@ tbRenderer* tbRenderer_Create( char* error, int errorSize )
 		return NULL;
 	}
 	r->builtinVertexCount = r->meshVertices.count;
+	r->builtinPointCount = r->meshPoints.count;
 	stb_easy_font_spacing( 0.0f );
 	return r;
 }
@@ -753,11 +762,13 @@ void tbRenderer_Destroy( tbRenderer* r )
 	glDeleteTextures( 1, &r->shadowTexture );
 	tbFreeArray( &r->meshVertices );
 	tbFreeArray( &r->meshes );
+	tbFreeArray( &r->meshPoints );
 	tbFreeArray( &r->instances );
 	tbFreeArray( &r->instanceMeshes );
 	tbFreeArray( &r->drawKeys );
 	tbFreeArray( &r->sorted );
 	tbFreeArray( &r->meshCounts );
+	tbFreeArray( &r->casterCounts );
 	tbFreeArray( &r->depthLines );
 	tbFreeArray( &r->topLines );
 	tbFreeArray( &r->points );
@@ -783,6 +794,29 @@ static int tbAddMesh( tbRenderer* r, const tbMeshVertex* vertices, int count, bo
 	range->first = first;
 	range->count = count;
 	range->closed = closed;
+	range->pointFirst = r->meshPoints.count;
+	range->pointCount = 0;
+	// The round built-ins have their heights in closed form (tbInstanceHeight); a hull's triangles
+	// repeat each of its few corners, which are kept once.
+	int index = r->meshes.count - 1;
+	bool round = index < tbMesh_builtinCount && index != tbMesh_cube;
+	for ( int i = 0; closed && round == false && i < count; ++i )
+	{
+		const float* p = vertices[i].position;
+		const float* points = r->meshPoints.data;
+		points += 3 * range->pointFirst;
+		bool seen = false;
+		for ( int k = 0; k < range->pointCount && seen == false; ++k )
+		{
+			seen = memcmp( points + 3 * k, p, 3 * sizeof( float ) ) == 0;
+		}
+		float* point = seen ? NULL : tbArray_Push( &r->meshPoints, 1 );
+		if ( point != NULL )
+		{
+			memcpy( point, p, 3 * sizeof( float ) );
+			range->pointCount += 1;
+		}
+	}
 	for ( int k = 0; k < 3; ++k )
 	{
 		range->lower[k] = count > 0 ? FLT_MAX : 0.0f;
@@ -811,6 +845,7 @@ void tbRenderer_ClearMeshes( tbRenderer* r )
 {
 	r->meshes.count = tbMesh_builtinCount;
 	r->meshVertices.count = r->builtinVertexCount;
+	r->meshPoints.count = r->builtinPointCount;
 	r->meshesDirty = true;
 	// Queued instances may name meshes that are gone: drop them (one frame misses some bodies).
 	r->instances.count = 0;
@@ -1124,12 +1159,13 @@ static void tbUploadStream( GLuint buffer, const void* data, size_t bytes )
 	glBufferSubData( GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes, data );
 }
 
-// One instanced draw per mesh; counts[m] is the end of mesh m's run in the sorted instance buffer.
-// With cull, closed meshes lose their back faces (half their triangles never reach the rasterizer).
-static void tbDrawMeshRuns( tbRenderer* r, const int* counts, int meshCount, bool cull )
+// One instanced draw per mesh; counts[m] is the end of mesh m's run in the instance buffer, whose
+// runs begin at instance first. With cull, closed meshes lose their back faces (half their
+// triangles never reach the rasterizer).
+static void tbDrawMeshRuns( tbRenderer* r, int first, const int* counts, int meshCount, bool cull )
 {
 	const tbMeshRange* ranges = r->meshes.data;
-	int start = 0;
+	int start = first;
 	for ( int m = 0; m < meshCount; ++m )
 	{
 		int end = counts[m];
@@ -1215,7 +1251,27 @@ static int* tbSortInstances( tbRenderer* r, tbVec3 eye )
 	return counts;
 }
 
-// The world box of every queued instance: its mesh's bounds, scaled, turned and placed.
+// The world box of one instance: its mesh's bounds, scaled, turned and placed.
+static void tbInstanceBox( const tbInstanceData* d, const tbMeshRange* range, tbVec3* lower, tbVec3* upper )
+{
+	tbVec3 s = tbMakeVec3( d->scale[0], d->scale[1], d->scale[2] );
+	tbVec3 center = tbMakeVec3( 0.5f * s.x * ( range->lower[0] + range->upper[0] ),
+								0.5f * s.y * ( range->lower[1] + range->upper[1] ),
+								0.5f * s.z * ( range->lower[2] + range->upper[2] ) );
+	tbVec3 half = tbMakeVec3( 0.5f * fabsf( s.x ) * ( range->upper[0] - range->lower[0] ),
+							  0.5f * fabsf( s.y ) * ( range->upper[1] - range->lower[1] ),
+							  0.5f * fabsf( s.z ) * ( range->upper[2] - range->lower[2] ) );
+	tbMat3 m = tbMakeMatFromQuat( tbMakeQuat( d->rotation[3], d->rotation[0], d->rotation[1], d->rotation[2] ) );
+	tbVec3 c = tbAdd( tbMakeVec3( d->position[0], d->position[1], d->position[2] ), tbMulMV( m, center ) );
+	// A turned box's extent along a world axis: its half extents weighted by |cos| of the angles.
+	tbVec3 e = tbMakeVec3( fabsf( m.cx.x ) * half.x + fabsf( m.cy.x ) * half.y + fabsf( m.cz.x ) * half.z,
+						   fabsf( m.cx.y ) * half.x + fabsf( m.cy.y ) * half.y + fabsf( m.cz.y ) * half.z,
+						   fabsf( m.cx.z ) * half.x + fabsf( m.cy.z ) * half.y + fabsf( m.cz.z ) * half.z );
+	*lower = tbSub( c, e );
+	*upper = tbAdd( c, e );
+}
+
+// The world box of every queued instance.
 static bool tbInstanceBounds( const tbRenderer* r, tbVec3* lower, tbVec3* upper )
 {
 	const tbInstanceData* instances = r->instances.data;
@@ -1225,23 +1281,10 @@ static bool tbInstanceBounds( const tbRenderer* r, tbVec3* lower, tbVec3* upper 
 	tbVec3 hi = tbMakeVec3( -FLT_MAX, -FLT_MAX, -FLT_MAX );
 	for ( int i = 0; i < r->instances.count; ++i )
 	{
-		const tbInstanceData* d = instances + i;
-		const tbMeshRange* range = ranges + meshOf[i];
-		tbVec3 s = tbMakeVec3( d->scale[0], d->scale[1], d->scale[2] );
-		tbVec3 center = tbMakeVec3( 0.5f * s.x * ( range->lower[0] + range->upper[0] ),
-									0.5f * s.y * ( range->lower[1] + range->upper[1] ),
-									0.5f * s.z * ( range->lower[2] + range->upper[2] ) );
-		tbVec3 half = tbMakeVec3( 0.5f * fabsf( s.x ) * ( range->upper[0] - range->lower[0] ),
-								  0.5f * fabsf( s.y ) * ( range->upper[1] - range->lower[1] ),
-								  0.5f * fabsf( s.z ) * ( range->upper[2] - range->lower[2] ) );
-		tbMat3 m = tbMakeMatFromQuat( tbMakeQuat( d->rotation[3], d->rotation[0], d->rotation[1], d->rotation[2] ) );
-		tbVec3 c = tbAdd( tbMakeVec3( d->position[0], d->position[1], d->position[2] ), tbMulMV( m, center ) );
-		// A turned box's extent along a world axis: its half extents weighted by |cos| of the angles.
-		tbVec3 e = tbMakeVec3( fabsf( m.cx.x ) * half.x + fabsf( m.cy.x ) * half.y + fabsf( m.cz.x ) * half.z,
-							   fabsf( m.cx.y ) * half.x + fabsf( m.cy.y ) * half.y + fabsf( m.cz.y ) * half.z,
-							   fabsf( m.cx.z ) * half.x + fabsf( m.cy.z ) * half.y + fabsf( m.cz.z ) * half.z );
-		lo = tbMinVec( lo, tbSub( c, e ) );
-		hi = tbMaxVec( hi, tbAdd( c, e ) );
+		tbVec3 boxLower, boxUpper;
+		tbInstanceBox( instances + i, ranges + meshOf[i], &boxLower, &boxUpper );
+		lo = tbMinVec( lo, boxLower );
+		hi = tbMaxVec( hi, boxUpper );
 	}
 	*lower = lo;
 	*upper = hi;
@@ -1251,6 +1294,142 @@ static bool tbInstanceBounds( const tbRenderer* r, tbVec3* lower, tbVec3* upper 
 static tbVec3 tbLightDirection( void )
 {
 	return tbNormalize( tbMakeVec3( 0.45f, -0.35f, 0.82f ) );
+}
+
+// A solid resting on another sinks a few millimetres into it. Bottoms up to this far below a solid's
+// top still count as above it (tbSelectCasters): only points that deep inside it, where they are
+// hidden, or about that close to its side, could lose a shadow by it.
+#define TB_CASTER_SINK 0.05f
+
+// The lowest and highest z of one instance, exact for closed meshes: a turned box around a rolling
+// ball or tumbling hull would reach well below it (a ball's box corner dips 0.73 radii under it) and
+// keep the ground casting. Open meshes give their box's.
+static void tbInstanceHeight( const tbRenderer* r, const tbInstanceData* d, int mesh, float* bottom, float* top )
+{
+	const tbMeshRange* range = (const tbMeshRange*)r->meshes.data + mesh;
+	float sx = fabsf( d->scale[0] );
+	float sy = fabsf( d->scale[1] );
+	float radius = sx > sy ? sx : sy;
+	float half = -1.0f;
+	if ( mesh == tbMesh_sphere || mesh == tbMesh_sphereLow )
+	{
+		// Unit vertices: the farthest is one scale from the centre.
+		float sz = fabsf( d->scale[2] );
+		half = radius > sz ? radius : sz;
+	}
+	else if ( mesh == tbMesh_cylinder || mesh == tbMesh_cylinderLow || mesh == tbMesh_solidCylinder ||
+			  mesh == tbMesh_solidCylinderLow )
+	{
+		// A cylinder's extent along z: its half height times |cos| of its axis's tilt plus its
+		// radius times the sine.
+		tbQuat q = tbMakeQuat( d->rotation[3], d->rotation[0], d->rotation[1], d->rotation[2] );
+		float axisZ = fabsf( tbRotate( q, tbMakeVec3( 0.0f, 0.0f, 1.0f ) ).z );
+		half = fabsf( d->scale[2] ) * axisZ + radius * sqrtf( fmaxf( 0.0f, 1.0f - axisZ * axisZ ) );
+	}
+	if ( half >= 0.0f )
+	{
+		*bottom = d->position[2] - half;
+		*top = d->position[2] + half;
+		return;
+	}
+	if ( range->pointCount > 0 )
+	{
+		// The height of a corner: the rotation's bottom row, times the scale, dotted with it.
+		tbQuat q = tbMakeQuat( d->rotation[3], d->rotation[0], d->rotation[1], d->rotation[2] );
+		tbMat3 m = tbMakeMatFromQuat( q );
+		float rx = m.cx.z * d->scale[0];
+		float ry = m.cy.z * d->scale[1];
+		float rz = m.cz.z * d->scale[2];
+		const float* points = (const float*)r->meshPoints.data + 3 * range->pointFirst;
+		float low = FLT_MAX;
+		float high = -FLT_MAX;
+		for ( int k = 0; k < range->pointCount; ++k )
+		{
+			float z = rx * points[3 * k] + ry * points[3 * k + 1] + rz * points[3 * k + 2];
+			low = fminf( low, z );
+			high = fmaxf( high, z );
+		}
+		*bottom = d->position[2] + low;
+		*top = d->position[2] + high;
+		return;
+	}
+	tbVec3 lower, upper;
+	tbInstanceBox( d, range, &lower, &upper );
+	*bottom = lower.z;
+	*top = upper.z;
+}
+
+// The shadow map's casters. The light is above the horizon, so the ray from a point towards it
+// rises: a solid shadows only points lower than its top. Every closed mesh here is convex (the
+// built-in shapes and hulls), and a convex solid does not shadow its own lit faces. So a closed
+// solid whose top is at or below the bottom of every other solid shadows nothing, and the depth
+// pass leaves it out. That is the ground slab under most scenes, which covers the whole map: the
+// showcase's frame on llvmpipe takes 107.6 M instructions without it against 115.5 M with it.
+// The casters are appended to r->sorted after the instances drawn, grouped by mesh like them, and
+// the ends of their runs in it are returned, or NULL when every instance casts.
+static const int* tbSelectCasters( tbRenderer* r, const int* counts )
+{
+	int total = r->sorted.count;
+	int meshCount = r->meshes.count;
+	const tbMeshRange* ranges = r->meshes.data;
+	if ( total < 2 || tbLightDirection().z <= 0.0f )
+	{
+		return NULL;
+	}
+	// The lowest bottom of all, the instance it belongs to, and the lowest bottom of the others.
+	float lowest = FLT_MAX;
+	float secondLowest = FLT_MAX;
+	int lowestIndex = -1;
+	const tbInstanceData* sorted = r->sorted.data;
+	for ( int m = 0, i = 0; m < meshCount; ++m )
+	{
+		for ( ; i < counts[m]; ++i )
+		{
+			float bottom, top;
+			tbInstanceHeight( r, sorted + i, m, &bottom, &top );
+			if ( bottom < lowest )
+			{
+				secondLowest = lowest;
+				lowest = bottom;
+				lowestIndex = i;
+			}
+			else if ( bottom < secondLowest )
+			{
+				secondLowest = bottom;
+			}
+		}
+	}
+	r->casterCounts.count = 0;
+	int* casterCounts = tbArray_Push( &r->casterCounts, meshCount );
+	if ( casterCounts == NULL || tbArray_Push( &r->sorted, total ) == NULL )
+	{
+		r->sorted.count = total;
+		return NULL;
+	}
+	tbInstanceData* instances = r->sorted.data;
+	tbInstanceData* casters = instances + total;
+	int casterCount = 0;
+	for ( int m = 0, i = 0; m < meshCount; ++m )
+	{
+		for ( ; i < counts[m]; ++i )
+		{
+			bool casts = true;
+			if ( ranges[m].closed )
+			{
+				float bottom, top;
+				tbInstanceHeight( r, instances + i, m, &bottom, &top );
+				float below = i == lowestIndex ? secondLowest : lowest;
+				casts = top > below + TB_CASTER_SINK;
+			}
+			if ( casts )
+			{
+				casters[casterCount++] = instances[i];
+			}
+		}
+		casterCounts[m] = total + casterCount;
+	}
+	r->sorted.count = casterCount < total ? total + casterCount : total;
+	return casterCount < total ? casterCounts : NULL;
 }
 
 // The shadow map's orthographic box, seen along the light: it covers the scene's solids within
@@ -1360,9 +1539,10 @@ static bool tbEnsureShadowMap( tbRenderer* r )
 	return complete;
 }
 
-// The depth of every solid seen from the light into the shadow map. Polygon offset (a slope-scaled
-// depth bias) and the receivers' normal offset keep lit surfaces from shadowing themselves.
-static void tbDrawShadowMap( tbRenderer* r, const int* counts, const float clip[16] )
+// The depth of the casters seen from the light into the shadow map: the runs that end at counts,
+// from instance first on. Polygon offset (a slope-scaled depth bias) and the receivers' normal
+// offset keep lit surfaces from shadowing themselves.
+static void tbDrawShadowMap( tbRenderer* r, int first, const int* counts, const float clip[16] )
 {
 	GLint previous = 0;
 	glGetIntegerv( GL_DRAW_FRAMEBUFFER_BINDING, &previous );
@@ -1380,7 +1560,7 @@ static void tbDrawShadowMap( tbRenderer* r, const int* counts, const float clip[
 	glUniformMatrix4fv( r->depthViewProjection, 1, GL_FALSE, clip );
 	glBindVertexArray( r->meshVao );
 	glBindBuffer( GL_ARRAY_BUFFER, r->instanceVbo );
-	tbDrawMeshRuns( r, counts, r->meshes.count, true );
+	tbDrawMeshRuns( r, first, counts, r->meshes.count, true );
 	glBindVertexArray( 0 );
 	glDisable( GL_POLYGON_OFFSET_FILL );
 	glDisable( GL_DEPTH_CLAMP );
@@ -1404,14 +1584,24 @@ static int* tbPrepareSolids( tbRenderer* r, const tbCamera* camera, float shadow
 					  r->meshVertices.data, GL_STATIC_DRAW );
 		r->meshesDirty = false;
 	}
-	tbUploadStream( r->instanceVbo, r->sorted.data, (size_t)r->instances.count * sizeof( tbInstanceData ) );
-	if ( r->shadows && tbEnsureShadowMap( r ) )
+	bool shadows = r->shadows && tbEnsureShadowMap( r );
+	const int* casterCounts = shadows ? tbSelectCasters( r, counts ) : NULL;
+	// One upload: the instances drawn, then the casters when they are fewer.
+	tbUploadStream( r->instanceVbo, r->sorted.data, (size_t)r->sorted.count * sizeof( tbInstanceData ) );
+	if ( shadows )
 	{
 		float clip[16];
 		*shadowTexel = tbFitShadowMap( r, camera, clip, shadowTexture );
 		if ( *shadowTexel > 0.0f )
 		{
-			tbDrawShadowMap( r, counts, clip );
+			if ( casterCounts != NULL )
+			{
+				tbDrawShadowMap( r, r->instances.count, casterCounts, clip );
+			}
+			else
+			{
+				tbDrawShadowMap( r, 0, counts, clip );
+			}
 		}
 	}
 	return counts;
@@ -1437,7 +1627,7 @@ static void tbDrawSolids( tbRenderer* r, const int* counts, const float viewProj
 	}
 	glBindVertexArray( r->meshVao );
 	glBindBuffer( GL_ARRAY_BUFFER, r->instanceVbo );
-	tbDrawMeshRuns( r, counts, r->meshes.count, true );
+	tbDrawMeshRuns( r, 0, counts, r->meshes.count, true );
 	glBindVertexArray( 0 );
 }
 
