@@ -8,17 +8,24 @@
 # machine hits both alike; the summary gives each scene's median ratio, this build over the
 # baseline. A bar stated against a figure the baseline had on an earlier day carries over as that
 # figure times the ratio.
-# Usage: bench/viewer_frames.sh [--runs N] [--baseline DIR]      (default 4 runs)
-# The program: $TUMBLE, else build/release/tumble. Needs xvfb-run (package xvfb).
+# With --instructions, it also counts the instructions of a showcase frame with callgrind (the
+# whole process: every thread and llvmpipe's compiled shaders), as the difference between runs of
+# 30 and 60 frames over 30, so start-up and shader compilation drop out. That takes about 5 minutes
+# a build; the count does not move with the machine's speed.
+# Usage: bench/viewer_frames.sh [--runs N] [--baseline DIR] [--instructions]   (default 4 runs)
+# The program: $TUMBLE, else build/release/tumble. Needs xvfb-run (package xvfb), and valgrind for
+# --instructions.
 set -euo pipefail
 cd "$( dirname "$0" )/.."
 runs=4
 baseline=""
+instructions=0
 while [ $# -gt 0 ]; do
 	case "$1" in
-		--runs) runs="$2"; shift 2 ;;
-		--baseline) baseline="$2"; shift 2 ;;
-		*) echo "viewer_frames.sh: unknown option '$1' (--runs N, --baseline DIR)" >&2; exit 2 ;;
+		--runs) runs="${2-}"; shift $(( $# > 1 ? 2 : 1 )) ;;
+		--baseline) baseline="${2-}"; shift $(( $# > 1 ? 2 : 1 )) ;;
+		--instructions) instructions=1; shift ;;
+		*) echo "viewer_frames.sh: unknown option '$1' (--runs N, --baseline DIR, --instructions)" >&2; exit 2 ;;
 	esac
 done
 case "$runs" in
@@ -27,6 +34,10 @@ esac
 tumble="${TUMBLE:-build/release/tumble}"
 [ -x "$tumble" ] || { echo "viewer_frames.sh: $tumble not built (./build.sh build release)" >&2; exit 1; }
 command -v xvfb-run >/dev/null || { echo "viewer_frames.sh: xvfb-run not found (apt-get install xvfb)" >&2; exit 1; }
+if [ "$instructions" = 1 ] && ! command -v valgrind >/dev/null; then
+	echo "viewer_frames.sh: --instructions needs valgrind (apt-get install valgrind)" >&2
+	exit 1
+fi
 builds=( "$( pwd )" )
 if [ -n "$baseline" ]; then
 	baseline="$( cd "$baseline" && pwd )"
@@ -52,6 +63,15 @@ run_scene()
 		"$program" "scripts/scenes/$scene.lua" --window 1280x720 --frames "$frames" ) 2>&1 >/dev/null |
 		awk -v frames="$frames" '/^TB_TIME / { printf "%.2f %.2f\n", 1000 * $2 / frames, $3 + $4; found = 1 }
 			END { if (!found) exit 1 }'
+}
+
+# Instructions of one showcase run of N frames: the sum of callgrind's totals of the process.
+count_instructions()
+{
+	local program="$1" tree="$2" frames="$3"
+	( cd "$tree" && xvfb-run -a -s "-screen 0 1920x1080x24" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+		--smc-check=all-non-file "$program" scripts/scenes/showcase.lua --window 1280x720 --frames "$frames" ) 2>&1 |
+		awk '/Collected :/ { total += $4; found = 1 } END { if (!found) exit 1; printf "%.0f\n", total }'
 }
 
 scenes=( "showcase 300" "bench_pyramid1240 200" )
@@ -90,3 +110,19 @@ for entry in "${scenes[@]}"; do
 			"$( median_of <"$scratch/ratios" | awk '{ printf "%.2f", $1 }' )"
 	fi
 done
+
+if [ "$instructions" = 1 ]; then
+	echo
+	for index in "${!builds[@]}"; do
+		tree="${builds[$index]}"
+		name=$( [ "$index" -eq 0 ] && echo this || echo baseline )
+		program=$( [ "$index" -eq 0 ] && echo "$( pwd )/$tumble" || echo "$tree/build/release/tumble" )
+		echo "viewer_frames: $name, callgrind over 30 and 60 showcase frames ..." >&2
+		short=$( count_instructions "$program" "$tree" 30 ) && long=$( count_instructions "$program" "$tree" 60 ) || {
+			echo "viewer_frames.sh: $name's showcase did not run under callgrind" >&2
+			exit 1
+		}
+		awk -v name="$name" -v a="$short" -v b="$long" \
+			'BEGIN { printf "%-9s showcase           instructions a frame (frames 30 to 60): %.1f M\n", name, (b - a) / 30 / 1e6 }'
+	done
+fi
