@@ -811,6 +811,13 @@ static int tbAddMesh( tbRenderer* r, const tbMeshVertex* vertices, int count, bo
 			seen = memcmp( points + 3 * k, p, 3 * sizeof( float ) ) == 0;
 		}
 		float* point = seen ? NULL : tbArray_Push( &r->meshPoints, 1 );
+		if ( seen == false && point == NULL )
+		{
+			// Out of memory: without all its corners the mesh's heights fall back to its box.
+			r->meshPoints.count = range->pointFirst;
+			range->pointCount = 0;
+			break;
+		}
 		if ( point != NULL )
 		{
 			memcpy( point, p, 3 * sizeof( float ) );
