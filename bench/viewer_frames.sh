@@ -33,6 +33,11 @@ case "$runs" in
 esac
 tumble="${TUMBLE:-build/release/tumble}"
 [ -x "$tumble" ] || { echo "viewer_frames.sh: $tumble not built (./build.sh build release)" >&2; exit 1; }
+# Runs happen in each build's own tree, so the program is named by its absolute path.
+case "$tumble" in
+	/*) ;;
+	*) tumble="$( pwd )/$tumble" ;;
+esac
 command -v xvfb-run >/dev/null || { echo "viewer_frames.sh: xvfb-run not found (apt-get install xvfb)" >&2; exit 1; }
 if [ "$instructions" = 1 ] && ! command -v valgrind >/dev/null; then
 	echo "viewer_frames.sh: --instructions needs valgrind (apt-get install valgrind)" >&2
@@ -55,14 +60,16 @@ median_of()
 	sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) exit 1; print (NR % 2) ? v[(NR + 1) / 2] : 0.5 * (v[NR / 2] + v[NR / 2 + 1]) }'
 }
 
-# One run: prints ms a frame (wall / frames) and the CPU seconds (user + system).
+# One run: prints ms a frame (wall / frames) and the CPU seconds (user + system); fails when the
+# viewer does (GNU time says so before its own line).
 run_scene()
 {
 	local program="$1" tree="$2" scene="$3" frames="$4"
 	( cd "$tree" && xvfb-run -a -s "-screen 0 1920x1080x24" /usr/bin/time -f "TB_TIME %e %U %S" \
 		"$program" "scripts/scenes/$scene.lua" --window 1280x720 --frames "$frames" ) 2>&1 >/dev/null |
 		awk -v frames="$frames" '/^TB_TIME / { printf "%.2f %.2f\n", 1000 * $2 / frames, $3 + $4; found = 1 }
-			END { if (!found) exit 1 }'
+			/^Command exited with non-zero status/ { failed = 1 }
+			END { if (!found || failed) exit 1 }'
 }
 
 # Instructions of one showcase run of N frames: the sum of callgrind's totals of the process.
@@ -80,7 +87,7 @@ for run in $( seq 1 "$runs" ); do
 	for index in "${!builds[@]}"; do
 		tree="${builds[$index]}"
 		name=$( [ "$index" -eq 0 ] && echo this || echo baseline )
-		program=$( [ "$index" -eq 0 ] && echo "$( pwd )/$tumble" || echo "$tree/build/release/tumble" )
+		program=$( [ "$index" -eq 0 ] && echo "$tumble" || echo "$tree/build/release/tumble" )
 		for entry in "${scenes[@]}"; do
 			set -- $entry
 			echo "viewer_frames: run $run/$runs, $name, $1 ..." >&2
@@ -116,7 +123,7 @@ if [ "$instructions" = 1 ]; then
 	for index in "${!builds[@]}"; do
 		tree="${builds[$index]}"
 		name=$( [ "$index" -eq 0 ] && echo this || echo baseline )
-		program=$( [ "$index" -eq 0 ] && echo "$( pwd )/$tumble" || echo "$tree/build/release/tumble" )
+		program=$( [ "$index" -eq 0 ] && echo "$tumble" || echo "$tree/build/release/tumble" )
 		echo "viewer_frames: $name, callgrind over 30 and 60 showcase frames ..." >&2
 		short=$( count_instructions "$program" "$tree" 30 ) && long=$( count_instructions "$program" "$tree" 60 ) || {
 			echo "viewer_frames.sh: $name's showcase did not run under callgrind" >&2
