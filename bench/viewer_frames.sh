@@ -72,6 +72,12 @@ run_scene()
 			END { if (!found || failed) exit 1 }'
 }
 
+# The program of build index: this build's, or the baseline tree's release build.
+program_of()
+{
+	[ "$1" -eq 0 ] && echo "$tumble" || echo "${builds[$1]}/build/release/tumble"
+}
+
 # Instructions of one showcase run of N frames: the sum of callgrind's totals of the process.
 count_instructions()
 {
@@ -87,7 +93,7 @@ for run in $( seq 1 "$runs" ); do
 	for index in "${!builds[@]}"; do
 		tree="${builds[$index]}"
 		name=$( [ "$index" -eq 0 ] && echo this || echo baseline )
-		program=$( [ "$index" -eq 0 ] && echo "$tumble" || echo "$tree/build/release/tumble" )
+		program=$( program_of "$index" )
 		for entry in "${scenes[@]}"; do
 			set -- $entry
 			echo "viewer_frames: run $run/$runs, $name, $1 ..." >&2
@@ -123,7 +129,7 @@ if [ "$instructions" = 1 ]; then
 	for index in "${!builds[@]}"; do
 		tree="${builds[$index]}"
 		name=$( [ "$index" -eq 0 ] && echo this || echo baseline )
-		program=$( [ "$index" -eq 0 ] && echo "$tumble" || echo "$tree/build/release/tumble" )
+		program=$( program_of "$index" )
 		echo "viewer_frames: $name, callgrind over 30 and 60 showcase frames ..." >&2
 		short=$( count_instructions "$program" "$tree" 30 ) && long=$( count_instructions "$program" "$tree" 60 ) || {
 			echo "viewer_frames.sh: $name's showcase did not run under callgrind" >&2

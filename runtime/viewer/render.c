@@ -135,6 +135,7 @@ struct tbRenderer
 	tbArray sorted;			// tbInstanceData grouped by mesh, front to back within a mesh
 	tbArray meshCounts;	   // int per mesh
 	tbArray casterCounts;   // int per mesh: the shadow casters' runs, after the sorted instances
+	tbArray heights;		// float per sorted instance: its top (tbSelectCasters)
 
 	tbArray depthLines; // tbLineVertex pairs
 	tbArray topLines;
@@ -610,6 +611,7 @@ tbRenderer* tbRenderer_Create( char* error, int errorSize )
 	tbInitArray( &r->sorted, sizeof( tbInstanceData ) );
 	tbInitArray( &r->meshCounts, sizeof( int ) );
 	tbInitArray( &r->casterCounts, sizeof( int ) );
+	tbInitArray( &r->heights, sizeof( float ) );
 	tbInitArray( &r->depthLines, sizeof( tbLineVertex ) );
 	tbInitArray( &r->topLines, sizeof( tbLineVertex ) );
 	tbInitArray( &r->points, sizeof( tbLineVertex ) );
@@ -769,6 +771,7 @@ void tbRenderer_Destroy( tbRenderer* r )
 	tbFreeArray( &r->sorted );
 	tbFreeArray( &r->meshCounts );
 	tbFreeArray( &r->casterCounts );
+	tbFreeArray( &r->heights );
 	tbFreeArray( &r->depthLines );
 	tbFreeArray( &r->topLines );
 	tbFreeArray( &r->points );
@@ -1298,6 +1301,7 @@ static bool tbInstanceBounds( const tbRenderer* r, tbVec3* lower, tbVec3* upper 
 	return r->instances.count > 0 && lo.x <= hi.x && isfinite( lo.x + lo.y + lo.z + hi.x + hi.y + hi.z );
 }
 
+// Towards the light; above the horizon (z > 0), which tbSelectCasters relies on.
 static tbVec3 tbLightDirection( void )
 {
 	return tbNormalize( tbMakeVec3( 0.45f, -0.35f, 0.82f ) );
@@ -1379,21 +1383,27 @@ static const int* tbSelectCasters( tbRenderer* r, const int* counts )
 	int total = r->sorted.count;
 	int meshCount = r->meshes.count;
 	const tbMeshRange* ranges = r->meshes.data;
-	if ( total < 2 || tbLightDirection().z <= 0.0f )
+	r->heights.count = 0;
+	r->casterCounts.count = 0;
+	float* heights = tbArray_Push( &r->heights, total );
+	int* casterCounts = tbArray_Push( &r->casterCounts, meshCount );
+	if ( total < 2 || heights == NULL || casterCounts == NULL || tbArray_Push( &r->sorted, total ) == NULL )
 	{
+		r->sorted.count = total;
 		return NULL;
 	}
-	// The lowest bottom of all, the instance it belongs to, and the lowest bottom of the others.
+	// Each instance's bottom and top, the lowest bottom of all, the instance it belongs to, and the
+	// lowest bottom of the others.
+	tbInstanceData* instances = r->sorted.data;
 	float lowest = FLT_MAX;
 	float secondLowest = FLT_MAX;
 	int lowestIndex = -1;
-	const tbInstanceData* sorted = r->sorted.data;
 	for ( int m = 0, i = 0; m < meshCount; ++m )
 	{
 		for ( ; i < counts[m]; ++i )
 		{
-			float bottom, top;
-			tbInstanceHeight( r, sorted + i, m, &bottom, &top );
+			float bottom;
+			tbInstanceHeight( r, instances + i, m, &bottom, heights + i );
 			if ( bottom < lowest )
 			{
 				secondLowest = lowest;
@@ -1406,29 +1416,14 @@ static const int* tbSelectCasters( tbRenderer* r, const int* counts )
 			}
 		}
 	}
-	r->casterCounts.count = 0;
-	int* casterCounts = tbArray_Push( &r->casterCounts, meshCount );
-	if ( casterCounts == NULL || tbArray_Push( &r->sorted, total ) == NULL )
-	{
-		r->sorted.count = total;
-		return NULL;
-	}
-	tbInstanceData* instances = r->sorted.data;
 	tbInstanceData* casters = instances + total;
 	int casterCount = 0;
 	for ( int m = 0, i = 0; m < meshCount; ++m )
 	{
 		for ( ; i < counts[m]; ++i )
 		{
-			bool casts = true;
-			if ( ranges[m].closed )
-			{
-				float bottom, top;
-				tbInstanceHeight( r, instances + i, m, &bottom, &top );
-				float below = i == lowestIndex ? secondLowest : lowest;
-				casts = top > below + TB_CASTER_SINK;
-			}
-			if ( casts )
+			float below = i == lowestIndex ? secondLowest : lowest;
+			if ( ranges[m].closed == false || heights[i] > below + TB_CASTER_SINK )
 			{
 				casters[casterCount++] = instances[i];
 			}
